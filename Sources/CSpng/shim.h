@@ -1,0 +1,4 @@
+#ifndef DARKROOM_CSPNG_SHIM_H
+#define DARKROOM_CSPNG_SHIM_H
+#include <spng.h>
+#endif

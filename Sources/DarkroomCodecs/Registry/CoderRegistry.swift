@@ -1,0 +1,66 @@
+import DarkroomCore
+
+/// Decoders and encoders, chosen by sniffing the bytes — never by a file name — as SDWebImage's
+/// coder manager does. A PNG saved as `photo.jpg` decodes as the PNG it is.
+public struct CoderRegistry: Sendable {
+    public private(set) var decoders: [any ImageDecoding]
+    public private(set) var encoders: [any ImageEncoding]
+
+    public init(decoders: [any ImageDecoding], encoders: [any ImageEncoding]) {
+        self.decoders = decoders
+        self.encoders = encoders
+    }
+
+    /// The decoder whose magic numbers match, or a typed error saying why there is none.
+    public func decoder(for image: EncodedImage) throws(CodecError) -> any ImageDecoding {
+        guard !image.bytes.isEmpty else {
+            throw CodecError(.empty, source: image.sourceName, "is empty (0 bytes)")
+        }
+        if let decoder = decoders.first(where: { $0.canDecode(image.bytes) }) {
+            return decoder
+        }
+        throw CodecError(.unknownFormat, source: image.sourceName, "is not a JPEG, PNG, WebP or GIF image (\(Self.describeStart(image.bytes)))")
+    }
+
+    /// Reads the header of whatever format the bytes are in.
+    public func readInfo(_ image: EncodedImage, limits: DecodeLimits = DecodeLimits()) throws(CodecError) -> ImageInfo {
+        try decoder(for: image).readInfo(image, limits: limits)
+    }
+
+    /// Decodes whatever format the bytes are in.
+    public func decode(_ image: EncodedImage, options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
+        try decoder(for: image).decode(image, options: options)
+    }
+
+    /// The encoder for `format`.
+    public func encoder(for format: ImageFormat) throws(CodecError) -> any ImageEncoding {
+        guard let encoder = encoders.first(where: { $0.format == format }) else {
+            throw CodecError(.unsupported, source: "output", "writing \(format.rawValue) is not supported (write jpeg, png or webp)")
+        }
+        return encoder
+    }
+
+    /// A short, safe description of the first bytes, to help someone see what they fed in.
+    static func describeStart(_ bytes: [UInt8]) -> String {
+        let head = bytes.prefix(16)
+        let printable = head.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if printable {
+            let text = String(decoding: head.map { $0 == 0x0A || $0 == 0x0D || $0 == 0x09 ? 0x20 : $0 }, as: UTF8.self)
+            return "starts with text \"\(text)\""
+        }
+        return "starts with bytes " + head.prefix(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined(separator: " ")
+    }
+}
+
+/// `CoderRegistry` decodes `.data` items for processors.
+extension CoderRegistry: ImageDecodingService {
+    public func decode(_ image: EncodedImage, hint: DecodeHint?) throws -> Bitmap {
+        try decode(image, options: DecodeOptions(hint: hint)).bitmap
+    }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

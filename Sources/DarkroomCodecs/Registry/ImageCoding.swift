@@ -1,0 +1,93 @@
+import DarkroomCore
+
+/// What a decoder learns from the header alone, without allocating pixels.
+public struct ImageInfo: Sendable, Equatable {
+    public var format: ImageFormat
+    /// Size as stored (before orientation).
+    public var storedSize: PixelSize
+    /// EXIF orientation; `.up` when absent or unsupported by the format.
+    public var orientation: ImageOrientation
+    /// Number of frames; 1 for still images.
+    public var frameCount: Int
+    /// Whether the format's header says there may be transparency.
+    public var hasAlpha: Bool
+    /// Whether an ICC profile is embedded.
+    public var hasICCProfile: Bool
+
+    public init(format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up,
+                frameCount: Int = 1, hasAlpha: Bool, hasICCProfile: Bool = false) {
+        self.format = format
+        self.storedSize = storedSize
+        self.orientation = orientation
+        self.frameCount = frameCount
+        self.hasAlpha = hasAlpha
+        self.hasICCProfile = hasICCProfile
+    }
+
+    /// Size once turned upright.
+    public var uprightSize: PixelSize { orientation.uprightSize(of: storedSize) }
+
+    /// True for an animation (processed as its first frame for now).
+    public var isAnimated: Bool { frameCount > 1 }
+}
+
+/// How to decode.
+public struct DecodeOptions: Sendable {
+    /// The chain's shrink-on-load hint, applied to the upright image.
+    public var hint: DecodeHint?
+    public var limits: DecodeLimits
+
+    public init(hint: DecodeHint? = nil, limits: DecodeLimits = DecodeLimits()) {
+        self.hint = hint
+        self.limits = limits
+    }
+}
+
+/// A decoded image and what was learnt about it.
+public struct DecodedImage: Sendable {
+    /// Upright, sRGB, premultiplied. `sizeBeforeShrinkOnLoad` is set when the decoder reduced it.
+    public var bitmap: Bitmap
+    public var info: ImageInfo
+
+    public init(bitmap: Bitmap, info: ImageInfo) {
+        self.bitmap = bitmap
+        self.info = info
+    }
+}
+
+/// A decoder for one format (SDWebImage's coder, decode half).
+public protocol ImageDecoding: Sendable {
+    var format: ImageFormat { get }
+    /// True when the bytes start like this format.
+    func canDecode(_ bytes: [UInt8]) -> Bool
+    /// Reads the header only; checks `limits`; allocates no pixels.
+    func readInfo(_ image: EncodedImage, limits: DecodeLimits) throws(CodecError) -> ImageInfo
+    /// Decodes to an upright sRGB bitmap, refusing anything over `options.limits` before any
+    /// pixel allocation, and shrinking on load towards `options.hint` where the format allows.
+    func decode(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedImage
+}
+
+/// How to encode.
+public struct EncodeOptions: Sendable, Hashable {
+    /// 1…100 for lossy formats (JPEG, lossy WebP). Default 80.
+    public var quality: Int = 80
+    /// JPEG: write progressive scans.
+    public var progressive: Bool = false
+    /// WebP: lossless instead of lossy.
+    public var lossless: Bool = false
+    /// The colour transparent pixels are flattened onto for formats without alpha (JPEG).
+    public var background: RGBAColor = .white
+
+    public init(quality: Int = 80, progressive: Bool = false, lossless: Bool = false, background: RGBAColor = .white) {
+        self.quality = quality
+        self.progressive = progressive
+        self.lossless = lossless
+        self.background = background
+    }
+}
+
+/// An encoder for one format (SDWebImage's coder, encode half). Output is sRGB with no metadata.
+public protocol ImageEncoding: Sendable {
+    var format: ImageFormat { get }
+    func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8]
+}

@@ -1,0 +1,163 @@
+/// A decoded image: 8-bit RGBA, premultiplied alpha, rows `bytesPerRow` apart, in sRGB.
+///
+/// Why this layout: every codec Darkroom links can produce or consume 4-byte RGBA directly, and
+/// premultiplied alpha is what resampling, blurring and compositing need to be correct at
+/// transparent edges (no dark halos) without a conversion per kernel. An opaque image (every
+/// JPEG) is the same in straight and premultiplied form, so `isOpaque` lets codecs and kernels
+/// skip the premultiply/unpremultiply passes entirely.
+///
+/// `Bitmap` is a value type with copy-on-write storage; kernels write through
+/// `withUnsafeMutableBytes`, which copies only when the storage is shared.
+public struct Bitmap: Sendable {
+    /// Width in pixels, at least 1.
+    public let width: Int
+    /// Height in pixels, at least 1.
+    public let height: Int
+    /// Distance in bytes between the starts of two rows; at least `width * 4`.
+    public let bytesPerRow: Int
+    /// True when every pixel's alpha is 255. Kernels that may introduce transparency clear it;
+    /// it is never true for an image that has a transparent pixel.
+    public var isOpaque: Bool
+    /// The pixel bytes, `height * bytesPerRow` of them, premultiplied RGBA.
+    public private(set) var storage: [UInt8]
+    /// The size the image would have had without shrink-on-load, set by a decoder that reduced
+    /// it (a JPEG decoded at 1/8 scale). The processor that gave the decode hint computes its
+    /// target from this size, so the result's dimensions are exactly those a full-size decode
+    /// would give (DCT scaling rounds each side up, which would otherwise shift the aspect ratio
+    /// by a pixel). Kernels producing a new bitmap leave it nil.
+    public var sizeBeforeShrinkOnLoad: PixelSize?
+
+    /// The size processors should treat as the image's own: `sizeBeforeShrinkOnLoad ?? size`.
+    public var logicalSize: PixelSize { sizeBeforeShrinkOnLoad ?? size }
+
+    /// Hard ceilings no bitmap may exceed, whatever the configuration says: they keep a bug or a
+    /// hostile argument from asking the allocator for gigabytes. Configurable limits (for example
+    /// the 50 MP input limit) are checked by the decoders and the pipeline before they get here.
+    public static let maximumDimension = 65_535
+    public static let maximumPixelCount = 268_435_456 // 256 MP, 1 GiB of RGBA
+
+    /// A bitmap filled with `color` (transparent black unless told otherwise).
+    public init(width: Int, height: Int, fill color: RGBAColor = .clear) throws(BitmapError) {
+        try Self.validate(width: width, height: height)
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * 4
+        self.isOpaque = color.isOpaque
+        PixelMemory.reportAllocation(bytes: width * 4 * height)
+        let p = color.premultiplied
+        if p.r == 0 && p.g == 0 && p.b == 0 && p.a == 0 {
+            storage = [UInt8](repeating: 0, count: width * 4 * height)
+        } else {
+            storage = [UInt8](unsafeUninitializedCapacity: width * 4 * height) { buffer, count in
+                var i = 0
+                while i < buffer.count {
+                    buffer[i] = p.r; buffer[i + 1] = p.g; buffer[i + 2] = p.b; buffer[i + 3] = p.a
+                    i += 4
+                }
+                count = buffer.count
+            }
+        }
+    }
+
+    /// A bitmap whose bytes are written by `initializer`, which must set every byte of the
+    /// `height * bytesPerRow` buffer it is given. `isOpaque` is the caller's promise.
+    public init(
+        width: Int, height: Int, isOpaque: Bool,
+        initializingWith initializer: (_ bytes: UnsafeMutableBufferPointer<UInt8>, _ bytesPerRow: Int) throws -> Void
+    ) throws {
+        try Self.validate(width: width, height: height)
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * 4
+        self.isOpaque = isOpaque
+        PixelMemory.reportAllocation(bytes: width * 4 * height)
+        let rowBytes = width * 4
+        storage = try [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
+            try initializer(buffer, rowBytes)
+            count = buffer.count
+        }
+    }
+
+    /// Wraps existing premultiplied RGBA bytes (tightly packed rows).
+    public init(width: Int, height: Int, premultipliedRGBA bytes: [UInt8], isOpaque: Bool) throws(BitmapError) {
+        try Self.validate(width: width, height: height)
+        guard bytes.count == width * height * 4 else {
+            throw BitmapError.bufferSizeMismatch(expected: width * height * 4, got: bytes.count)
+        }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * 4
+        self.isOpaque = isOpaque
+        self.storage = bytes
+    }
+
+    /// The size in pixels.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// Reads the bytes.
+    public func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer(body)
+    }
+
+    /// Writes the bytes in place (copying first if the storage is shared with another value).
+    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try storage.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
+    /// The premultiplied RGBA of one pixel.
+    public func premultipliedPixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(size)")
+        let i = y * bytesPerRow + x * 4
+        return (storage[i], storage[i + 1], storage[i + 2], storage[i + 3])
+    }
+
+    /// The straight-alpha colour of one pixel (what a viewer shows over a transparent background).
+    public func pixel(x: Int, y: Int) -> RGBAColor {
+        let p = premultipliedPixel(x: x, y: y)
+        guard p.a != 0 else { return .clear }
+        guard p.a != 255 else { return RGBAColor(red: p.r, green: p.g, blue: p.b) }
+        func un(_ v: UInt8) -> UInt8 { UInt8(min(255, (Int(v) * 255 + Int(p.a) / 2) / Int(p.a))) }
+        return RGBAColor(red: un(p.r), green: un(p.g), blue: un(p.b), alpha: p.a)
+    }
+
+    /// Scans the alpha channel; true when every pixel is opaque. Use after a kernel whose effect on
+    /// alpha is data-dependent.
+    public func scanIsOpaque() -> Bool {
+        storage.withUnsafeBufferPointer { bytes in
+            for y in 0..<height {
+                var i = y * bytesPerRow + 3
+                let end = i + width * 4
+                while i < end {
+                    if bytes[i] != 255 { return false }
+                    i += 4
+                }
+            }
+            return true
+        }
+    }
+
+    private static func validate(width: Int, height: Int) throws(BitmapError) {
+        guard width > 0, height > 0 else { throw .emptySize(width: width, height: height) }
+        guard width <= maximumDimension, height <= maximumDimension, width * height <= maximumPixelCount else {
+            throw .tooLarge(width: width, height: height)
+        }
+    }
+}
+
+/// Why a bitmap could not be made.
+public enum BitmapError: Error, Sendable, Equatable, CustomStringConvertible {
+    case emptySize(width: Int, height: Int)
+    case tooLarge(width: Int, height: Int)
+    case bufferSizeMismatch(expected: Int, got: Int)
+
+    public var description: String {
+        switch self {
+        case let .emptySize(w, h):
+            return "image size \(w)x\(h) is empty; width and height must be at least 1"
+        case let .tooLarge(w, h):
+            return "image size \(w)x\(h) exceeds the hard limit of \(Bitmap.maximumDimension) px per side and \(Bitmap.maximumPixelCount / 1_000_000) MP"
+        case let .bufferSizeMismatch(expected, got):
+            return "pixel buffer holds \(got) bytes, expected \(expected)"
+        }
+    }
+}

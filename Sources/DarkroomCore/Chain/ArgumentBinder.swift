@@ -1,0 +1,110 @@
+/// Matches one parsed call's arguments to a descriptor's parameters: positional ones in order,
+/// named ones by name; fills defaults; checks kinds and ranges; normalises values to their
+/// canonical form (integers, anchors as points, sets in declared order).
+struct ArgumentBinder {
+    let descriptor: ProcessorDescriptor
+    let call: ParsedCall
+
+    func bind() throws(ChainError) -> ProcessorArguments {
+        let parameters = descriptor.parameters
+        var bound: [String: (value: ArgumentValue, column: Int)] = [:]
+
+        for (index, argument) in call.arguments.enumerated() {
+            let parameter: ParameterSpec
+            if let label = argument.label {
+                guard let match = parameters.first(where: { $0.name == label }) else {
+                    throw ChainError(code: .unknownArgument, processor: descriptor.name, argument: label,
+                                     column: argument.labelColumn,
+                                     message: "unknown argument '\(label)'",
+                                     suggestion: NameSuggester.nearest(to: label, among: parameters.map(\.name)))
+                }
+                parameter = match
+            } else {
+                guard index < parameters.count else {
+                    throw ChainError(code: .tooManyArguments, processor: descriptor.name, column: argument.column,
+                                     message: "takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s") (\(descriptor.signature)), got more")
+                }
+                parameter = parameters[index]
+            }
+            guard bound[parameter.name] == nil else {
+                throw ChainError(code: .duplicateArgument, processor: descriptor.name, argument: parameter.name,
+                                 column: argument.labelColumn, message: "\(parameter.name) is given twice")
+            }
+            bound[parameter.name] = (try normalise(argument.value, for: parameter, column: argument.column), argument.column)
+        }
+
+        for parameter in parameters where bound[parameter.name] == nil {
+            guard let value = parameter.defaultValue else {
+                throw ChainError(code: .missingArgument, processor: descriptor.name, argument: parameter.name,
+                                 column: call.closingColumn,
+                                 message: "missing \(parameter.name) (\(parameter.expectation))")
+            }
+            bound[parameter.name] = (value, call.column)
+        }
+        return ProcessorArguments(processor: descriptor.name, column: call.column, values: bound)
+    }
+
+    private func normalise(_ value: ArgumentValue, for parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
+        func wrong(_ detail: String? = nil) -> ChainError {
+            ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                       message: detail.map { "\(parameter.name) \($0)" }
+                           ?? "\(parameter.name) must be \(parameter.expectation) (got \(value))")
+        }
+        switch (parameter.kind, value) {
+        case let (.number(range), .number(v)):
+            guard v.isFinite, range.contains(v) else {
+                throw wrong("must be in \(ArgumentValue.format(range.lowerBound))…\(ArgumentValue.format(range.upperBound)) (got \(ArgumentValue.format(v)))")
+            }
+            return value
+        case let (.integer(range), .number(v)):
+            guard v == v.rounded(), v.isFinite else { throw wrong("must be a whole number (got \(ArgumentValue.format(v)))") }
+            guard v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
+                throw wrong("must be in \(range.lowerBound)…\(range.upperBound) (got \(ArgumentValue.format(v)))")
+            }
+            return value
+        case let (.size, .size(size)):
+            guard size.width >= 1, size.height >= 1, size.width <= Bitmap.maximumDimension, size.height <= Bitmap.maximumDimension else {
+                throw wrong("must have sides in 1…\(Bitmap.maximumDimension) (got \(size))")
+            }
+            return value
+        case (.color, .color):
+            return value
+        case let (.choice(options), .word(word)):
+            guard options.contains(word) else {
+                let suggestion = NameSuggester.nearest(to: word, among: options)
+                throw ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                                 message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')", suggestion: suggestion)
+            }
+            return value
+        case let (.choiceSet(options), .word(word)):
+            return try normaliseSet([word], options: options, parameter: parameter, column: column)
+        case let (.choiceSet(options), .words(words)):
+            return try normaliseSet(words, options: options, parameter: parameter, column: column)
+        case let (.anchor, .word(word)):
+            guard let named = UnitPoint.named.first(where: { $0.name == word }) else {
+                throw ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                                 message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
+                                 suggestion: NameSuggester.nearest(to: word, among: UnitPoint.named.map(\.name)))
+            }
+            return .point(named.point)
+        case let (.anchor, .point(point)):
+            guard (0...1).contains(point.x), (0...1).contains(point.y) else {
+                throw wrong("must be a point with coordinates in 0…1 (got \(value))")
+            }
+            return value
+        default:
+            throw wrong()
+        }
+    }
+
+    private func normaliseSet(_ words: [String], options: [String], parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
+        if words == ["all"] { return .words(options) }
+        for word in words where !options.contains(word) {
+            throw ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                             message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
+                             suggestion: NameSuggester.nearest(to: word, among: options))
+        }
+        // Declared order, no repeats: `topRight+topLeft` and `topLeft+topRight+topLeft` are one set.
+        return .words(options.filter { words.contains($0) })
+    }
+}

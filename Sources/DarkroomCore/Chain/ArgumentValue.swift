@@ -1,0 +1,48 @@
+/// One argument value as the chain syntax writes it.
+public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
+    /// `20`, `-0.5`, `1.25`
+    case number(Double)
+    /// `400x300`
+    case size(PixelSize)
+    /// `#RRGGBB` or `#RRGGBBAA`
+    case color(RGBAColor)
+    /// A bare word: `fit`, `center`, `horizontal`
+    case word(String)
+    /// Words joined with `+`: `topLeft+bottomRight`
+    case words([String])
+    /// A point in unit coordinates: `(0.25, 0.75)`
+    case point(UnitPoint)
+
+    /// The canonical spelling.
+    public var description: String {
+        switch self {
+        case .number(let value): return Self.format(value)
+        case .size(let size): return size.description
+        case .color(let color): return color.description
+        case .word(let word): return word
+        case .words(let words): return words.joined(separator: "+")
+        case .point(let point): return "(\(Self.format(point.x)), \(Self.format(point.y)))"
+        }
+    }
+
+    /// What kind of value this is, for error messages.
+    public var kindName: String {
+        switch self {
+        case .number: return "a number"
+        case .size: return "a size"
+        case .color: return "a colour"
+        case .word(let word): return "'\(word)'"
+        case .words: return "a list"
+        case .point: return "a point"
+        }
+    }
+
+    /// Whole numbers print without a fraction (`20`, not `20.0`); others with the shortest
+    /// representation that reads back to the same `Double`.
+    public static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 {
+            return String(Int64(value))
+        }
+        return "\(value)"
+    }
+}

@@ -1,0 +1,49 @@
+/// One parameter of a processor: its name, what values it takes, and its default.
+public struct ParameterSpec: Sendable {
+    /// The kinds of values a parameter accepts.
+    public enum Kind: Sendable {
+        /// Any number in `range`.
+        case number(ClosedRange<Double>)
+        /// A whole number in `range`.
+        case integer(ClosedRange<Int>)
+        /// `WxH`; each side 1…65535.
+        case size
+        /// `#RRGGBB[AA]`.
+        case color
+        /// One of the listed words.
+        case choice([String])
+        /// One or more of the listed words joined with `+`; `all` means every one.
+        case choiceSet([String])
+        /// One of the named anchors (`center`, `topLeft`, …) or a unit point `(x, y)` in 0…1.
+        case anchor
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// `nil` makes the parameter required.
+    public var defaultValue: ArgumentValue?
+    /// One line for `darkroom plugins` and the README.
+    public var summary: String
+
+    public init(_ name: String, _ kind: Kind, default defaultValue: ArgumentValue? = nil, summary: String = "") {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    public var isRequired: Bool { defaultValue == nil }
+
+    /// How the syntax spells an acceptable value, for messages and docs.
+    public var expectation: String {
+        switch kind {
+        case .number(let range): return "a number in \(ArgumentValue.format(range.lowerBound))…\(ArgumentValue.format(range.upperBound))"
+        case .integer(let range): return "a whole number in \(range.lowerBound)…\(range.upperBound)"
+        case .size: return "a size WxH"
+        case .color: return "a colour #RRGGBB or #RRGGBBAA"
+        case .choice(let words): return "one of " + words.joined(separator: ", ")
+        case .choiceSet(let words): return "one or more of " + words.joined(separator: ", ") + " joined with +, or all"
+        case .anchor: return "an anchor (" + UnitPoint.named.map(\.name).joined(separator: ", ") + ") or a point (x, y) in 0…1"
+        }
+    }
+}

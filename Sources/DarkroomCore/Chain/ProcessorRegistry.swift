@@ -1,0 +1,71 @@
+/// Processors by name: how chain text becomes a `ProcessorChain`.
+///
+/// The standard processors register here exactly as external plugins will, so nothing in the
+/// CLI or the pipeline knows a processor by name.
+public struct ProcessorRegistry: Sendable {
+    private var descriptors: [String: ProcessorDescriptor] = [:]
+
+    public init() {}
+
+    /// Adds a processor. Names are unique; registering one twice is a programming error in the
+    /// plugin and is reported, not silently overwritten.
+    public mutating func register(_ descriptor: ProcessorDescriptor) throws(RegistryError) {
+        guard descriptors[descriptor.name] == nil else { throw .duplicateName(descriptor.name) }
+        guard Self.isValidName(descriptor.name) else { throw .invalidName(descriptor.name) }
+        descriptors[descriptor.name] = descriptor
+    }
+
+    /// The descriptor for `name`.
+    public func descriptor(named name: String) -> ProcessorDescriptor? { descriptors[name] }
+
+    /// Every registered descriptor, sorted by name.
+    public var all: [ProcessorDescriptor] { descriptors.values.sorted { $0.name < $1.name } }
+
+    /// Parses and builds a chain: `downsample(400x400)|>blur(4)`.
+    public func chain(from text: String) throws(ChainError) -> ProcessorChain {
+        try bind(ChainParser.parse(text))
+    }
+
+    /// Builds a chain from parsed calls, checking every argument.
+    public func bind(_ parsed: ParsedChain) throws(ChainError) -> ProcessorChain {
+        var processors: [any ImageProcessing] = []
+        for call in parsed.calls {
+            processors.append(try bind(call))
+        }
+        return ProcessorChain(processors)
+    }
+
+    private func bind(_ call: ParsedCall) throws(ChainError) -> any ImageProcessing {
+        guard let descriptor = descriptors[call.name] else {
+            throw ChainError(code: .unknownProcessor, column: call.column,
+                             message: "unknown processor '\(call.name)'",
+                             suggestion: NameSuggester.nearest(to: call.name, among: descriptors.keys.sorted()))
+        }
+        let arguments = try ArgumentBinder(descriptor: descriptor, call: call).bind()
+        do {
+            return try descriptor.make(arguments)
+        } catch let error as ChainError {
+            throw error
+        } catch {
+            throw ChainError(code: .invalidArgument, processor: call.name, column: call.column, message: "\(error)")
+        }
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}
+
+/// Why a processor could not be registered.
+public enum RegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+    case duplicateName(String)
+    case invalidName(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateName(let name): return "a processor named '\(name)' is already registered"
+        case .invalidName(let name): return "'\(name)' is not a valid processor name (letters, digits and _ only, starting with a letter)"
+        }
+    }
+}

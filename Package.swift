@@ -51,7 +51,7 @@ let package = Package(
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ],
                 swiftSettings: strictSettings),
-        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI"], swiftSettings: strictSettings),
+        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
 
         // MARK: Tests
         .testTarget(name: "DarkroomCoreTests",

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A decoded image: 8-bit RGBA, premultiplied alpha, rows `bytesPerRow` apart, in sRGB.
 ///
 /// Why this layout: every codec Darkroom links can produce or consume 4-byte RGBA directly, and
@@ -30,11 +32,19 @@ public struct Bitmap: Sendable {
     /// The size processors should treat as the image's own: `sizeBeforeShrinkOnLoad ?? size`.
     public var logicalSize: PixelSize { sizeBeforeShrinkOnLoad ?? size }
 
-    /// Hard ceilings no bitmap may exceed, whatever the configuration says: they keep a bug or a
-    /// hostile argument from asking the allocator for gigabytes. Configurable limits (for example
-    /// the 50 MP input limit) are checked by the decoders and the pipeline before they get here.
+    /// The longest side any bitmap may have.
     public static let maximumDimension = 65_535
-    public static let maximumPixelCount = 268_435_456 // 256 MP, 1 GiB of RGBA
+
+    /// The most pixels any one bitmap may hold, process-wide: every allocation is checked against
+    /// it before memory is requested, so a processor asked for `resize(60000x60000)` fails with a
+    /// clear error instead of asking the allocator for 14 GB. Defaults to 100 MP (400 MB of
+    /// RGBA); the CLI sets it from `--max-output-pixels`. Input limits (50 MP by default) are
+    /// separate and checked by decoders from the header.
+    public static var maximumPixelCount: Int {
+        get { pixelCountCeiling.load(ordering: .relaxed) }
+        set { pixelCountCeiling.store(max(1, newValue), ordering: .relaxed) }
+    }
+    private static let pixelCountCeiling = Atomic<Int>(100_000_000)
 
     /// A bitmap filled with `color` (transparent black unless told otherwise).
     public init(width: Int, height: Int, fill color: RGBAColor = .clear) throws(BitmapError) {
@@ -138,6 +148,7 @@ public struct Bitmap: Sendable {
 
     private static func validate(width: Int, height: Int) throws(BitmapError) {
         guard width > 0, height > 0 else { throw .emptySize(width: width, height: height) }
+        // Both sides are at most 65535, so the product cannot overflow.
         guard width <= maximumDimension, height <= maximumDimension, width * height <= maximumPixelCount else {
             throw .tooLarge(width: width, height: height)
         }
@@ -155,7 +166,7 @@ public enum BitmapError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .emptySize(w, h):
             return "image size \(w)x\(h) is empty; width and height must be at least 1"
         case let .tooLarge(w, h):
-            return "image size \(w)x\(h) exceeds the hard limit of \(Bitmap.maximumDimension) px per side and \(Bitmap.maximumPixelCount / 1_000_000) MP"
+            return "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(Bitmap.maximumPixelCount / 1_000_000) MP per image (see --max-output-pixels)"
         case let .bufferSizeMismatch(expected, got):
             return "pixel buffer holds \(got) bytes, expected \(expected)"
         }

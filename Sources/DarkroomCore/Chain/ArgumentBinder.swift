@@ -56,6 +56,10 @@ struct ArgumentBinder {
                 throw wrong("must be in \(ArgumentValue.format(range.lowerBound))…\(ArgumentValue.format(range.upperBound)) (got \(ArgumentValue.format(v)))")
             }
             return value
+        case let (.positive(max), .number(v)):
+            guard v.isFinite, v > 0 else { throw wrong("must be > 0 (got \(ArgumentValue.format(v)))") }
+            guard v <= max else { throw wrong("must be ≤ \(ArgumentValue.format(max)) (got \(ArgumentValue.format(v)))") }
+            return value
         case let (.integer(range), .number(v)):
             guard v == v.rounded(), v.isFinite else { throw wrong("must be a whole number (got \(ArgumentValue.format(v)))") }
             guard v >= Double(range.lowerBound), v <= Double(range.upperBound) else {

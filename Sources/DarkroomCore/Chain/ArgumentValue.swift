@@ -21,7 +21,9 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .color(let color): return color.description
         case .word(let word): return word
         case .words(let words): return words.joined(separator: "+")
-        case .point(let point): return "(\(Self.format(point.x)), \(Self.format(point.y)))"
+        case .point(let point):
+            // The nine named anchors print by name: `anchor: center`, not `(0.5, 0.5)`.
+            return point.name ?? "(\(Self.format(point.x)), \(Self.format(point.y)))"
         }
     }
 

@@ -12,15 +12,17 @@ enum NameSuggester {
         var best: (name: String, score: Int)?
         for candidate in candidates {
             let score = distance(word, Array(candidate.lowercased()))
-            if score <= allowed, score < (best?.score ?? Int.max) {
+            if score <= 2 * allowed, score < (best?.score ?? Int.max) {
                 best = (candidate, score)
             }
         }
         return best?.name
     }
 
-    /// Levenshtein distance from `a` to `b` or, when smaller, to a prefix of `b` at least as
-    /// long as `a` minus the allowance (plus one, so exact matches always win).
+    /// Twice the Levenshtein distance from `a` to `b`, or twice the distance to the closest
+    /// prefix of `b` plus one when that is smaller: abbreviations count, but a whole-word match at
+    /// the same distance wins, and a prefix beats a whole word one edit further away
+    /// (`fil` → `fill`, not `fit`).
     private static func distance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         var current = previous
@@ -32,9 +34,9 @@ enum NameSuggester {
             }
             swap(&previous, &current)
         }
-        let whole = previous[b.count]
         // Row `previous` now holds distances from all of `a` to each prefix of `b`.
-        let prefixes = previous[min(b.count, max(1, a.count - 1))...].min() ?? whole
-        return min(whole, prefixes + (prefixes == whole ? 0 : 1))
+        let whole = previous[b.count]
+        let prefix = previous[min(b.count, max(1, a.count - 1))...].min() ?? whole
+        return min(2 * whole, 2 * prefix + 1)
     }
 }

@@ -4,6 +4,8 @@ public struct ParameterSpec: Sendable {
     public enum Kind: Sendable {
         /// Any number in `range`.
         case number(ClosedRange<Double>)
+        /// A number greater than zero and at most `upTo` (radii, widths): `must be > 0 (got -3)`.
+        case positive(upTo: Double)
         /// A whole number in `range`.
         case integer(ClosedRange<Int>)
         /// `WxH`; each side 1…65535.
@@ -38,6 +40,7 @@ public struct ParameterSpec: Sendable {
     public var expectation: String {
         switch kind {
         case .number(let range): return "a number in \(ArgumentValue.format(range.lowerBound))…\(ArgumentValue.format(range.upperBound))"
+        case .positive(let max): return "a number > 0 and ≤ \(ArgumentValue.format(max))"
         case .integer(let range): return "a whole number in \(range.lowerBound)…\(range.upperBound)"
         case .size: return "a size WxH"
         case .color: return "a colour #RRGGBB or #RRGGBBAA"

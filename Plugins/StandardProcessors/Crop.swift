@@ -1,0 +1,51 @@
+import DarkroomCore
+
+extension ImageProcessors {
+    /// Cuts a WxH rectangle out of the image: `crop(200x100, anchor: topLeft)`.
+    ///
+    /// The anchor is one of the named positions (`topLeft`, `top`, `topRight`, `left`, `center`,
+    /// `right`, `bottomLeft`, `bottom`, `bottomRight`) or a unit point written `(x, y)` with both
+    /// in 0…1, as Kingfisher's `CroppingImageProcessor` takes it: the rectangle's point at that
+    /// relative position lies on the image's point at the same relative position, so `(0, 0)` keeps
+    /// the top-left corner, `(1, 1)` the bottom-right and `(0.5, 0.5)` (`center`) the middle. The
+    /// origin is rounded to whole pixels. Where the image is smaller than the rectangle on an axis,
+    /// that axis keeps the image's size. Pixels are copied, not resampled.
+    public struct Crop: ImageProcessing, Hashable {
+        public var size: PixelSize
+        public var anchor: UnitPoint
+
+        public init(size: PixelSize, anchor: UnitPoint = .center) {
+            self.size = size
+            self.anchor = anchor
+        }
+
+        public static let descriptor = ProcessorDescriptor(
+            name: "crop", version: 1,
+            summary: "cut out a WxH rectangle placed by an anchor; no resampling",
+            parameters: [
+                ParameterSpec("size", .size, summary: "the rectangle, WxH; an axis larger than the image keeps the image's size"),
+                ParameterSpec("anchor", .anchor, default: .point(.center),
+                              summary: "which part is kept: a named position or a point (x, y) in 0…1"),
+            ]
+        ) { args in
+            Crop(size: args.size("size"), anchor: args.anchor("anchor"))
+        }
+
+        public var invocation: ProcessorInvocation {
+            ProcessorInvocation(name: "crop", version: Self.descriptor.version,
+                                arguments: [("size", .size(size)), ("anchor", .point(anchor))], positionalCount: 1)
+        }
+
+        public func process(_ bitmap: Bitmap) throws -> Bitmap {
+            let kept = PixelSize(width: min(size.width, bitmap.width), height: min(size.height, bitmap.height))
+            return try bitmap.cropped(to: PixelRect(origin: anchor.origin(of: kept, in: bitmap.size), size: kept))
+        }
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Crop {
+    /// Cuts a `size` rectangle out of the image, placed by `anchor`.
+    public static func crop(to size: PixelSize, anchor: UnitPoint = .center) -> ImageProcessors.Crop {
+        .init(size: size, anchor: anchor)
+    }
+}

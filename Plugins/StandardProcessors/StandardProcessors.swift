@@ -1,0 +1,42 @@
+import DarkroomCore
+
+/// The standard plugin: Darkroom's 13 built-in processors, registered through the same
+/// `ProcessorRegistry` external plugins use.
+public enum StandardProcessors {
+    /// Every standard processor's descriptor, in the order the README documents them.
+    public static let descriptors: [ProcessorDescriptor] = [
+        ImageProcessors.Downsample.descriptor,
+        ImageProcessors.Resize.descriptor,
+        ImageProcessors.Crop.descriptor,
+        ImageProcessors.RoundCorner.descriptor,
+        ImageProcessors.Blur.descriptor,
+        ImageProcessors.Tint.descriptor,
+        ImageProcessors.Overlay.descriptor,
+        ImageProcessors.ColorControls.descriptor,
+        ImageProcessors.BlackWhite.descriptor,
+        ImageProcessors.Border.descriptor,
+        ImageProcessors.Blend.descriptor,
+        ImageProcessors.Rotate.descriptor,
+        ImageProcessors.Flip.descriptor,
+    ]
+
+    /// The plugin's name and version, as `darkroom plugins` and worker heartbeats report them.
+    public static let pluginName = "standard"
+    public static let pluginVersion = "1.0.0"
+
+    /// Adds every standard processor to `registry`.
+    public static func register(into registry: inout ProcessorRegistry) {
+        for descriptor in descriptors {
+            // The names are distinct and valid by construction; a failure here is a build bug
+            // that every test would catch at once.
+            try! registry.register(descriptor)
+        }
+    }
+
+    /// A registry holding only the standard processors.
+    public static var registry: ProcessorRegistry {
+        var registry = ProcessorRegistry()
+        register(into: &registry)
+        return registry
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `darkroom`: the root command. Each subcommand is one file in its own folder.
+public struct DarkroomCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "darkroom",
+        abstract: "A distributed image pipeline: decode, process with a chain of processors, encode.",
+        discussion: """
+            Chain syntax: name(args)|>name(args), e.g. "downsample(400x400)|>roundCorner(20)|>blackWhite".
+            Run `darkroom plugins` to list every processor and its arguments.
+            """,
+        version: DarkroomVersion.current,
+        subcommands: [ProcessCommand.self, PluginsCommand.self]
+    )
+
+    public init() {}
+}
+
+/// The version printed by `darkroom --version`.
+public enum DarkroomVersion {
+    public static let current = "0.1.0"
+}

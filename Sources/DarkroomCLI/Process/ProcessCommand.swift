@@ -1,0 +1,116 @@
+import ArgumentParser
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomPipeline
+import Foundation
+
+/// `darkroom process INPUT… -p CHAIN (-o OUTPUT | --out DIR)`: one-shot processing of files.
+struct ProcessCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Process image files with a chain and write the results.",
+        discussion: """
+            One input writes -o FILE (format from --format, else from the extension). Several inputs
+            write into --out DIR under their base names with the output format's extension, in
+            parallel. Formats of inputs are detected from their bytes, never their names.
+            Exit status: 0 when every image succeeded, 1 when any failed, 2 for bad usage.
+            """
+    )
+
+    @Argument(help: "Image files to process (JPEG, PNG, WebP or GIF).")
+    var inputs: [String] = []
+
+    @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\". Omit to only re-encode.")
+    var chainText: String?
+
+    @Option(name: .short, help: "Output file (one input only).")
+    var output: String?
+
+    @Option(name: .customLong("out"), help: "Output directory (created if missing).")
+    var outputDirectory: String?
+
+    @Option(help: "Output format: jpeg, png or webp. Default: from -o's extension, else the source's (JPEG with transparency becomes PNG).")
+    var format: String?
+
+    @Option(help: "Quality 1-100 for JPEG and lossy WebP.")
+    var quality: Int = 80
+
+    @Flag(help: "Write progressive JPEG.")
+    var progressive = false
+
+    @Flag(help: "Write lossless WebP.")
+    var lossless = false
+
+    @Option(name: [.customShort("j"), .long], help: "Images processed at once (default: the number of cores).")
+    var concurrency: Int?
+
+    @Flag(help: "Print one JSON record per image on standard output.")
+    var json = false
+
+    @Flag(help: "Accept truncated or slightly corrupt images when the decoder can recover them (default: strict).")
+    var lenient = false
+
+    @Option(help: "Largest input in megapixels, checked from the header before decoding.")
+    var maxPixels: Double = 50
+
+    @Option(help: "Longest side of a result, in pixels.")
+    var maxOutputDimension: Int = 16_383
+
+    func run() async throws {
+        let chain: ProcessorChain
+        let outputFormat: ImageFormat?
+        let plan: ProcessPlan
+        do {
+            chain = try chainText.map { text throws(UsageFailure) in
+                do { return try Registries.processors().chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
+            } ?? ProcessorChain()
+            outputFormat = try format.map { name throws(UsageFailure) in
+                guard let format = ImageFormat(name: name), format.isWritable else {
+                    throw UsageFailure("unknown --format '\(name)'; use jpeg, png or webp")
+                }
+                return format
+            }
+            guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
+            guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
+            guard maxPixels > 0, maxOutputDimension > 0 else { throw UsageFailure("limits must be positive") }
+            plan = try ProcessPlan.make(inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat)
+            if let outputDirectory {
+                do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
+            }
+        } catch let failure as UsageFailure {
+            throw failure.exit()
+        }
+
+        var decodeLimits = DecodeLimits()
+        decodeLimits.maxPixels = Int(maxPixels * 1_000_000)
+        decodeLimits.strict = !lenient
+        let runner = ProcessRunner(
+            plan: plan, chain: chain,
+            renderer: ImageRenderer(limits: RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)),
+            encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
+            concurrency: min(concurrency ?? Cores.available, plan.items.count))
+        let json = self.json
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let outcome = await runner.run { record in
+            if json, let data = try? encoder.encode(record) {
+                StandardOutput.line(String(decoding: data, as: UTF8.self))
+            } else if record.ok, !json {
+                StandardOutput.line(Self.summary(of: record))
+            }
+            if let error = record.error {
+                StandardError.line("darkroom: \(error.message) [\(error.code)]")
+            }
+        }
+        if outcome.failed > 0 {
+            StandardError.line("darkroom: \(outcome.failed) of \(plan.items.count) image\(plan.items.count == 1 ? "" : "s") failed")
+            throw ExitCode(1)
+        }
+    }
+
+    static func summary(of record: ProcessRecord) -> String {
+        let ms = record.ms.map { String(format: "decode %.1f ms, process %.1f ms, encode %.1f ms", $0.decode, $0.process, $0.encode) } ?? ""
+        let animated = record.firstFrameOnly == true ? ", first frame of \(record.source?.frames ?? 0)" : ""
+        return "\(record.input) → \(record.output ?? "?")  \(record.width ?? 0)x\(record.height ?? 0) \(record.format ?? "") \(record.bytes ?? 0) bytes  (\(ms)\(animated))"
+    }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes lines to file descriptor 2. (The C `stderr` global is not concurrency-safe in Swift 6;
+/// a `write(2, …)` of one whole line is atomic enough for messages from parallel tasks.)
+enum StandardError {
+    static func line(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// Writes whole lines to standard output with one `write` each, so lines printed by parallel
+/// tasks never interleave.
+enum StandardOutput {
+    static func line(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The number of cores this process may use: the default for `--concurrency`.
+enum Cores {
+    static var available: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}

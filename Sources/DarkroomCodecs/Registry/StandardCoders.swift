@@ -1,0 +1,10 @@
+import DarkroomCore
+
+extension CoderRegistry {
+    /// Every codec Darkroom ships: JPEG (libjpeg-turbo), PNG (libspng), WebP (libwebp) and GIF
+    /// (giflib, decode only).
+    public static let standard = CoderRegistry(
+        decoders: [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()],
+        encoders: [JPEGEncoder(), PNGEncoder(), WebPEncoder()]
+    )
+}

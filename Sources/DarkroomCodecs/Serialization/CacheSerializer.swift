@@ -1,0 +1,22 @@
+import DarkroomCore
+
+/// Picks the format a result is written in (Kingfisher's `FormatIndicatedCacheSerializer`).
+///
+/// The format asked for wins. Otherwise the result keeps the source's format, with two
+/// exceptions: a JPEG source whose result has transparency (a round corner, a rotation by a
+/// non-right angle, a transparent background) is written as PNG, because JPEG would flatten the
+/// corners to a solid colour; and a GIF source is written as PNG, since Darkroom does not write GIF.
+public enum CacheSerializer {
+    public static func outputFormat(requested: ImageFormat?, source: ImageFormat,
+                                    chainIntroducesTransparency: Bool, resultIsOpaque: Bool) -> ImageFormat {
+        if let requested { return requested }
+        switch source {
+        case .jpeg:
+            return chainIntroducesTransparency || !resultIsOpaque ? .png : .jpeg
+        case .gif:
+            return .png
+        case .png, .webp:
+            return source
+        }
+    }
+}

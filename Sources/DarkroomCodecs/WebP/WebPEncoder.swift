@@ -1,0 +1,95 @@
+import CWebP
+import DarkroomCore
+
+/// Encodes a bitmap as WebP with libwebp: lossy at `EncodeOptions.quality`, or lossless when
+/// `EncodeOptions.lossless` is set. Alpha is kept (straight alpha, unpremultiplied with rounding
+/// first); an opaque bitmap is imported as RGBX so no alpha plane is written. No metadata chunks.
+public struct WebPEncoder: ImageEncoding {
+    /// libwebp's speed/size trade-off, 0 (fast) … 6 (small). 4 is cwebp's default; see the
+    /// codecs report in the README for the measurement behind it.
+    public var method: Int
+    /// Lossless effort (libwebp's `quality` in lossless mode), 0 … 100. The user's quality does
+    /// not apply to lossless output.
+    public var losslessEffort: Int
+
+    public init(method: Int = WebPEncoder.defaultMethod, losslessEffort: Int = 75) {
+        self.method = method
+        self.losslessEffort = losslessEffort
+    }
+
+    public static let defaultMethod = 4
+
+    public var format: ImageFormat { .webp }
+
+    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8] {
+        guard bitmap.width <= Int(WEBP_MAX_DIMENSION), bitmap.height <= Int(WEBP_MAX_DIMENSION) else {
+            throw Self.failure("WebP cannot store \(bitmap.width)x\(bitmap.height): each side must be at most \(WEBP_MAX_DIMENSION) px")
+        }
+        // libwebp keeps pointers to these between calls, so they live on the heap, not in Swift
+        // locals (whose address is only guaranteed for the duration of one call).
+        let config = UnsafeMutablePointer<WebPConfig>.allocate(capacity: 1)
+        let picture = UnsafeMutablePointer<WebPPicture>.allocate(capacity: 1)
+        let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
+        config.initialize(to: WebPConfig())
+        picture.initialize(to: WebPPicture())
+        writer.initialize(to: WebPMemoryWriter())
+        defer {
+            config.deallocate()
+            picture.deallocate()
+            writer.deallocate()
+        }
+
+        let quality = Float(min(100, max(1, options.quality)))
+        guard darkroom_webp_config_init(config, quality) != 0, darkroom_webp_picture_init(picture) != 0 else {
+            throw Self.failure("the installed libwebp does not match the headers Darkroom was built with")
+        }
+        config.pointee.method = Int32(min(6, max(0, method)))
+        if options.lossless {
+            config.pointee.lossless = 1
+            config.pointee.quality = Float(min(100, max(0, losslessEffort)))
+        }
+        guard WebPValidateConfig(config) != 0 else { throw Self.failure("invalid WebP encoder settings") }
+
+        picture.pointee.width = Int32(bitmap.width)
+        picture.pointee.height = Int32(bitmap.height)
+        // Lossless works on ARGB; lossy converts straight to YUV on import.
+        picture.pointee.use_argb = options.lossless ? 1 : 0
+        defer { WebPPictureFree(picture) }
+        try Self.importPixels(of: bitmap, into: picture)
+
+        WebPMemoryWriterInit(writer)
+        defer { WebPMemoryWriterClear(writer) }
+        picture.pointee.writer = WebPMemoryWrite
+        picture.pointee.custom_ptr = UnsafeMutableRawPointer(writer)
+        guard WebPEncode(config, picture) != 0 else {
+            throw Self.failure("libwebp could not encode the image (error \(picture.pointee.error_code.rawValue))")
+        }
+        guard let output = writer.pointee.mem else { throw Self.failure("libwebp produced no output") }
+        return Array(UnsafeBufferPointer(start: output, count: writer.pointee.size))
+    }
+
+    /// Copies the pixels into libwebp's picture: RGBX straight from the bitmap when opaque, or
+    /// through one unpremultiplied copy when not.
+    private static func importPixels(of bitmap: Bitmap, into picture: UnsafeMutablePointer<WebPPicture>) throws(CodecError) {
+        let opaque = bitmap.isOpaque || bitmap.scanIsOpaque()
+        let imported: Int32 = bitmap.withUnsafeBytes { pixels in
+            guard let base = pixels.baseAddress else { return 0 }
+            if opaque {
+                return WebPPictureImportRGBX(picture, base, Int32(bitmap.bytesPerRow))
+            }
+            let rowBytes = bitmap.width * 4
+            PixelMemory.reportAllocation(bytes: rowBytes * bitmap.height)
+            let straight = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * bitmap.height)
+            defer { straight.deallocate() }
+            for y in 0..<bitmap.height {
+                AlphaKernels.unpremultiply(base + y * bitmap.bytesPerRow, to: straight + y * rowBytes, pixelCount: bitmap.width)
+            }
+            return WebPPictureImportRGBA(picture, straight, Int32(rowBytes))
+        }
+        guard imported != 0 else { throw failure("libwebp could not take the pixels (out of memory)") }
+    }
+
+    private static func failure(_ message: String) -> CodecError {
+        CodecError(.encodeFailed, source: "output", message)
+    }
+}

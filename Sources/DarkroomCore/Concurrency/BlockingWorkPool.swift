@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fixed set of threads for blocking C calls and pixel work, outside Swift's cooperative pool.
+///
+/// Decoding a 20 MP JPEG or resampling a large bitmap takes tens of milliseconds of pure CPU, and
+/// libcurl/hiredis calls block. Run on the cooperative pool, such work would stall every other
+/// task on that thread (the pool has one thread per core). `run` hands the closure to one of this
+/// pool's own threads and suspends the calling task until it finishes, so at most `threadCount`
+/// of these run at once (the bound), and the cooperative threads stay free for I/O and events.
+/// This is swift-nio's `NIOThreadPool` idea, in the smallest form Darkroom needs.
+public final class BlockingWorkPool: Sendable {
+    /// The number of threads, fixed at creation.
+    public let threadCount: Int
+    private let state: PoolState
+
+    /// Starts `threadCount` threads (at least 1).
+    public init(threadCount: Int) {
+        self.threadCount = max(1, threadCount)
+        state = PoolState()
+        for _ in 0..<self.threadCount {
+            state.startThread()
+        }
+    }
+
+    /// Runs `body` on a pool thread and returns its result. The task is not cancelled mid-call
+    /// (C code cannot be interrupted); a cancelled task's work still completes.
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            state.enqueue {
+                do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// Lets the threads finish the queued work and exit. Work submitted afterwards never runs.
+    public func shutdown() {
+        state.shutdown()
+    }
+
+    deinit {
+        state.shutdown()
+    }
+}
+
+/// The queue and the threads' condition variable.
+///
+/// `@unchecked Sendable` is safe because every access to `jobs` and `stopping` happens between
+/// `pthread_mutex_lock` and `pthread_mutex_unlock` on `mutex`, which lives for the life of this
+/// object (threads hold a strong reference to it until they exit).
+private final class PoolState: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var stopping = false
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    func enqueue(_ job: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        jobs.append(job)
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func shutdown() {
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func startThread() {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let state = Unmanaged<PoolState>.fromOpaque(raw!).takeRetainedValue()
+            state.loop()
+            return nil
+        }, box)
+        precondition(result == 0, "pthread_create failed with \(result)")
+        pthread_detach(thread)
+    }
+
+    private func loop() {
+        while true {
+            pthread_mutex_lock(mutex)
+            while head == jobs.count && !stopping {
+                pthread_cond_wait(condition, mutex)
+            }
+            if head == jobs.count {  // stopping and nothing left
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            let job = jobs[head]
+            head += 1
+            if head > 64, head * 2 > jobs.count {  // compact now and then
+                jobs.removeFirst(head)
+                head = 0
+            }
+            pthread_mutex_unlock(mutex)
+            job()
+        }
+    }
+}

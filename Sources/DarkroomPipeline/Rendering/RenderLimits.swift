@@ -1,0 +1,41 @@
+import DarkroomCodecs
+import DarkroomCore
+
+/// Limits on one render, on by default as imgproxy's are.
+public struct RenderLimits: Sendable, Hashable {
+    /// What decoders accept (50 MP, 32768 px per side, 1000 frames, strict).
+    public var decode: DecodeLimits
+    /// Longest side of a result. 16383 is the largest WebP can hold, so any result fits any format.
+    public var maxOutputDimension: Int
+
+    public init(decode: DecodeLimits = DecodeLimits(), maxOutputDimension: Int = 16_383) {
+        self.decode = decode
+        self.maxOutputDimension = maxOutputDimension
+    }
+
+    /// Throws when a result is larger than allowed.
+    public func checkOutput(_ size: PixelSize, source: String) throws(RenderError) {
+        guard size.width <= maxOutputDimension, size.height <= maxOutputDimension else {
+            throw RenderError.outputTooLarge(source: source, size: size, limit: maxOutputDimension)
+        }
+    }
+}
+
+/// Errors of the render step itself (codec and chain errors pass through unchanged).
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    case outputTooLarge(source: String, size: PixelSize, limit: Int)
+
+    /// A stable code for scripts and job records.
+    public var code: String {
+        switch self {
+        case .outputTooLarge: return "output.too-large"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .outputTooLarge(source, size, limit):
+            return "\(source): the result would be \(size), over the \(limit) px per side output limit (raise it with --max-output-dimension)"
+        }
+    }
+}

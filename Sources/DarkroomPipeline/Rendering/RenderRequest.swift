@@ -1,0 +1,56 @@
+import DarkroomCodecs
+import DarkroomCore
+
+/// One image to render: encoded source bytes, a chain, and how to write the result.
+public struct RenderRequest: Sendable {
+    public var source: EncodedImage
+    public var chain: ProcessorChain
+    public var output: OutputOptions
+
+    public init(source: EncodedImage, chain: ProcessorChain, output: OutputOptions = OutputOptions()) {
+        self.source = source
+        self.chain = chain
+        self.output = output
+    }
+}
+
+/// How the result is encoded.
+public struct OutputOptions: Sendable, Hashable {
+    /// The format to write; nil lets `CacheSerializer` choose from the source.
+    public var format: ImageFormat?
+    public var encoding: EncodeOptions
+
+    public init(format: ImageFormat? = nil, encoding: EncodeOptions = EncodeOptions()) {
+        self.format = format
+        self.encoding = encoding
+    }
+}
+
+/// Milliseconds spent in each stage of one render.
+public struct StageTimings: Sendable, Hashable, Codable {
+    public var decode: Double = 0
+    public var process: Double = 0
+    public var encode: Double = 0
+
+    public init(decode: Double = 0, process: Double = 0, encode: Double = 0) {
+        self.decode = decode
+        self.process = process
+        self.encode = encode
+    }
+
+    public var total: Double { decode + process + encode }
+}
+
+/// A rendered image.
+public struct RenderResult: Sendable {
+    /// The encoded output.
+    public var bytes: [UInt8]
+    public var format: ImageFormat
+    public var size: PixelSize
+    /// What the decoder learnt about the source (format, size, frames).
+    public var source: ImageInfo
+    public var timings: StageTimings
+
+    /// True when the source was an animation of which only the first frame was processed.
+    public var processedFirstFrameOnly: Bool { source.isAnimated }
+}

@@ -29,14 +29,14 @@ extension ImageProcessors {
             name: "border", version: 1,
             summary: "draws a border of the given width inside the edge; with a radius the outer corners become transparent",
             parameters: [
-                ParameterSpec("width", .number(-ColorParameter.maximumPixels...ColorParameter.maximumPixels),
+                ParameterSpec("width", .positive(upTo: ColorParameter.maximumPixels),
                               summary: "border width in pixels, > 0, drawn inside the edge"),
                 ParameterSpec("color", .color, summary: "border colour, composited over the image"),
                 ParameterSpec("radius", .number(0...ColorParameter.maximumPixels), default: .number(0),
                               summary: "outer corner radius in pixels; > 0 makes the corners outside it transparent"),
             ]
         ) { args in
-            Border(width: try ColorParameter.requirePositive("width", in: args), color: args.color("color"),
+            Border(width: args.number("width"), color: args.color("color"),
                    radius: args.number("radius"))
         }
 

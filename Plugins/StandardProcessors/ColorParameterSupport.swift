@@ -12,11 +12,4 @@ enum ColorParameter {
     static func clamp(_ value: Double, to range: ClosedRange<Double>, fallback: Double) -> Double {
         value.isNaN ? fallback : min(range.upperBound, max(range.lowerBound, value))
     }
-
-    /// The error for a pixel distance that must be positive: `radius must be > 0 (got -3)`.
-    static func requirePositive(_ name: String, in args: ProcessorArguments) throws(ChainError) -> Double {
-        let value = args.number(name)
-        guard value > 0 else { throw args.invalid(name, "must be > 0 (got \(ArgumentValue.format(value)))") }
-        return value
-    }
 }

@@ -57,7 +57,7 @@ extension ImageProcessors {
             name: "roundCorner", version: 1,
             summary: "rounds the corners with an anti-aliased arc; outside them the pixels become the background",
             parameters: [
-                ParameterSpec("radius", .number(-ColorParameter.maximumPixels...ColorParameter.maximumPixels),
+                ParameterSpec("radius", .positive(upTo: ColorParameter.maximumPixels),
                               summary: "corner radius in pixels, > 0 (at most half the shorter side is used)"),
                 ParameterSpec("corners", .choiceSet(Corners.named.map(\.name)), default: .words(Corners.named.map(\.name)),
                               summary: "which corners to round, joined with +, or all"),
@@ -65,7 +65,7 @@ extension ImageProcessors {
                               summary: "colour of the cut-off corners (transparent by default)"),
             ]
         ) { args in
-            RoundCorner(radius: try ColorParameter.requirePositive("radius", in: args),
+            RoundCorner(radius: args.number("radius"),
                         corners: Corners(names: args.words("corners")), background: args.color("background"))
         }
 

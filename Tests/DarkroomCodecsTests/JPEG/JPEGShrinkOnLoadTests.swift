@@ -14,19 +14,22 @@ struct JPEGShrinkOnLoadTests {
         #expect(decoded.bitmap.sizeBeforeShrinkOnLoad == nil)
     }
 
-    @Test("The smallest DCT scale that still covers the hint's target is chosen, with sides rounded up",
+    @Test("The smallest DCT scale that still covers 1.5× the hint's target is chosen, with sides rounded up",
           arguments: [
-              // (box, mode, expected decoded size)
-              (PixelSize(width: 25, height: 25), DecodeHint.Mode.fit, PixelSize(width: 26, height: 13)),   // 1/8
-              (PixelSize(width: 30, height: 30), .fit, PixelSize(width: 51, height: 26)),                   // 1/4
-              (PixelSize(width: 60, height: 60), .fit, PixelSize(width: 102, height: 51)),                  // 1/2
-              (PixelSize(width: 25, height: 25), .fill, PixelSize(width: 51, height: 26)),                  // 1/4
-              (PixelSize(width: 26, height: 50), .stretch, PixelSize(width: 102, height: 51)),              // 1/2
+              // (box, mode, expected decoded size); the target must fit 1.5 times into the result
+              (PixelSize(width: 16, height: 16), DecodeHint.Mode.fit, PixelSize(width: 26, height: 13)),   // 16×8 → 1/8
+              (PixelSize(width: 25, height: 25), .fit, PixelSize(width: 51, height: 26)),                   // 25×13 → 1/4
+              (PixelSize(width: 30, height: 30), .fit, PixelSize(width: 51, height: 26)),                   // 30×15 → 1/4
+              (PixelSize(width: 60, height: 60), .fit, PixelSize(width: 102, height: 51)),                  // 60×30 → 1/2
+              (PixelSize(width: 16, height: 16), .fill, PixelSize(width: 51, height: 26)),                  // 33×16 → 1/4
+              (PixelSize(width: 26, height: 33), .stretch, PixelSize(width: 102, height: 51)),              // 26×33 → 1/2
+              (PixelSize(width: 26, height: 50), .stretch, PixelSize(width: 203, height: 101)),             // 26×50 → full
           ])
     func chosenScale(box: PixelSize, mode: DecodeHint.Mode, expected: PixelSize) throws {
         let decoded = try JPEGTestKit.decode(Self.name, hint: DecodeHint(box: box, mode: mode))
         #expect(decoded.bitmap.size == expected)
-        #expect(decoded.bitmap.sizeBeforeShrinkOnLoad == PixelSize(width: 203, height: 101))
+        let full = PixelSize(width: 203, height: 101)
+        #expect(decoded.bitmap.sizeBeforeShrinkOnLoad == (expected == full ? nil : full))
         #expect(decoded.bitmap.logicalSize == PixelSize(width: 203, height: 101))
         #expect(decoded.info.storedSize == PixelSize(width: 203, height: 101))
     }
@@ -41,7 +44,7 @@ struct JPEGShrinkOnLoadTests {
     @Test("A 1/8 decode shows the same picture as a full decode reduced by 8×8 block averages")
     func scaledPixelsMatchFullDecode() throws {
         let full = try JPEGTestKit.decode(Self.name).bitmap
-        let small = try JPEGTestKit.decode(Self.name, hint: DecodeHint(box: PixelSize(width: 20, height: 20), mode: .fit)).bitmap
+        let small = try JPEGTestKit.decode(Self.name, hint: DecodeHint(box: PixelSize(width: 16, height: 16), mode: .fit)).bitmap
         #expect(small.size == PixelSize(width: 26, height: 13))
         let averaged = try Bitmap(width: 25, height: 12, isOpaque: true) { buffer, rowBytes in
             for y in 0..<12 {
@@ -69,8 +72,9 @@ struct JPEGShrinkOnLoadTests {
 
     @Test("Given orientation 6 (stored 48×64, upright 64×48), the upright hint is mapped to stored axes before choosing the scale")
     func orientationSwapsAxes() throws {
-        // Upright target 16×6 is stored 6×16: 1/8 gives 6×8 (too short), 1/4 gives 12×16, which covers it.
-        let decoded = try JPEGTestKit.decode("orientation-6.jpg", hint: DecodeHint(box: PixelSize(width: 16, height: 6), mode: .stretch))
+        // Upright target 10×5 is stored 5×10, which needs 7.5×15 with the 1.5× headroom: 1/8 gives
+        // 6×8 (too small), 1/4 gives 12×16, which covers it.
+        let decoded = try JPEGTestKit.decode("orientation-6.jpg", hint: DecodeHint(box: PixelSize(width: 10, height: 5), mode: .stretch))
         #expect(decoded.bitmap.size == PixelSize(width: 16, height: 12))
         #expect(decoded.bitmap.sizeBeforeShrinkOnLoad == PixelSize(width: 64, height: 48))
         // Still upright: red top-left, white bottom-right.

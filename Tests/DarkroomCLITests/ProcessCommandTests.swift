@@ -113,6 +113,16 @@ struct ProcessCommandTests {
         #expect(!FileManager.default.fileExists(atPath: ws.path("out/a.png")))
     }
 
+    @Test("Out-of-range limits are usage errors, not crashes", arguments: [
+        ["--max-pixels", "inf"], ["--max-pixels", "1e300"], ["--max-pixels", "1e-300"],
+        ["--max-output-pixels", "0"], ["--max-output-dimension", "0"], ["--quality", "101"], ["-j", "0"],
+    ])
+    func badLimits(flags: [String]) async throws {
+        let ws = try Workspace(); defer { ws.remove() }
+        let input = try ws.image("a.png", .png)
+        #expect(await Self.exitCode([input, "-o", ws.path("b.png")] + flags) == 2)
+    }
+
     @Test("The standard registry suggests roundCorner for rond and reports the column of a bad radius")
     func chainMessages() {
         let registry = Registries.processors()

@@ -56,6 +56,9 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(help: "Longest side of a result, in pixels.")
     var maxOutputDimension: Int = 16_383
 
+    @Option(help: "Most pixels any one bitmap may hold while processing, in megapixels (checked before allocating).")
+    var maxOutputPixels: Double = 100
+
     func run() async throws {
         let chain: ProcessorChain
         let outputFormat: ImageFormat?
@@ -72,7 +75,15 @@ struct ProcessCommand: AsyncParsableCommand {
             }
             guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
-            guard maxPixels > 0, maxOutputDimension > 0 else { throw UsageFailure("limits must be positive") }
+            guard (0.001...1000).contains(maxPixels) else {
+                throw UsageFailure("--max-pixels must be 0.001…1000 megapixels (got \(maxPixels))")
+            }
+            guard (0.001...1000).contains(maxOutputPixels) else {
+                throw UsageFailure("--max-output-pixels must be 0.001…1000 megapixels (got \(maxOutputPixels))")
+            }
+            guard (1...65_535).contains(maxOutputDimension) else {
+                throw UsageFailure("--max-output-dimension must be 1…65535 pixels (got \(maxOutputDimension))")
+            }
             plan = try ProcessPlan.make(inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
@@ -83,6 +94,8 @@ struct ProcessCommand: AsyncParsableCommand {
 
         var decodeLimits = DecodeLimits()
         decodeLimits.maxPixels = Int(maxPixels * 1_000_000)
+        // The per-bitmap ceiling must admit every input the decode limit admits.
+        Bitmap.maximumPixelCount = max(Int(maxOutputPixels * 1_000_000), decodeLimits.maxPixels)
         decodeLimits.strict = !lenient
         let runner = ProcessRunner(
             plan: plan, chain: chain,

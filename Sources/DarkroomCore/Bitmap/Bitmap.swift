@@ -166,7 +166,7 @@ public enum BitmapError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .emptySize(w, h):
             return "image size \(w)x\(h) is empty; width and height must be at least 1"
         case let .tooLarge(w, h):
-            return "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(Bitmap.maximumPixelCount / 1_000_000) MP per image (see --max-output-pixels)"
+            return "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(Bitmap.maximumPixelCount / 1_000_000) MP per image (raise it with --max-output-pixels)"
         case let .bufferSizeMismatch(expected, got):
             return "pixel buffer holds \(got) bytes, expected \(expected)"
         }

@@ -10,7 +10,7 @@ public struct DarkroomCommand: AsyncParsableCommand {
             Run `darkroom plugins` to list every processor and its arguments.
             """,
         version: DarkroomVersion.current,
-        subcommands: [ProcessCommand.self, PluginsCommand.self]
+        subcommands: [ProcessCommand.self, PluginsCommand.self, CacheCommand.self]
     )
 
     public init() {}

@@ -44,6 +44,13 @@ struct ProcessCommandTests {
         func remove() { try? FileManager.default.removeItem(atPath: root) }
     }
 
+    /// A pipeline configuration for paths a person typed: any readable file.
+    static var interactiveConfiguration: ImagePipeline.Configuration {
+        var configuration = ImagePipeline.Configuration()
+        configuration.sourcePolicy = .interactive
+        return configuration
+    }
+
     static func run(_ arguments: [String]) async throws {
         var command = try ProcessCommand.parse(arguments)
         try await command.run()
@@ -140,7 +147,8 @@ struct ProcessCommandTests {
         let input = try ws.image("a.png", .png, width: 200, height: 100)
         let plan = try ProcessPlan.make(inputs: [input, ws.path("missing.png")], outputFile: nil, outputDirectory: ws.root, format: .webp)
         let runner = ProcessRunner(plan: plan, chain: try Registries.processors().chain(from: "downsample(50x50)"),
-                                   renderer: ImageRenderer(), encoding: EncodeOptions(), concurrency: 2)
+                                   pipeline: ImagePipeline(configuration: Self.interactiveConfiguration),
+                                   output: OutputOptions(format: .webp), inFlight: 2)
         let collected = RecordBox()
         let outcome = await runner.run { collected.append($0) }
         #expect(outcome.succeeded == 1 && outcome.failed == 1)
@@ -149,8 +157,9 @@ struct ProcessCommandTests {
         #expect((ok.bytes ?? 0) > 0)
         #expect((ok.ms?.total ?? -1) >= 0)
         #expect(ok.source?.width == 200)
+        #expect(ok.cache == "miss")
         let failed = try #require(collected.records.first { !$0.ok })
-        #expect(failed.error?.code == "file.cannot-open")
+        #expect(failed.error?.code == "source.not-found")
         #expect(failed.error?.message.contains("missing.png") == true)
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
+import DarkroomSources
 import Foundation
 
 /// `darkroom process INPUT… -p CHAIN (-o OUTPUT | --out DIR)`: one-shot processing of files.
@@ -17,7 +19,7 @@ struct ProcessCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Image files to process (JPEG, PNG, WebP or GIF).")
+    @Argument(help: "Images to process: paths, http(s):// URLs or data: URIs (JPEG, PNG, WebP or GIF).")
     var inputs: [String] = []
 
     @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\". Omit to only re-encode.")
@@ -59,10 +61,21 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(help: "Most pixels any one bitmap may hold while processing, in megapixels (checked before allocating).")
     var maxOutputPixels: Double = 100
 
+    @OptionGroup(title: "Sources")
+    var sources: SourcePolicyOptions
+
+    @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
+    var cache: String?
+
+    @Flag(help: "Use no cache even when DARKROOM_CACHE_DIR is set.")
+    var noCache = false
+
     func run() async throws {
         let chain: ProcessorChain
         let outputFormat: ImageFormat?
         let plan: ProcessPlan
+        let policy: SourcePolicy
+        let diskCache: DiskCache?
         do {
             chain = try chainText.map { text throws(UsageFailure) in
                 do { return try Registries.processors().chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
@@ -85,6 +98,8 @@ struct ProcessCommand: AsyncParsableCommand {
                 throw UsageFailure("--max-output-dimension must be 1…65535 pixels (got \(maxOutputDimension))")
             }
             plan = try ProcessPlan.make(inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat)
+            policy = try sources.policy(typedByAPerson: true)
+            diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
             }
@@ -97,11 +112,18 @@ struct ProcessCommand: AsyncParsableCommand {
         // The per-bitmap ceiling must admit every input the decode limit admits.
         Bitmap.maximumPixelCount = max(Int(maxOutputPixels * 1_000_000), decodeLimits.maxPixels)
         decodeLimits.strict = !lenient
+        var configuration = ImagePipeline.Configuration()
+        configuration.limits = RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)
+        configuration.sourcePolicy = policy
+        configuration.diskCache = diskCache
+        let cores = concurrency ?? Cores.count
+        configuration.maxConcurrentProcessing = cores
+        let hasNetworkSources = plan.items.contains { SourceReference($0.input).scheme.hasPrefix("http") }
         let runner = ProcessRunner(
-            plan: plan, chain: chain,
-            renderer: ImageRenderer(limits: RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)),
-            encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
-            concurrency: min(concurrency ?? Cores.available, plan.items.count))
+            plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
+            output: OutputOptions(format: plan.format,
+                                  encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless)),
+            inFlight: min(plan.items.count, hasNetworkSources ? cores + configuration.maxConcurrentFetches : cores))
         let json = self.json
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -115,6 +137,8 @@ struct ProcessCommand: AsyncParsableCommand {
                 StandardError.line("darkroom: \(error.message) [\(error.code)]")
             }
         }
+        // Hit counts are flushed to the shared stats file so `darkroom cache stats` can report a ratio.
+        diskCache?.flushStatistics()
         if outcome.failed > 0 {
             StandardError.line("darkroom: \(outcome.failed) of \(plan.items.count) image\(plan.items.count == 1 ? "" : "s") failed")
             throw ExitCode(1)

@@ -51,8 +51,8 @@ struct ProcessPlan: Sendable {
         case let (nil, .some(directory)):
             var seen: [String: String] = [:]
             var items: [Item] = []
-            for input in inputs {
-                let base = baseNameAndExtension(of: input).base
+            for (index, input) in inputs.enumerated() {
+                let base = baseName(ofSource: input, position: index + 1)
                 if let earlier = seen[base] {
                     throw UsageFailure("'\(earlier)' and '\(input)' would both be written as \(directory)/\(base).*; rename one or process them separately")
                 }
@@ -63,10 +63,45 @@ struct ProcessPlan: Sendable {
         }
     }
 
+    /// The output base name for a source: the file name without extension for paths and URLs
+    /// (query and fragment ignored: `https://x/a/cat.jpg?w=1` → `cat`), `image-N` for a `data:` URI
+    /// or a URL without a file name.
+    static func baseName(ofSource source: String, position: Int) -> String {
+        let lower = source.lowercased()
+        if lower.hasPrefix("data:") { return "image-\(position)" }
+        var path = source
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://") {
+            let afterScheme = source[source.index(source.firstIndex(of: ":")!, offsetBy: 3)...]
+            path = String(afterScheme.drop(while: { $0 != "/" }).prefix(while: { $0 != "?" && $0 != "#" }))
+            path = path.removingPercentEncodingIfPossible
+        }
+        let base = baseNameAndExtension(of: path).base
+        return base.isEmpty || base == "/" ? "image-\(position)" : base
+    }
+
     /// `photos/cat.large.jpg` → (`cat.large`, `jpg`).
     static func baseNameAndExtension(of path: String) -> (base: String, ext: String) {
         let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
         return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+}
+
+extension String {
+    /// `%20` → space, for naming outputs after URL paths; the text unchanged when it is not valid
+    /// percent-encoding.
+    var removingPercentEncodingIfPossible: String {
+        var bytes: [UInt8] = []
+        var iterator = Array(utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "%"), iterator.count >= 2,
+               let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                iterator = iterator.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? self
     }
 }

@@ -1,21 +1,22 @@
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
+import DarkroomSources
 
-/// Runs a `ProcessPlan`: reads, renders and writes every item, `concurrency` at a time, on a
-/// `BlockingWorkPool` so pixel work never runs on the cooperative pool. Different images on
-/// different cores: for thumbnails that beats splitting one small image.
+/// Runs a `ProcessPlan` through an `ImagePipeline` and writes every result. Different images go
+/// to different cores (for thumbnails that beats splitting one small image); the pipeline keeps
+/// fetching, pixel work and cache I/O on their own bounded pools.
 struct ProcessRunner: Sendable {
     var plan: ProcessPlan
     var chain: ProcessorChain
-    var renderer: ImageRenderer
-    var encoding: EncodeOptions
-    var concurrency: Int
+    var pipeline: ImagePipeline
+    var output: OutputOptions
+    /// Images in flight at once. With network sources more than the CPU count may wait on the
+    /// network while others compute.
+    var inFlight: Int
 
-    /// Renders everything; `onRecord` is called once per input as each finishes (any order).
+    /// Processes everything; `onRecord` is called once per input as each finishes (any order).
     func run(onRecord: @escaping @Sendable (ProcessRecord) -> Void) async -> (succeeded: Int, failed: Int) {
-        let pool = BlockingWorkPool(threadCount: concurrency)
-        defer { pool.shutdown() }
         var succeeded = 0, failed = 0
         await withTaskGroup(of: ProcessRecord.self) { group in
             var next = 0
@@ -23,10 +24,10 @@ struct ProcessRunner: Sendable {
                 guard next < plan.items.count else { return }
                 let item = plan.items[next]
                 next += 1
-                group.addTask { await renderOne(item, pool: pool) }
+                group.addTask { await processOne(item) }
             }
-            // Back-pressure: only `concurrency` items are in flight; the next starts when one ends.
-            for _ in 0..<concurrency { startNext() }
+            // Back-pressure: only `inFlight` items at once; the next starts when one ends.
+            for _ in 0..<max(1, inFlight) { startNext() }
             for await record in group {
                 if record.ok { succeeded += 1 } else { failed += 1 }
                 onRecord(record)
@@ -36,26 +37,25 @@ struct ProcessRunner: Sendable {
         return (succeeded, failed)
     }
 
-    private func renderOne(_ item: ProcessPlan.Item, pool: BlockingWorkPool) async -> ProcessRecord {
-        let chain = self.chain, renderer = self.renderer, format = plan.format, encoding = self.encoding
+    private func processOne(_ item: ProcessPlan.Item) async -> ProcessRecord {
         do {
-            return try await pool.run {
-                let bytes = try FileIO.read(item.input)
-                let request = RenderRequest(source: EncodedImage(bytes: bytes, sourceName: item.input), chain: chain,
-                                            output: OutputOptions(format: format, encoding: encoding))
-                let result = try renderer.render(request)
-                let path = item.destination.path(for: result.format)
-                try FileIO.writeAtomically(result.bytes, to: path)
-                let t = result.timings
-                return ProcessRecord(
-                    input: item.input, ok: true, output: path, format: result.format.rawValue,
-                    width: result.size.width, height: result.size.height, bytes: result.bytes.count,
-                    ms: .init(decode: Self.round(t.decode), process: Self.round(t.process),
-                              encode: Self.round(t.encode), total: Self.round(t.total)),
-                    source: .init(format: result.source.format.rawValue, width: result.source.uprightSize.width,
-                                  height: result.source.uprightSize.height, frames: result.source.frameCount),
-                    firstFrameOnly: result.processedFirstFrameOnly)
-            }
+            let request = ImageRequest(source: SourceReference(item.input), chain: chain, output: output)
+            let result = try await pipeline.retrieve(request)
+            let path = item.destination.path(for: result.format)
+            let bytes = result.bytes
+            try await pipeline.runBlocking { try FileIO.writeAtomically(bytes, to: path) }
+            let t = result.timings
+            return ProcessRecord(
+                input: item.input, ok: true, output: path, format: result.format.rawValue,
+                width: result.size.width, height: result.size.height, bytes: result.bytes.count,
+                cache: result.origin.rawValue,
+                ms: .init(fetch: Self.round(t.fetch), decode: Self.round(t.decode), process: Self.round(t.process),
+                          encode: Self.round(t.encode), store: Self.round(t.store), total: Self.round(t.total)),
+                source: result.source.map {
+                    .init(format: $0.format.rawValue, width: $0.uprightSize.width, height: $0.uprightSize.height,
+                          frames: $0.frameCount, origin: result.sourceOrigin?.rawValue)
+                },
+                firstFrameOnly: result.source.map { _ in result.processedFirstFrameOnly })
         } catch {
             return ProcessRecord(input: item.input, ok: false,
                                  error: .init(code: ErrorReport.code(of: error), message: ErrorReport.message(of: error, input: item.input)))

@@ -1,6 +1,8 @@
+import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
+import DarkroomSources
 
 /// The stable code and one-line message for any error a render can throw; used in JSON records
 /// and (later) job events.
@@ -11,6 +13,8 @@ enum ErrorReport {
         case let error as ChainError: return error.code.rawValue
         case let error as RenderError: return error.code
         case let error as FileIOError: return error.code
+        case let error as SourceError: return error.code.rawValue
+        case let error as CacheError: return error.code
         case is BitmapError: return "image.too-large"
         default: return "internal"
         }
@@ -20,7 +24,7 @@ enum ErrorReport {
     /// error already names its source (codec and file errors do).
     static func message(of error: any Error, input: String) -> String {
         switch error {
-        case is CodecError, is FileIOError, is RenderError: return "\(error)"
+        case is CodecError, is FileIOError, is RenderError, is SourceError: return "\(error)"
         default: return "\(input): \(error)"
         }
     }

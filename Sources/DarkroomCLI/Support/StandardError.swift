@@ -23,8 +23,3 @@ enum StandardOutput {
         bytes.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
     }
 }
-
-/// The number of cores this process may use: the default for `--concurrency`.
-enum Cores {
-    static var available: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import DarkroomSources
+
+/// The source-policy flags, shared by every command that fetches sources.
+struct SourcePolicyOptions: ParsableArguments {
+    @Option(name: .customLong("allow-source"), help: ArgumentHelp(
+        "Only fetch URLs starting with this prefix (repeatable), e.g. http://images.example.com/. A host named here may be on a private network.",
+        valueName: "prefix"))
+    var allowedSources: [String] = []
+
+    @Flag(help: "Allow private, loopback and link-local addresses for every host (refused by default).")
+    var allowPrivateNetwork = false
+
+    @Option(name: .customLong("allow-file-root"), help: ArgumentHelp(
+        "Directory queued file sources must be inside (repeatable). Paths typed on this command line need none.",
+        valueName: "dir"))
+    var fileRoots: [String] = []
+
+    @Option(help: "Largest source in megabytes.")
+    var maxSourceMB: Double = 50
+
+    @Option(help: "Seconds for a whole download, redirects included.")
+    var fetchTimeout: Double = 30
+
+    @Option(help: "Seconds to connect.")
+    var connectTimeout: Double = 5
+
+    @Option(help: "Most redirects followed.")
+    var maxRedirects: Int = 5
+
+    /// The policy these flags describe. Sources a person typed (`typedByAPerson`) may be any
+    /// file the process can read; queued sources only files under `--allow-file-root`.
+    func policy(typedByAPerson: Bool) throws(UsageFailure) -> SourcePolicy {
+        guard maxSourceMB > 0, maxSourceMB <= 4096 else { throw UsageFailure("--max-source-mb must be in (0, 4096]") }
+        guard fetchTimeout > 0, connectTimeout > 0 else { throw UsageFailure("timeouts must be positive") }
+        guard (0...20).contains(maxRedirects) else { throw UsageFailure("--max-redirects must be 0…20") }
+        for prefix in allowedSources {
+            let lower = prefix.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+                throw UsageFailure("--allow-source takes an http:// or https:// prefix (got '\(prefix)')")
+            }
+        }
+        var policy = typedByAPerson ? SourcePolicy.interactive : SourcePolicy()
+        policy.maxBytes = Int(maxSourceMB * 1_048_576)
+        policy.totalTimeout = fetchTimeout
+        policy.connectTimeout = connectTimeout
+        policy.maxRedirects = maxRedirects
+        policy.allowedSourcePrefixes = allowedSources
+        policy.allowPrivateNetworks = allowPrivateNetwork
+        if !typedByAPerson || !fileRoots.isEmpty {
+            policy.fileRoots = fileRoots
+        }
+        return policy
+    }
+}

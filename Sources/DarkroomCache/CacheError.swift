@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a cache operation failed: a stable `code` for logs and job events, a message that names
+/// the file and says what to do, and whether retrying later may help.
+public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Stable machine-readable code, e.g. `cache.disk-full`.
+    public let code: String
+    /// One line for a person: what failed, where, and what to do.
+    public let message: String
+    /// True when the same operation may succeed later (a full disk, an NFS hiccup), so a job
+    /// queue should retry rather than fail the job.
+    public let isTransient: Bool
+    /// The `errno` behind the failure, when there was one.
+    public let systemError: Int32?
+
+    public init(code: String, message: String, isTransient: Bool, systemError: Int32? = nil) {
+        self.code = code
+        self.message = message
+        self.isTransient = isTransient
+        self.systemError = systemError
+    }
+
+    public var description: String { message }
+
+    /// The volume (or the user's quota) is full. Transient: an eviction or an operator may free
+    /// space. Nothing damaged is left behind when this is thrown.
+    public static func diskFull(path: String, systemError: Int32) -> CacheError {
+        CacheError(code: "cache.disk-full",
+                   message: "\(path): no space left on the cache volume (\(errnoText(systemError))); free space or lower the cache limits",
+                   isTransient: true, systemError: systemError)
+    }
+
+    /// An entry exists but cannot be what was stored (not a regular file, or shorter than its size).
+    public static func corrupt(path: String, reason: String) -> CacheError {
+        CacheError(code: "cache.corrupt", message: "\(path): damaged cache entry (\(reason)); it can be deleted safely",
+                   isTransient: false)
+    }
+
+    /// The directory holds something that is not a cache of a layout this build understands.
+    public static func layout(path: String, reason: String) -> CacheError {
+        CacheError(code: "cache.layout", message: "\(path): \(reason)", isTransient: false)
+    }
+
+    /// A caller passed a value the cache cannot accept.
+    public static func invalidArgument(_ reason: String) -> CacheError {
+        CacheError(code: "cache.invalid-argument", message: reason, isTransient: false)
+    }
+
+    /// Maps a failed system call's `errno` on `path` to the right error: a full disk or quota
+    /// becomes `cache.disk-full`, permission problems `cache.permission`, anything else `cache.io`
+    /// (transient when it is the kind of error a network file system produces under load).
+    public static func system(_ operation: String, path: String, errno code: Int32) -> CacheError {
+        switch code {
+        case ENOSPC, EDQUOT:
+            return .diskFull(path: path, systemError: code)
+        case EACCES, EPERM, EROFS:
+            return CacheError(code: "cache.permission",
+                              message: "\(path): cannot \(operation) (\(errnoText(code))); check the cache directory's owner and mode",
+                              isTransient: false, systemError: code)
+        default:
+            let transient = [EIO, ESTALE, ETIMEDOUT, EINTR, EAGAIN, ENFILE, EMFILE, ENOMEM, EBUSY].contains(code)
+            return CacheError(code: "cache.io", message: "\(path): cannot \(operation) (\(errnoText(code)))",
+                              isTransient: transient, systemError: code)
+        }
+    }
+
+    static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

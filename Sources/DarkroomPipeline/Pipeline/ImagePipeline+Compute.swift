@@ -1,0 +1,64 @@
+import DarkroomCache
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomSources
+
+extension ImagePipeline {
+    /// Fetches (or finds) the original, renders it and stores both.
+    func compute(_ request: ImageRequest, sourceKey: String, resultKey: String, prefetched: FetchedSource?) async throws -> ImageResult {
+        let clock = ContinuousClock()
+        var timings = PipelineTimings()
+
+        var start = clock.now
+        let (original, sourceOrigin) = try await original(for: request.source, sourceKey: sourceKey, prefetched: prefetched)
+        timings.fetch = ImageRenderer.milliseconds(clock.now - start)
+
+        let renderRequest = RenderRequest(source: EncodedImage(bytes: original, sourceName: request.source.description),
+                                          chain: request.chain, output: request.output)
+        let rendered = try await cpuPool.run { [renderer] in try renderer.render(renderRequest) }
+        timings.decode = rendered.timings.decode
+        timings.process = rendered.timings.process
+        timings.encode = rendered.timings.encode
+
+        start = clock.now
+        var cachePath: String?
+        if let disk = configuration.diskCache {
+            let bytes = rendered.bytes
+            try await ioPool.run { try disk.store(bytes, for: resultKey, in: .results) }
+            cachePath = disk.path(for: resultKey, in: .results)
+        }
+        if rendered.bytes.count <= configuration.memoryCacheMaxResultBytes {
+            memory?.set(rendered.bytes, for: "r:" + resultKey, cost: rendered.bytes.count)
+        }
+        timings.store = ImageRenderer.milliseconds(clock.now - start)
+
+        return ImageResult(bytes: rendered.bytes, format: rendered.format, size: rendered.size, cachePath: cachePath,
+                           origin: .miss, sourceOrigin: sourceOrigin, source: rendered.source, timings: timings)
+    }
+
+    /// The source bytes: memory, then the disk's originals (network sources only: local files
+    /// and `data:` URIs are already at hand), then the provider. Network originals are stored
+    /// so a second chain on the same URL does not download again.
+    private func original(for reference: SourceReference, sourceKey: String, prefetched: FetchedSource?) async throws -> ([UInt8], SourceOrigin) {
+        let isNetwork = reference.scheme == "http" || reference.scheme == "https"
+        if let prefetched { return (prefetched.bytes, .local) }
+        if let bytes = memory?.value(for: "o:" + sourceKey) { return (bytes, .memory) }
+        let disk = isNetwork ? configuration.diskCache : nil
+        if let disk, let bytes = try await ioPool.run({ try disk.data(for: sourceKey, in: .originals) }) {
+            remember(original: bytes, key: sourceKey)
+            return (bytes, .disk)
+        }
+        let fetched = try await fetcher.fetch(reference, policy: configuration.sourcePolicy)
+        if let disk {
+            let bytes = fetched.bytes
+            try await ioPool.run { try disk.store(bytes, for: sourceKey, in: .originals) }
+        }
+        if isNetwork { remember(original: fetched.bytes, key: sourceKey) }
+        return (fetched.bytes, isNetwork ? .network : .local)
+    }
+
+    private func remember(original bytes: [UInt8], key: String) {
+        guard bytes.count <= configuration.memoryCacheMaxOriginalBytes else { return }
+        memory?.set(bytes, for: "o:" + key, cost: bytes.count)
+    }
+}

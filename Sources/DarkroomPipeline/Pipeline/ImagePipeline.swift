@@ -1,0 +1,93 @@
+import DarkroomCache
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomSources
+
+/// Kingfisher's "cache → download → process → cache" flow, made for a server fleet:
+/// result cache (memory, then the shared disk) → original cache → provider → decode (shrinking on
+/// load for the chain) → processors → encode → store the original and the result.
+///
+/// Stages run on separate bounded pools, so a flood of slow downloads never starves processing
+/// and pixel work never blocks the Swift cooperative pool: fetches on the providers' network pool
+/// (`maxConcurrentFetches`), decode/process/encode on a CPU pool (`maxConcurrentProcessing`),
+/// cache file I/O on a small I/O pool. Identical work is shared: concurrent requests for one
+/// result compute it once, and concurrent fetches of one source download it once.
+public final class ImagePipeline: Sendable {
+    public let configuration: Configuration
+    let fetcher: SourceFetcher
+    let renderer: ImageRenderer
+    let cpuPool: BlockingWorkPool
+    let ioPool: BlockingWorkPool
+    let memory: MemoryCache<String, [UInt8]>?
+    let resultWork = WorkCoalescer<String, ImageResult>()
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let networkPool = BlockingWorkPool(threadCount: configuration.maxConcurrentFetches)
+        ioPool = BlockingWorkPool(threadCount: 4)
+        cpuPool = BlockingWorkPool(threadCount: configuration.maxConcurrentProcessing)
+        fetcher = SourceFetcher(registry: StandardProviders.registry(networkPool: networkPool, filePool: ioPool),
+                                failureMemoryDuration: configuration.failedSourceMemory)
+        renderer = ImageRenderer(coders: configuration.coders, limits: configuration.limits)
+        memory = configuration.memoryCacheBytes > 0 ? MemoryCache(costLimit: configuration.memoryCacheBytes) : nil
+    }
+
+    deinit {
+        cpuPool.shutdown()
+        ioPool.shutdown()
+    }
+
+    /// Produces the result for `request`, from a cache when possible.
+    public func retrieve(_ request: ImageRequest) async throws -> ImageResult {
+        let policy = configuration.sourcePolicy
+        let clock = ContinuousClock()
+        let start = clock.now
+        // The source key is known before fetching for URLs and files; `data:` URIs are keyed by
+        // their content, so they are "fetched" (decoded, which is cheap) first.
+        if let sourceKey = try await ioPool.run({ [fetcher] in try fetcher.registry.cacheKey(for: request.source, policy: policy) }) {
+            let resultKey = request.resultKey(sourceKey: sourceKey)
+            if var cached = try await cachedResult(resultKey, for: request) {
+                cached.timings.fetch = ImageRenderer.milliseconds(clock.now - start)
+                return cached
+            }
+            return try await resultWork.run(key: resultKey) { [self] in
+                try await compute(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: nil)
+            }
+        }
+        let fetched = try await fetcher.fetch(request.source, policy: policy)
+        let resultKey = request.resultKey(sourceKey: fetched.cacheKey)
+        if let cached = try await cachedResult(resultKey, for: request) { return cached }
+        return try await resultWork.run(key: resultKey) { [self] in
+            try await compute(request, sourceKey: fetched.cacheKey, resultKey: resultKey, prefetched: fetched)
+        }
+    }
+
+    /// A result from the memory cache, then the disk cache.
+    private func cachedResult(_ resultKey: String, for request: ImageRequest) async throws -> ImageResult? {
+        if let bytes = memory?.value(for: "r:" + resultKey) {
+            return try describe(bytes, origin: .memory, cachePath: configuration.diskCache?.path(for: resultKey, in: .results))
+        }
+        guard let disk = configuration.diskCache else { return nil }
+        let found = try await ioPool.run { try disk.data(for: resultKey, in: .results) }
+        guard let bytes = found else { return nil }
+        if bytes.count <= configuration.memoryCacheMaxResultBytes {
+            memory?.set(bytes, for: "r:" + resultKey, cost: bytes.count)
+        }
+        return try describe(bytes, origin: .disk, cachePath: disk.path(for: resultKey, in: .results))
+    }
+
+    /// Format and size of a cached result, read from its header.
+    private func describe(_ bytes: [UInt8], origin: ResultOrigin, cachePath: String?) throws -> ImageResult {
+        let info = try configuration.coders.readInfo(EncodedImage(bytes: bytes, sourceName: cachePath ?? "cached result"))
+        return ImageResult(bytes: bytes, format: info.format, size: info.uprightSize, cachePath: cachePath,
+                           origin: origin, sourceOrigin: nil, source: nil, timings: PipelineTimings())
+    }
+}
+
+extension ImagePipeline {
+    /// Runs blocking file work (writing an output, say) on the pipeline's I/O pool, so callers in
+    /// async code never block the cooperative pool.
+    public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await ioPool.run(body)
+    }
+}

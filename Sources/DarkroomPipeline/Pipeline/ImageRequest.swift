@@ -1,0 +1,77 @@
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomSources
+
+/// One image to produce: a source, a chain, and how to encode the result.
+public struct ImageRequest: Sendable {
+    public var source: SourceReference
+    public var chain: ProcessorChain
+    public var output: OutputOptions
+
+    public init(source: SourceReference, chain: ProcessorChain, output: OutputOptions = OutputOptions()) {
+        self.source = source
+        self.chain = chain
+        self.output = output
+    }
+
+    /// The part of the result cache key that describes the encoding: two requests that differ
+    /// only here produce different files.
+    var outputKey: String {
+        let e = output.encoding
+        return "format=\(output.format?.rawValue ?? "auto");q=\(e.quality);progressive=\(e.progressive ? 1 : 0)"
+            + ";lossless=\(e.lossless ? 1 : 0);background=\(e.background)"
+    }
+
+    /// The result cache key for a source whose original is cached under `sourceKey`:
+    /// `sourceKey@chainIdentifier#outputKey` (Kingfisher's "source key @ processor identifier").
+    func resultKey(sourceKey: String) -> String {
+        "\(sourceKey)@\(chain.identifier)#\(outputKey)"
+    }
+}
+
+/// Where a result came from.
+public enum ResultOrigin: String, Sendable, Codable {
+    /// The in-process memory cache.
+    case memory
+    /// The shared disk cache.
+    case disk
+    /// Nothing cached: fetched (or read from the original cache) and computed.
+    case miss
+}
+
+/// Where the source bytes came from, for a computed result.
+public enum SourceOrigin: String, Sendable, Codable {
+    case memory, disk, network, local
+}
+
+/// Milliseconds per stage of one `retrieve`.
+public struct PipelineTimings: Sendable, Hashable, Codable {
+    public var fetch: Double = 0
+    public var decode: Double = 0
+    public var process: Double = 0
+    public var encode: Double = 0
+    public var store: Double = 0
+
+    public init() {}
+
+    public var total: Double { fetch + decode + process + encode + store }
+}
+
+/// The result record of `ImagePipeline.retrieve`.
+public struct ImageResult: Sendable {
+    /// The encoded image.
+    public var bytes: [UInt8]
+    public var format: ImageFormat
+    public var size: PixelSize
+    /// Where the result lives in the disk cache, when there is one.
+    public var cachePath: String?
+    public var origin: ResultOrigin
+    /// Where the source came from; nil for a cached result (the source was not needed).
+    public var sourceOrigin: SourceOrigin?
+    /// The source's header facts when it was decoded for this result.
+    public var source: ImageInfo?
+    public var timings: PipelineTimings
+
+    /// True when an animated source was processed as its first frame.
+    public var processedFirstFrameOnly: Bool { source?.isAnimated ?? false }
+}

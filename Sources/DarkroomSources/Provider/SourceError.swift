@@ -1,0 +1,58 @@
+/// Why a source could not be fetched. Every error is either permanent (retrying cannot help:
+/// 404, a refused address, a body over the limit) or transient (a timeout, a 5xx, a reset
+/// connection); the job queue retries only transient ones.
+public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Stable codes for scripts, job records and tests.
+    public enum Code: String, Sendable {
+        /// 404 or 410, or a missing file.
+        case notFound = "source.not-found"
+        /// 401 or 403.
+        case forbidden = "source.forbidden"
+        /// Another 4xx (except 408 and 429).
+        case httpClientError = "source.http-4xx"
+        /// 5xx, or 408.
+        case httpServerError = "source.http-5xx"
+        /// 429.
+        case rateLimited = "source.rate-limited"
+        /// Connect, total or low-speed timeout.
+        case timeout = "source.timeout"
+        /// DNS failure, refused or reset connection, TLS failure.
+        case connection = "source.connection"
+        /// The body is larger than the limit (by `Content-Length` or while streaming).
+        case tooLarge = "source.too-large"
+        /// More redirects than allowed.
+        case tooManyRedirects = "source.too-many-redirects"
+        /// The policy refused the source: a private or loopback address, a URL outside the
+        /// allow-list, a scheme other than http/https, a file outside the allowed roots.
+        case refused = "source.refused"
+        /// Not a regular file (directory, device, FIFO).
+        case notRegularFile = "source.not-regular-file"
+        /// The reference cannot be parsed (bad URL, malformed `data:` URI).
+        case invalid = "source.invalid"
+        /// No provider handles the scheme.
+        case unsupportedScheme = "source.unsupported-scheme"
+        /// Reading a local file failed for another reason (permissions, I/O error).
+        case io = "source.io"
+    }
+
+    public var code: Code
+    /// The source as the user wrote it (shortened for `data:` URIs).
+    public var source: String
+    public var message: String
+
+    public init(_ code: Code, source: String, _ message: String) {
+        self.code = code
+        self.source = source
+        self.message = message
+    }
+
+    /// True when trying again later may succeed.
+    public var isTransient: Bool {
+        switch code {
+        case .httpServerError, .rateLimited, .timeout, .connection, .io: return true
+        default: return false
+        }
+    }
+
+    public var description: String { "\(source): \(message)" }
+}

@@ -17,13 +17,12 @@ public final class BlockingWorkPool: Sendable {
     public let threadCount: Int
     private let state: PoolState
 
-    /// Starts `threadCount` threads (at least 1).
+    /// A pool of up to `threadCount` threads (at least 1). Threads start on demand, when work
+    /// arrives and every started thread is busy, so a pool sized for a burst of downloads costs
+    /// nothing in a run that never downloads.
     public init(threadCount: Int) {
         self.threadCount = max(1, threadCount)
-        state = PoolState()
-        for _ in 0..<self.threadCount {
-            state.startThread()
-        }
+        state = PoolState(maximumThreads: self.threadCount)
     }
 
     /// Runs `body` on a pool thread and returns its result. The task is not cancelled mid-call
@@ -48,17 +47,22 @@ public final class BlockingWorkPool: Sendable {
 
 /// The queue and the threads' condition variable.
 ///
-/// `@unchecked Sendable` is safe because every access to `jobs` and `stopping` happens between
-/// `pthread_mutex_lock` and `pthread_mutex_unlock` on `mutex`, which lives for the life of this
-/// object (threads hold a strong reference to it until they exit).
+/// `@unchecked Sendable` is safe because every access to `jobs`, `head`, `stopping`, `started`
+/// and `idle` happens between `pthread_mutex_lock` and `pthread_mutex_unlock` on `mutex`, which
+/// lives for the life of this object (threads hold a strong reference to it until they exit).
 private final class PoolState: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
     private var stopping = false
+    private let maximumThreads: Int
+    /// Threads started so far, and how many of them are waiting for work.
+    private var started = 0
+    private var idle = 0
 
-    init() {
+    init(maximumThreads: Int) {
+        self.maximumThreads = maximumThreads
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -73,8 +77,12 @@ private final class PoolState: @unchecked Sendable {
     func enqueue(_ job: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
         jobs.append(job)
+        // Work waiting beyond the idle threads gets a new thread, up to the maximum.
+        let startAnother = jobs.count - head > idle && started < maximumThreads
+        if startAnother { started += 1 }
         pthread_cond_signal(condition)
         pthread_mutex_unlock(mutex)
+        if startAnother { startThread() }
     }
 
     func shutdown() {
@@ -92,7 +100,17 @@ private final class PoolState: @unchecked Sendable {
             state.loop()
             return nil
         }, box)
-        precondition(result == 0, "pthread_create failed with \(result)")
+        guard result == 0 else {
+            // Out of threads: the queued work waits for the threads already running. Only a
+            // pool that could not start even one thread cannot make progress.
+            Unmanaged<PoolState>.fromOpaque(box).release()
+            pthread_mutex_lock(mutex)
+            started -= 1
+            let none = started == 0
+            pthread_mutex_unlock(mutex)
+            precondition(!none, "BlockingWorkPool could not start a thread (pthread_create: \(result))")
+            return
+        }
         pthread_detach(thread)
     }
 
@@ -100,7 +118,9 @@ private final class PoolState: @unchecked Sendable {
         while true {
             pthread_mutex_lock(mutex)
             while head == jobs.count && !stopping {
+                idle += 1
                 pthread_cond_wait(condition, mutex)
+                idle -= 1
             }
             if head == jobs.count {  // stopping and nothing left
                 pthread_mutex_unlock(mutex)

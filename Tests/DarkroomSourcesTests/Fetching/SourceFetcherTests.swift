@@ -142,11 +142,13 @@ struct SourceFetcherTests {
     @Test("a remembered failure expires after the configured time")
     func rememberedFailureExpires() async throws {
         let provider = CountingTestProvider(outcome: Support.failing(.forbidden))
-        let fetcher = try Support.fetcher(provider, memory: .seconds(1))
+        // A 3 s window: wide enough that the two back-to-back fetches fall inside it even on a
+        // loaded 2-core CI machine running every suite in parallel.
+        let fetcher = try Support.fetcher(provider, memory: .seconds(3))
         _ = await Support.sourceError { try await fetcher.fetch(SourceReference("test:403"), policy: SourcePolicy()) }
         _ = await Support.sourceError { try await fetcher.fetch(SourceReference("test:403"), policy: SourcePolicy()) }
         #expect(provider.counts.fetches == 1)
-        try await Task.sleep(for: .milliseconds(1200))
+        try await Task.sleep(for: .milliseconds(3200))
         let later = await Support.sourceError { try await fetcher.fetch(SourceReference("test:403"), policy: SourcePolicy()) }
         #expect(later?.code == .forbidden)
         #expect(later?.message == "it failed")

@@ -35,6 +35,8 @@ let package = Package(
                        providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis",
+                       providers: [.apt(["libhiredis-dev"])]),
 
         // MARK: Darkroom
         .target(name: "DarkroomCore", swiftSettings: strictSettings),
@@ -50,6 +52,9 @@ let package = Package(
                 swiftSettings: strictSettings),
         .target(name: "DarkroomCache",
                 dependencies: ["DarkroomCore", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strictSettings),
+        .target(name: "DarkroomQueue",
+                dependencies: ["DarkroomCore", "CHiredis"],
                 swiftSettings: strictSettings),
         .target(name: "DarkroomPipeline",
                 dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors",
@@ -85,6 +90,9 @@ let package = Package(
         .testTarget(name: "DarkroomPipelineTests",
                     dependencies: ["DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",
                                    "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport"],
+                    swiftSettings: strictSettings),
+        .testTarget(name: "DarkroomQueueTests",
+                    dependencies: ["DarkroomQueue", "DarkroomCore", "DarkroomTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomCLITests",
                     dependencies: ["DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomSources
+import Foundation
 
 /// The source-policy flags, shared by every command that fetches sources.
 struct SourcePolicyOptions: ParsableArguments {
@@ -15,6 +16,11 @@ struct SourcePolicyOptions: ParsableArguments {
         "Directory queued file sources must be inside (repeatable). Paths typed on this command line need none.",
         valueName: "dir"))
     var fileRoots: [String] = []
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
+        "PEM bundle of extra certificate authorities to trust for https sources (an in-cluster CA). Verification stays on.",
+        valueName: "path"))
+    var caFile: String?
 
     @Option(help: "Largest source in megabytes.")
     var maxSourceMB: Double = 50
@@ -40,6 +46,12 @@ struct SourcePolicyOptions: ParsableArguments {
                 throw UsageFailure("--allow-source takes an http:// or https:// prefix (got '\(prefix)')")
             }
         }
+        if let caFile {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: caFile, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw UsageFailure("--ca-file '\(caFile)' is not a file; give the path of a PEM bundle of CA certificates")
+            }
+        }
         var policy = typedByAPerson ? SourcePolicy.interactive : SourcePolicy()
         policy.maxBytes = Int(maxSourceMB * 1_048_576)
         policy.totalTimeout = fetchTimeout
@@ -47,6 +59,7 @@ struct SourcePolicyOptions: ParsableArguments {
         policy.maxRedirects = maxRedirects
         policy.allowedSourcePrefixes = allowedSources
         policy.allowPrivateNetworks = allowPrivateNetwork
+        policy.caCertificatesPath = caFile
         if !typedByAPerson || !fileRoots.isEmpty {
             policy.fileRoots = fileRoots
         }

@@ -50,7 +50,7 @@ final class CurlTransfer {
     private func configure(_ policy: SourcePolicy) -> Bool {
         let me = Unmanaged.passUnretained(self).toOpaque()
         let lowSpeed = max(0, policy.lowSpeedBytesPerSecond)
-        let results: [CURLcode] = [
+        var results: [CURLcode] = [
             // Threads and signals: libcurl must not use SIGALRM for DNS timeouts in a threaded process.
             darkroom_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             // Only http and https, for the request and (belt and braces) any redirect libcurl might follow.
@@ -80,7 +80,13 @@ final class CurlTransfer {
             darkroom_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
             darkroom_curl_setopt_xferinfofn(handle, curlProgress),
             darkroom_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, me),
+            // TLS verification is libcurl's default; stated here so no later change can drop it.
+            darkroom_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
+            darkroom_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
         ]
+        if let caFile = policy.caCertificatesPath {
+            results.append(darkroom_curl_setopt_str(handle, CURLOPT_CAINFO, caFile))
+        }
         return results.allSatisfy { $0 == CURLE_OK }
     }
 

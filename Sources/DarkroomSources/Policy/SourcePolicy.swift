@@ -30,6 +30,12 @@ public struct SourcePolicy: Sendable, Hashable {
     /// Directories file sources must resolve into. `nil`: any file the process can read (paths a
     /// person types into `darkroom process`); `[]`: no files at all (the default for queued jobs).
     public var fileRoots: [String]? = []
+    /// A PEM bundle of extra certificate authorities to trust (`--ca-file`), for in-cluster https
+    /// sources signed by a private CA; nil (the default) trusts the system's store only. Peer and
+    /// host-name verification stay on either way. libcurl uses the bundle in place of its default
+    /// bundle *file*; the system's certificate directory (`/etc/ssl/certs` on Debian builds of
+    /// libcurl) is still consulted, so public https sources keep working.
+    public var caCertificatesPath: String? = nil
 
     public init() {}
 

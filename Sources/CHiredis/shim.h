@@ -1,0 +1,4 @@
+#ifndef DARKROOM_CHIREDIS_SHIM_H
+#define DARKROOM_CHIREDIS_SHIM_H
+#include <hiredis/hiredis.h>
+#endif

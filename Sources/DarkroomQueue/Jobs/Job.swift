@@ -1,0 +1,65 @@
+/// One unit of work: make `chain` of `source` into `format`, as a JSON record that any worker on
+/// any host can run. See `Job+Codable.swift` for the exact JSON.
+///
+/// A job's id is its identity in the queue: enqueueing a job whose id the queue already knows does
+/// nothing. `attempt` counts the attempts that ended in a retry: a new job has attempt 1, and each
+/// delayed retry re-enqueues it with the next number and the error that caused it in `lastError`.
+public struct Job: Sendable, Hashable {
+    /// The record version this build writes and reads.
+    public static let currentVersion = 1
+
+    /// The job's identity: a UUIDv7, or an idempotency key the user chose.
+    public var id: JobID
+    /// The batch the job belongs to; `darkroom wait BATCH` follows it.
+    public var batch: String
+    /// The source exactly as typed: a path, an `http(s)://` URL or a `data:` URI.
+    public var source: String
+    /// The processor chain in canonical text (defaults filled in), e.g. `resize(400x300, mode: fit)`.
+    public var chain: String
+    /// The output format name (`jpeg`, `png`, `webp`, `gif`), or nil to keep the source's format.
+    public var format: String?
+    /// Encoder quality 1…100, or nil for the format's default.
+    public var quality: Int?
+    /// The order among ready jobs.
+    public var priority: JobPriority
+    /// A directory the result is also written into, or nil to leave it in the cache only.
+    public var output: String?
+    /// 1 for a new job; one more for each delayed retry.
+    public var attempt: Int
+    /// When the job was first enqueued (unchanged by retries).
+    public var enqueuedAt: Timestamp
+    /// The job is not handed out before this time (a `--delay` or a retry's backoff).
+    public var notBefore: Timestamp?
+    /// The error of the attempt that caused the latest retry.
+    public var lastError: JobError?
+
+    public init(id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
+                quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
+                enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil) {
+        self.id = id
+        self.batch = batch
+        self.source = source
+        self.chain = chain
+        self.format = format
+        self.quality = quality
+        self.priority = priority
+        self.output = output
+        self.attempt = attempt
+        self.enqueuedAt = enqueuedAt
+        self.notBefore = notBefore
+        self.lastError = lastError
+    }
+
+    /// The first rule this job breaks, or nil when it is a valid record. Checked on enqueue (so a
+    /// bad job is refused before anything is sent) and on decode (so garbage is recognised).
+    public var problem: String? {
+        if !JobID.isAcceptable(batch) { return "'batch' must be 1–200 bytes without control characters" }
+        if source.isEmpty || source.utf8.count > 65_536 { return "'source' must be 1–65,536 bytes" }
+        if chain.isEmpty || chain.utf8.count > 65_536 { return "'chain' must be 1–65,536 bytes" }
+        if let format, format.isEmpty || format.utf8.count > 16 { return "'format' must be a format name such as jpeg" }
+        if let quality, !(1...100).contains(quality) { return "'quality' must be 1…100 (got \(quality))" }
+        if let output, output.isEmpty || output.utf8.count > 4096 { return "'output' must be a directory path of 1–4,096 bytes" }
+        if !(1...1_000_000).contains(attempt) { return "'attempt' must be 1 or more (got \(attempt))" }
+        return nil
+    }
+}

@@ -1,0 +1,116 @@
+/// The job queue contract. `MemoryQueue` (in-process) and `RedisStreamsQueue` (Redis Streams) both
+/// implement it and both must pass the shared contract suite (`JobQueueContract` in the tests).
+///
+/// ## Model
+/// - An **entry** is a queued job record (JSON, see `Job`). It is *ready* (waiting to be handed
+///   out), *delayed* (its `notBefore` is in the future), *pending* (delivered to a consumer and not
+///   yet finished), or gone (finished, dead-lettered or cancelled).
+/// - A **consumer** is a worker's name (`host:pid` or a given name, 1–200 bytes). Events name the
+///   consumer as their `worker`.
+/// - A **delivery** leases a pending entry to one consumer. The lease goes stale when the entry has
+///   been pending for `visibilityTimeout` without `extendLease`; `reclaimStale` then moves it to
+///   the caller with the delivery count incremented (Redis: `XAUTOCLAIM`).
+/// - An entry is **finished** by the first of `acknowledge`, `retry` or `deadLetter` made while it
+///   is still pending, whichever delivery of it that call comes from; the call publishes the
+///   job's event atomically with removing the entry (Redis: one Lua script doing `XACK` + `XADD`
+///   only when `XPENDING` still lists the entry). Later calls for the same entry do nothing and
+///   return false / `.notPending`. Hence **every job gets exactly one terminal event**, however
+///   often it is delivered.
+/// - **Attempts**: a delivery's `attempt` = `job.attempt + deliveryCount - 1`. No attempt beyond
+///   `maxAttempts` is ever handed out: `reclaimStale` dead-letters such entries (error
+///   `queue.stalled`, naming the last reported error) and `retry` of the last allowed attempt
+///   dead-letters instead of rescheduling.
+///
+/// Delivery is at least once: a consumer that dies mid-job loses nothing, and a job may run twice
+/// (results are idempotent; only one run's event is published).
+public protocol JobQueueDriver: Sendable {
+    /// The timeouts and limits this driver applies.
+    var configuration: JobQueueConfiguration { get }
+
+    /// Adds jobs. A job whose id the queue already knows (queued, delayed, pending, finished,
+    /// cancelled or dead) is skipped, so enqueueing is idempotent; duplicate ids within `jobs`
+    /// count once. A job with `notBefore` in the future is delayed until then. Publishes one
+    /// `batchEnqueued` event per batch that received new jobs, with how many. Returns the number
+    /// of new jobs. Throws `.invalidArgument` (and adds nothing) if any job has a `problem`.
+    func enqueue(_ jobs: [Job]) async throws -> Int
+
+    /// Leases up to `max` ready jobs to `consumer`, highest priority first and first-in-first-out
+    /// within a priority; due delayed jobs become ready first. Never returns more than `max`
+    /// (back-pressure: take only what you can start now); `max <= 0` returns nothing at once.
+    /// When nothing is ready, waits up to `wait` for work (returns early when the task is cancelled).
+    ///
+    /// Entries that are not jobs of this build are not returned: garbage is dead-lettered at once
+    /// (`queue.garbage`, no event — it belongs to no batch); a record of an unknown `version` stays
+    /// pending so a newer worker can reclaim it, and is dead-lettered once its deliveries exceed
+    /// `maxAttempts` (`queue.unknown-version`, with a `dead` event when its id and batch can be read).
+    func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery]
+
+    /// Finishes a pending entry with its outcome and publishes the terminal event (`succeeded`, or
+    /// `failed` with `willRetry: false`) naming `delivery.consumer` — both or neither. Returns
+    /// false, publishing nothing, if the entry is no longer pending.
+    func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool
+
+    /// Finishes a pending entry as a transient failure: re-enqueues the job as attempt
+    /// `delivery.attempt + 1` with `lastError = error`, not handed out before `after` has passed,
+    /// and publishes `failed` with `willRetry: true`. When the delivery was attempt `maxAttempts`
+    /// the job is dead-lettered with `error` and `dead` is published instead.
+    func retry(_ delivery: JobDelivery, after: Duration, error: JobError) async throws -> RetryDisposition
+
+    /// Finishes a pending entry by moving it to the dead-letter queue with `error` and publishing
+    /// `dead`. Returns false, doing nothing, if the entry is no longer pending.
+    func deadLetter(_ delivery: JobDelivery, error: JobError) async throws -> Bool
+
+    /// Renews the lease: the entry's idle time restarts, its delivery count does not change.
+    /// Returns false when the entry is no longer pending or is now leased to another consumer
+    /// (it was reclaimed: the caller's work will not be the one that counts).
+    func extendLease(_ delivery: JobDelivery) async throws -> Bool
+
+    /// Leases to `consumer` up to `max` entries that have been pending (since delivery or the last
+    /// `extendLease`) for at least `olderThan`, oldest entry first, each with its delivery count
+    /// incremented. Entries that would exceed `maxAttempts` are dead-lettered instead, with
+    /// `queue.stalled` and a `dead` event naming `consumer`. Any live consumer may call this.
+    func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult
+
+    /// Drops the batch's ready and delayed jobs, publishing one `cancelled` event each. Pending
+    /// jobs are not affected: they finish normally. Returns how many were dropped.
+    func cancel(batch: String) async throws -> Int
+
+    /// Drops these ready or delayed jobs, like `cancel(batch:)`. Unknown or pending ids are skipped.
+    func cancel(jobs: [JobID]) async throws -> Int
+
+    /// Appends events that no queue operation publishes itself (`started`, `workerOnline`,
+    /// `workerOffline`). Throws `.invalidArgument` for an event with a `problem`, and for
+    /// `batchEnqueued`, `failed` and terminal events: those come only from `enqueue`, `acknowledge`,
+    /// `retry`, `deadLetter`, `reclaimStale` and `cancel`, which is what keeps them exactly-once.
+    func publish(_ events: [JobEvent]) async throws
+
+    /// Up to `limit` events after `cursor`, oldest first; `EventCursor.start` reads from the oldest
+    /// retained event. When there are none, waits up to `wait` for one. Entries of unknown
+    /// version or type are skipped. Throws `.invalidCursor` for a cursor this driver did not make.
+    func readEvents(after cursor: EventCursor, limit: Int, wait: Duration) async throws -> [EventEnvelope]
+
+    /// The cursor of the newest event (or `.start` when there is none): read after it to follow
+    /// only new events (Redis `$`).
+    func latestEventCursor() async throws -> EventCursor
+
+    /// Up to `limit` dead letters, oldest first.
+    func deadLetters(limit: Int) async throws -> [DeadLetter]
+
+    /// How many entries are ready, delayed, pending and dead.
+    func counts() async throws -> QueueCounts
+}
+
+extension JobQueueDriver {
+    /// `reclaimStale` with the configured visibility timeout.
+    public func reclaimStale(consumer: String, max: Int) async throws -> ReclaimResult {
+        try await reclaimStale(consumer: consumer, olderThan: configuration.visibilityTimeout, max: max)
+    }
+
+    /// Every event after `cursor`, as a pull-based sequence: events are fetched in pages of
+    /// `pageSize` only when the consumer asks for more, and an idle stream is polled with
+    /// `readEvents(wait: pollWait)`. The sequence ends when the task is cancelled.
+    public func events(after cursor: EventCursor = .start, pageSize: Int = 256,
+                       pollWait: Duration = .seconds(1)) -> JobEventSequence {
+        JobEventSequence(driver: self, cursor: cursor, pageSize: pageSize, pollWait: pollWait)
+    }
+}

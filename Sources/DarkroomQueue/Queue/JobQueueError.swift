@@ -1,0 +1,27 @@
+/// A queue operation that could not be done. Extensible: drivers add codes (the Redis driver adds
+/// connection and script failures) without breaking callers that switch on the ones they know.
+public struct JobQueueError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Sendable, Hashable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// A job, consumer name or count the caller passed breaks a rule; the message says which.
+        public static let invalidArgument = Code(rawValue: "queue.invalid-argument")
+        /// An event cursor from another driver, or malformed.
+        public static let invalidCursor = Code(rawValue: "queue.invalid-cursor")
+        /// A record could not be encoded.
+        public static let encoding = Code(rawValue: "queue.encoding")
+        /// The queue's backend could not be reached or failed; retry later.
+        public static let unavailable = Code(rawValue: "queue.unavailable")
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

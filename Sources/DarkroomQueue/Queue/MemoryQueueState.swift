@@ -1,0 +1,130 @@
+import Foundation
+
+/// The data of a `MemoryQueue`, with the synchronous operations on it. The actor adds waiting and
+/// the clock; everything that decides *what happens* is here, mirroring the Redis layout: one
+/// ready FIFO per priority (streams), a time-ordered delayed list (sorted set), a pending table
+/// (the consumer group's PEL), an event log and a dead-letter list.
+struct MemoryQueueState {
+    struct Entry {
+        var sequence: UInt64
+        var payload: Data
+        var priority: JobPriority
+        var decoded: JobDecoding
+    }
+
+    struct Pending {
+        var entry: Entry
+        var consumer: String
+        var deliveryCount: Int
+        var leasedAt: Timestamp
+    }
+
+    struct Delayed {
+        var due: Timestamp
+        var entry: Entry
+    }
+
+    let configuration: JobQueueConfiguration
+    var nextSequence: UInt64 = 1
+    /// Index = `JobPriority.rank`.
+    var ready: [FIFO<Entry>] = Array(repeating: FIFO(), count: JobPriority.allCases.count)
+    /// Sorted by `due`, then sequence.
+    var delayed: [Delayed] = []
+    var pending: [UInt64: Pending] = [:]
+    var knownIDs: Set<JobID> = []
+    var events = FIFO<(sequence: UInt64, event: JobEvent)>()
+    var nextEventSequence: UInt64 = 1
+    var deadLetters: [DeadLetter] = []
+
+    init(configuration: JobQueueConfiguration) { self.configuration = configuration }
+
+    // MARK: Entries
+
+    mutating func makeEntry(payload: Data, priority: JobPriority) -> Entry {
+        defer { nextSequence += 1 }
+        return Entry(sequence: nextSequence, payload: payload, priority: priority, decoded: Job.decode(payload))
+    }
+
+    /// Puts an entry where it belongs: delayed when `due` is after `now`, else ready.
+    mutating func place(_ entry: Entry, due: Timestamp?, now: Timestamp) {
+        if let due, due > now {
+            let item = Delayed(due: due, entry: entry)
+            let index = delayed.partitioningIndex { ($0.due, $0.entry.sequence) > (due, entry.sequence) }
+            delayed.insert(item, at: index)
+        } else {
+            ready[entry.priority.rank].append(entry)
+        }
+    }
+
+    /// Moves every delayed entry due by `now` to the tail of its ready FIFO, in due order.
+    mutating func promoteDue(now: Timestamp) {
+        let dueCount = delayed.partitioningIndex { $0.due > now }
+        guard dueCount > 0 else { return }
+        for item in delayed[..<dueCount] { ready[item.entry.priority.rank].append(item.entry) }
+        delayed.removeFirst(dueCount)
+    }
+
+    /// The earliest time a delayed entry becomes due.
+    var nextDue: Timestamp? { delayed.first?.due }
+
+    static func tag(_ sequence: UInt64) -> DeliveryTag { DeliveryTag(rawValue: "m-\(sequence)") }
+
+    static func sequence(of tag: DeliveryTag) -> UInt64? {
+        guard tag.rawValue.hasPrefix("m-") else { return nil }
+        return UInt64(tag.rawValue.dropFirst(2))
+    }
+
+    // MARK: Events and dead letters
+
+    mutating func append(_ event: JobEvent) {
+        events.append((nextEventSequence, event))
+        nextEventSequence += 1
+        // Like `MAXLEN ~`: trim in chunks, keeping at least the configured number.
+        let retention = configuration.eventRetention
+        if events.count > retention + max(retention / 8, 1) {
+            while events.count > retention { _ = events.popFirst() }
+        }
+    }
+
+    mutating func addDeadLetter(_ entry: Entry, error: JobError, at now: Timestamp) {
+        var job: Job?
+        if case .job(let decoded) = entry.decoded { job = decoded }
+        deadLetters.append(DeadLetter(id: "d-\(entry.sequence)", at: now, job: job, payload: entry.payload, error: error))
+    }
+
+    /// Dead-letters an entry that left the pending table, with a `dead` event when the job can be named.
+    mutating func bury(_ pending: Pending, error: JobError, worker: String?, attempt: Int, now: Timestamp) {
+        addDeadLetter(pending.entry, error: error, at: now)
+        if let (id, batch) = MemoryQueueState.identity(of: pending.entry) {
+            append(.dead(job: id, batch: batch, worker: worker, attempt: max(attempt, 1), error: error, at: now))
+        }
+    }
+
+    /// The job id and batch of an entry, also for a record of an unknown version when it has them.
+    static func identity(of entry: Entry) -> (JobID, String)? {
+        switch entry.decoded {
+        case .job(let job):
+            return (job.id, job.batch)
+        case .unknownVersion:
+            struct Probe: Decodable { var id: JobID; var batch: String }
+            guard let probe = try? JSONDecoder().decode(Probe.self, from: entry.payload) else { return nil }
+            return (probe.id, probe.batch)
+        case .garbage:
+            return nil
+        }
+    }
+}
+
+fileprivate extension Array {
+    /// The first index whose element satisfies `belongsToSecondPart`, for an array already
+    /// partitioned by it (binary search).
+    func partitioningIndex(where belongsToSecondPart: (Element) -> Bool) -> Int {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if belongsToSecondPart(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

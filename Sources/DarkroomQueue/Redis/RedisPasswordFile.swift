@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a Redis password from a file (a Kubernetes/Docker secret, mode 0600), so it never has to
+/// be on a command line where `ps` shows it.
+enum RedisPasswordFile {
+    /// The first line of the file, without its line ending. Files over 64 KB are refused.
+    static func read(_ path: String) throws(RedisError) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw .invalidURL("cannot read the Redis password file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .invalidURL("cannot read the Redis password file \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > 65_536 { throw .invalidURL("the Redis password file \(path) is larger than 64 KB") }
+        }
+        if let newline = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) { bytes.removeSubrange(newline...) }
+        guard !bytes.isEmpty else { throw .invalidURL("the Redis password file \(path) is empty") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+#if canImport(Glibc)
+private let systemRead = Glibc.read
+#else
+private let systemRead = Darwin.read
+#endif

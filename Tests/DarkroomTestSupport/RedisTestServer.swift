@@ -1,0 +1,288 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A real `redis-server` for tests: its own process on a free loopback port, in a fresh temporary
+/// directory (config, log, optional unix socket), no persistence, killed by `stop()` or `deinit`.
+///
+///     let redis = try RedisTestServer(password: "s3cret")
+///     defer { redis.stop() }
+///     … RedisURL(redis.url) …
+///
+/// A missing `redis-server` is an error (tests fail loudly, never skip): install it with
+/// `apt-get install redis-server`, or point `REDIS_SERVER` at the binary.
+public final class RedisTestServer: Sendable {
+    /// An ACL user created at start-up with every permission (`on >password ~* &* +@all`).
+    public struct User: Sendable {
+        public let name: String
+        public let password: String
+        public init(name: String, password: String) {
+            self.name = name
+            self.password = password
+        }
+    }
+
+    public let port: Int
+    /// The `requirepass` password of the `default` user, if any.
+    public let password: String?
+    public let user: User?
+    /// The unix socket path when started with `unixSocket: true`.
+    public let unixSocketPath: String?
+    /// The temporary directory holding `redis.conf`, `redis.log` and the socket.
+    public let directory: String
+    private let binary: String
+    private let process = Mutex<pid_t?>(nil)
+
+    public init(password: String? = nil, user: User? = nil, unixSocket: Bool = false) throws {
+        binary = try Self.findBinary()
+        var template = Array("/tmp/darkroom-redis-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw RedisTestServerError(description: "mkdtemp failed: errno \(errno)")
+        }
+        directory = String(cString: made)
+        self.password = password
+        self.user = user
+        unixSocketPath = unixSocket ? directory + "/redis.sock" : nil
+        // Pick a free port by binding port 0 and closing; another process may grab it before
+        // redis-server binds, so a start that fails with "Address already in use" tries again.
+        var lastError = RedisTestServerError(description: "redis-server did not start")
+        for _ in 0..<5 {
+            let (fd, candidate) = try TestHTTPServer.openListener(on: "127.0.0.1")
+            close(fd)
+            do {
+                try Self.launch(binary: binary, directory: directory, port: candidate, password: password,
+                                user: user, unixSocket: unixSocketPath, into: process)
+                port = candidate
+                return
+            } catch let error as RedisTestServerError {
+                lastError = error
+                if !error.description.contains("already in use") { break }
+            }
+        }
+        Self.removeDirectory(directory)
+        throw lastError
+    }
+
+    deinit {
+        stop()
+        Self.removeDirectory(directory)
+    }
+
+    /// `redis://127.0.0.1:PORT` with the default user's password when there is one.
+    public var url: String { url(database: 0) }
+
+    /// A URL for this server with the given credentials and database.
+    public func url(username: String? = nil, password: String? = nil, database: Int = 0) -> String {
+        let secret = password ?? (username == nil ? self.password : nil)
+        var credentials = ""
+        if username != nil || secret != nil { credentials = (username ?? "") + ":" + (secret ?? "") + "@" }
+        return "redis://\(credentials)127.0.0.1:\(port)/\(database)"
+    }
+
+    /// Whether the process is running.
+    public var isRunning: Bool { process.withLock { $0 != nil } }
+
+    /// Stops the server (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. Clients see
+    /// their connections closed. Safe to call twice.
+    public func stop() {
+        process.withLock { pid in
+            guard let running = pid else { return }
+            pid = nil
+            Self.terminate(running)
+        }
+    }
+
+    /// Starts the server again on the same port (after `stop()`), e.g. to test reconnects.
+    public func start() throws {
+        guard !isRunning else { return }
+        try Self.launch(binary: binary, directory: directory, port: port, password: password, user: user,
+                        unixSocket: unixSocketPath, into: process)
+    }
+
+    // MARK: - Process
+
+    private static func findBinary() throws -> String {
+        var candidates = ["/usr/bin/redis-server", "/usr/local/bin/redis-server", "/opt/homebrew/bin/redis-server"]
+        if let override = getenv("REDIS_SERVER") { candidates.insert(String(cString: override), at: 0) }
+        for path in candidates where access(path, X_OK) == 0 { return path }
+        throw RedisTestServerError(description: "redis-server not found (looked in \(candidates.joined(separator: ", "))); "
+            + "install it with `apt-get install redis-server` or set REDIS_SERVER — Redis tests need a real server")
+    }
+
+    private static func launch(binary: String, directory: String, port: Int, password: String?, user: User?,
+                               unixSocket: String?, into process: borrowing Mutex<pid_t?>) throws {
+        var config = """
+            port \(port)
+            bind 127.0.0.1
+            protected-mode no
+            daemonize no
+            save ""
+            appendonly no
+            dir \(directory)
+            logfile \(directory)/redis.log
+            """
+        if let unixSocket { config += "\nunixsocket \(unixSocket)\nunixsocketperm 700" }
+        if let password { config += "\nrequirepass \(quoted(password))" }
+        if let user { config += "\nuser \(quoted(user.name)) on \(quoted(">" + user.password)) ~* &* +@all" }
+        config += "\n"
+        try write(config, to: directory + "/redis.conf")
+        _ = unlink(directory + "/redis.log")
+
+        var pid: pid_t = 0
+        // Under coreutils `timeout` when available, so even a server whose test process died
+        // (or leaked it) exits after `lifetime`; SIGTERM to `timeout` is passed on to redis-server.
+        let useTimeout = access("/usr/bin/timeout", X_OK) == 0
+        let launcher = useTimeout ? "/usr/bin/timeout" : binary
+        let arguments = (useTimeout ? [launcher, "\(lifetimeSeconds)"] : []) + [binary, directory + "/redis.conf"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        // The child must not inherit a blocked SIGTERM (test runners block signals on their
+        // threads), or `stop()` would wait for its SIGKILL fallback.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // stdin/stdout/stderr to /dev/null: a server that outlived its test must not hold the test
+        // runner's output pipe open (swift test would wait for it forever).
+        var files = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&files)
+        defer { posix_spawn_file_actions_destroy(&files) }
+        for descriptor in 0...2 {
+            posix_spawn_file_actions_addopen(&files, Int32(descriptor), "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let status = posix_spawn(&pid, launcher, &files, &attributes, &argv, environ)
+        guard status == 0 else { throw RedisTestServerError(description: "posix_spawn \(binary) failed: \(status)") }
+
+        // Ready when it answers PING (`+PONG`, or `-NOAUTH` when a password is set).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            var exitStatus: Int32 = 0
+            if waitpid(pid, &exitStatus, WNOHANG) == pid {
+                let log = (try? read(directory + "/redis.log")) ?? ""
+                throw RedisTestServerError(description: "redis-server exited at start-up: \(log.suffix(600))")
+            }
+            if let answer = ping(port: port), answer.hasPrefix("+PONG") || answer.hasPrefix("-NOAUTH") {
+                process.withLock { $0 = pid }
+                LiveServers.add(pid)
+                return
+            }
+            usleep(20_000)
+        }
+        terminate(pid)
+        throw RedisTestServerError(description: "redis-server did not answer PING on port \(port) within 10 s")
+    }
+
+    /// A redis.conf string argument: double-quoted, with `\\` and `"` escaped.
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    /// The longest a server may live (15 minutes), a backstop for leaks.
+    private static let lifetimeSeconds = 900
+
+    private static func terminate(_ pid: pid_t) {
+        LiveServers.remove(pid)
+        kill(pid, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(5)
+        var status: Int32 = 0
+        while ContinuousClock.now < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+
+    /// Sends `PING` over a plain socket and returns the first line of the answer, or `nil`.
+    private static func ping(port: Int) -> String? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        let request = Array("PING\r\n".utf8)
+        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    // MARK: - Files
+
+    private static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw RedisTestServerError(description: "cannot write \(path): errno \(errno)") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard Glibc.write(fd, bytes, bytes.count) == bytes.count else {
+            throw RedisTestServerError(description: "short write to \(path)")
+        }
+    }
+
+    private static func read(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw RedisTestServerError(description: "cannot read \(path)") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func removeDirectory(_ path: String) {
+        guard let dir = opendir(path) else { return }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { unlink(path + "/" + name) }
+        }
+        closedir(dir)
+        rmdir(path)
+    }
+}
+
+public struct RedisTestServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
+
+/// Every running server's pid, killed by an `atexit` handler so a server a test forgot to stop
+/// (or that a retained closure kept alive) dies with the test process.
+private enum LiveServers {
+    static let pids: Mutex<Set<pid_t>> = {
+        atexit {
+            for pid in LiveServers.pids.withLock({ $0 }) { kill(pid, SIGTERM) }
+        }
+        return Mutex([])
+    }()
+
+    static func add(_ pid: pid_t) { pids.withLock { _ = $0.insert(pid) } }
+    static func remove(_ pid: pid_t) { pids.withLock { _ = $0.remove(pid) } }
+}

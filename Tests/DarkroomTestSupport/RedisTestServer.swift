@@ -43,6 +43,7 @@ public final class RedisTestServer: Sendable {
             throw RedisTestServerError(description: "mkdtemp failed: errno \(errno)")
         }
         directory = String(cString: made)
+        LiveServers.add(directory: directory)
         self.password = password
         self.user = user
         unixSocketPath = unixSocket ? directory + "/redis.sock" : nil
@@ -63,12 +64,14 @@ public final class RedisTestServer: Sendable {
             }
         }
         Self.removeDirectory(directory)
+        LiveServers.remove(directory: directory)
         throw lastError
     }
 
     deinit {
         stop()
         Self.removeDirectory(directory)
+        LiveServers.remove(directory: directory)
     }
 
     /// `redis://127.0.0.1:PORT` with the default user's password when there is one.
@@ -252,7 +255,7 @@ public final class RedisTestServer: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func removeDirectory(_ path: String) {
+    fileprivate static func removeDirectory(_ path: String) {
         guard let dir = opendir(path) else { return }
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -273,16 +276,28 @@ extension String {
     }
 }
 
-/// Every running server's pid, killed by an `atexit` handler so a server a test forgot to stop
-/// (or that a retained closure kept alive) dies with the test process.
+/// Every running server's pid and every server's directory. An `atexit` handler kills the
+/// servers and removes the directories, so a server a test forgot to stop (or that a retained
+/// closure kept alive past its test) dies with the test process and leaves nothing in /tmp.
 private enum LiveServers {
-    static let pids: Mutex<Set<pid_t>> = {
+    private struct Registry {
+        var pids: Set<pid_t> = []
+        var directories: Set<String> = []
+    }
+
+    private static let registry: Mutex<Registry> = {
         atexit {
-            for pid in LiveServers.pids.withLock({ $0 }) { kill(pid, SIGTERM) }
+            let leftovers = LiveServers.registry.withLock { $0 }
+            var status: Int32 = 0
+            for pid in leftovers.pids { kill(pid, SIGTERM) }
+            for pid in leftovers.pids { waitpid(pid, &status, 0) }
+            for directory in leftovers.directories { RedisTestServer.removeDirectory(directory) }
         }
-        return Mutex([])
+        return Mutex(Registry())
     }()
 
-    static func add(_ pid: pid_t) { pids.withLock { _ = $0.insert(pid) } }
-    static func remove(_ pid: pid_t) { pids.withLock { _ = $0.remove(pid) } }
+    static func add(_ pid: pid_t) { registry.withLock { _ = $0.pids.insert(pid) } }
+    static func remove(_ pid: pid_t) { registry.withLock { _ = $0.pids.remove(pid) } }
+    static func add(directory: String) { registry.withLock { _ = $0.directories.insert(directory) } }
+    static func remove(directory: String) { registry.withLock { _ = $0.directories.remove(directory) } }
 }

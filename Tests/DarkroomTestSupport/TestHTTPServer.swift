@@ -79,7 +79,7 @@ public final class TestHTTPServer: Sendable {
 
     /// Waits up to `timeout` for `condition`, checking every 5 ms without blocking a thread;
     /// true if it became true.
-    public func wait(upTo timeout: Duration = .seconds(2), until condition: (TestHTTPServer) -> Bool) async -> Bool {
+    public func wait(upTo timeout: Duration = .seconds(10), until condition: (TestHTTPServer) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }

@@ -53,7 +53,9 @@ public final class BlockingWorkPool: Sendable {
 private final class PoolState: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var jobs: [@Sendable () -> Void] = []
+    /// Queued work; a taken slot is set to nil at once, so nothing a finished closure captured
+    /// stays alive until the next compaction.
+    private var jobs: [(@Sendable () -> Void)?] = []
     private var head = 0
     private var stopping = false
     private let maximumThreads: Int
@@ -127,13 +129,14 @@ private final class PoolState: @unchecked Sendable {
                 return
             }
             let job = jobs[head]
+            jobs[head] = nil
             head += 1
             if head > 64, head * 2 > jobs.count {  // compact now and then
                 jobs.removeFirst(head)
                 head = 0
             }
             pthread_mutex_unlock(mutex)
-            job()
+            job?()
         }
     }
 }

@@ -97,12 +97,15 @@ struct RedisTimeoutAndReconnectTests {
                 return error
             }
         }
-        var killed = 0 as Int64
-        for _ in 0..<500 where killed == 0 {
+        // Kill it only once it is blocked in BLPOP (earlier, the idle socket would just be
+        // reopened before the BLPOP is sent — correct, but not what this test is about).
+        var blocked = false
+        for _ in 0..<500 where !blocked {
             try await Task.sleep(for: .milliseconds(10))
-            killed = try admin.command(["CLIENT", "KILL", "ID", String(id)]).integer ?? 0
+            blocked = try admin.command(["CLIENT", "LIST", "ID", String(id)]).string?.contains("cmd=blpop") == true
         }
-        #expect(killed == 1)
+        #expect(blocked)
+        #expect(try admin.command(["CLIENT", "KILL", "ID", String(id)]) == .integer(1))
         let error = try #require(try await outcome)
         guard case .connectionLost = error else {
             Issue.record("expected connectionLost, got \(error)")

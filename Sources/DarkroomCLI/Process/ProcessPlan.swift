@@ -1,4 +1,5 @@
 import DarkroomCodecs
+import DarkroomSources
 
 /// Where each input of `darkroom process` goes, decided before any work so that every usage
 /// mistake (two inputs with one base name, an unknown output extension) is reported first.
@@ -73,7 +74,7 @@ struct ProcessPlan: Sendable {
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://") {
             let afterScheme = source[source.index(source.firstIndex(of: ":")!, offsetBy: 3)...]
             path = String(afterScheme.drop(while: { $0 != "/" }).prefix(while: { $0 != "?" && $0 != "#" }))
-            path = path.removingPercentEncodingIfPossible
+            path = percentDecoded(path) ?? path
         }
         let base = baseNameAndExtension(of: path).base
         return base.isEmpty || base == "/" ? "image-\(position)" : base
@@ -84,24 +85,5 @@ struct ProcessPlan: Sendable {
         let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
         return (String(name[..<dot]), String(name[name.index(after: dot)...]))
-    }
-}
-
-extension String {
-    /// `%20` → space, for naming outputs after URL paths; the text unchanged when it is not valid
-    /// percent-encoding.
-    var removingPercentEncodingIfPossible: String {
-        var bytes: [UInt8] = []
-        var iterator = Array(utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "%"), iterator.count >= 2,
-               let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                iterator = iterator.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self) ?? self
     }
 }

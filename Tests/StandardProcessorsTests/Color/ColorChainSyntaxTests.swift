@@ -25,12 +25,7 @@ struct ColorChainSyntaxTests {
 
     @Test("Parse → canonical text → parse round-trips for every spelling", arguments: spellings)
     func roundTrip(text: String, canonical: String) throws {
-        let chain = try registry.chain(from: text)
-        #expect(chain.canonicalText == canonical)
-        let again = try registry.chain(from: chain.canonicalText)
-        #expect(again.canonicalText == canonical)
-        #expect(again.identifier == chain.identifier)
-        #expect(again.hashableIdentifier == chain.hashableIdentifier)
+        try ChainSyntaxChecks.roundTrip(text, canonical: canonical, registry: registry)
     }
 
     @Test("Two spellings of one roundCorner give one canonical text and one identifier")

@@ -84,3 +84,27 @@ struct ImagePipelineCacheTests {
         } throws: { ($0 as? SourceError)?.code == .refused }
     }
 }
+
+@Suite("ImagePipeline: damaged cache entries")
+struct ImagePipelineDamagedCacheTests {
+    @Test("A cached result that is not an image is dropped and recomputed")
+    func damagedEntryRecomputed() async throws {
+        let dir = try PipelineTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try PipelineTestSupport.write(try PipelineTestSupport.image(.png), to: "\(dir)/a.png")
+        var configuration = ImagePipeline.Configuration()
+        configuration.sourcePolicy = .interactive
+        configuration.memoryCacheBytes = 0
+        configuration.diskCache = try DiskCache(directory: "\(dir)/cache")
+        let request = ImageRequest(source: SourceReference("\(dir)/a.png"), chain: try PipelineTestSupport.chain("downsample(40x40)"))
+        let first = try await ImagePipeline(configuration: configuration).retrieve(request)
+        let path = try #require(first.cachePath)
+        try Data("garbage, not an image".utf8).write(to: URL(fileURLWithPath: path))
+
+        let again = try await ImagePipeline(configuration: configuration).retrieve(request)
+        #expect(again.origin == .miss)
+        #expect(again.bytes == first.bytes)
+        let third = try await ImagePipeline(configuration: configuration).retrieve(request)
+        #expect(third.origin == .disk && third.bytes == first.bytes)
+    }
+}

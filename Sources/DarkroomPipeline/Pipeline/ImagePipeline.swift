@@ -70,10 +70,19 @@ public final class ImagePipeline: Sendable {
         guard let disk = configuration.diskCache else { return nil }
         let found = try await ioPool.run { try disk.data(for: resultKey, in: .results) }
         guard let bytes = found else { return nil }
+        let result: ImageResult
+        do {
+            result = try describe(bytes, origin: .disk, cachePath: disk.path(for: resultKey, in: .results))
+        } catch {
+            // An entry that is not a readable image (damaged on the volume, or written by a buggy
+            // build) is dropped and recomputed rather than failing every request for it.
+            try? await ioPool.run { try disk.removeValue(for: resultKey, in: .results) }
+            return nil
+        }
         if bytes.count <= configuration.memoryCacheMaxResultBytes {
             memory?.set(bytes, for: "r:" + resultKey, cost: bytes.count)
         }
-        return try describe(bytes, origin: .disk, cachePath: disk.path(for: resultKey, in: .results))
+        return result
     }
 
     /// Format and size of a cached result, read from its header.

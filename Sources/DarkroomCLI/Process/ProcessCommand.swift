@@ -123,7 +123,9 @@ struct ProcessCommand: AsyncParsableCommand {
             plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
             output: OutputOptions(format: plan.format,
                                   encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless)),
-            inFlight: min(plan.items.count, hasNetworkSources ? cores + configuration.maxConcurrentFetches : cores))
+            // Downloads wait on the network, so more images than cores may be in flight; each holds
+            // its source (≤ --max-source-mb), so the number stays small to bound memory.
+            inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores))
         let json = self.json
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

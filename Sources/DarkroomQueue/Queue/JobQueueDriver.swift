@@ -98,6 +98,41 @@ public protocol JobQueueDriver: Sendable {
 
     /// How many entries are ready, delayed, pending and dead.
     func counts() async throws -> QueueCounts
+
+    // MARK: Handing back, dead letters, batches, workers
+
+    /// Hands a pending entry back without using up an attempt and without an event: the job is
+    /// queued again as the same attempt, not handed out before `after` has passed. For a worker
+    /// that cannot run the job (it lacks a processor the chain names), so a worker that can picks
+    /// it up. Returns false if the entry is no longer pending or is leased to another consumer.
+    func release(_ delivery: JobDelivery, after: Duration) async throws -> Bool
+
+    /// Queues dead letters again, as fresh first attempts: those with the given ids, or all of them
+    /// when `ids` is nil. Garbage (no readable job) stays. The job's batch counts it as pending
+    /// again (its `dead` no longer counts), and it will end with a new terminal event. Returns how
+    /// many were queued.
+    func retryDeadLetters(ids: [String]?) async throws -> Int
+
+    /// Deletes every dead letter; returns how many.
+    func purgeDeadLetters() async throws -> Int
+
+    /// What became of a batch's jobs so far, counted by the same atomic operations that publish the
+    /// terminal events (so it stays right when the event stream has been trimmed). Nil when no job
+    /// was ever enqueued into `batch` (or its record has expired).
+    func batchProgress(_ batch: String) async throws -> BatchProgress?
+
+    /// The cursor to read after to see the events published at or after `time` (Redis stream ids
+    /// are millisecond timestamps, so this is exact there).
+    func eventCursor(at time: Timestamp) async throws -> EventCursor
+
+    /// Registers or refreshes a worker; it counts as live until `ttl` passes without another call.
+    func heartbeat(_ worker: WorkerInfo, ttl: Duration) async throws
+
+    /// Removes a worker from the live set at once (graceful shutdown).
+    func removeWorker(named name: String) async throws
+
+    /// The workers whose last heartbeat has not expired, by name.
+    func liveWorkers() async throws -> [WorkerInfo]
 }
 
 extension JobQueueDriver {

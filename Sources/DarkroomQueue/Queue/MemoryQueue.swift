@@ -126,6 +126,36 @@ public actor MemoryQueue: JobQueueDriver {
 
     public func counts() async throws -> QueueCounts { state.counts }
 
+    public func release(_ delivery: JobDelivery, after delay: Duration) async throws -> Bool {
+        let released = state.release(delivery, after: delay, now: clock.now())
+        if released { waiters.wake(.work) }
+        return released
+    }
+
+    public func retryDeadLetters(ids: [String]?) async throws -> Int {
+        let requeued = state.retryDeadLetters(ids: ids, now: clock.now())
+        if requeued > 0 { waiters.wake(.work) }
+        return requeued
+    }
+
+    public func purgeDeadLetters() async throws -> Int { state.purgeDeadLetters() }
+
+    public func batchProgress(_ batch: String) async throws -> BatchProgress? { state.batches[batch] }
+
+    public func eventCursor(at time: Timestamp) async throws -> EventCursor {
+        let sequence = state.eventSequence(before: time)
+        return sequence == 0 ? .start : EventCursor(rawValue: String(sequence))
+    }
+
+    public func heartbeat(_ worker: WorkerInfo, ttl: Duration) async throws {
+        try Self.check(consumer: worker.name)
+        state.heartbeat(worker, ttl: ttl, now: clock.now())
+    }
+
+    public func removeWorker(named name: String) async throws { state.workers[name] = nil }
+
+    public func liveWorkers() async throws -> [WorkerInfo] { state.liveWorkers(now: clock.now()) }
+
     // MARK: Helpers
 
     private func encode(_ job: Job) throws -> Data {

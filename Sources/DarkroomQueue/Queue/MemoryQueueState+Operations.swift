@@ -14,7 +14,10 @@ extension MemoryQueueState {
                 newPerBatch.append((job.batch, 1))
             }
         }
-        for (batch, count) in newPerBatch { append(.batchEnqueued(batch: batch, count: count, at: now)) }
+        for (batch, count) in newPerBatch {
+            append(.batchEnqueued(batch: batch, count: count, at: now))
+            batches[batch, default: BatchProgress()].total += count
+        }
         return newPerBatch.reduce(0) { $0 + $1.count }
     }
 
@@ -51,9 +54,11 @@ extension MemoryQueueState {
         switch outcome {
         case .succeeded(let result):
             append(.succeeded(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, result: result, at: now))
+            batches[job.batch]?.succeeded += 1
         case .failed(let error):
             append(.failed(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, error: error,
                            willRetry: false, at: now))
+            batches[job.batch]?.failed += 1
         }
         return true
     }
@@ -152,6 +157,7 @@ extension MemoryQueueState {
         for entry in dropped.sorted(by: { $0.sequence < $1.sequence }) {
             if case .job(let job) = entry.decoded {
                 append(.cancelled(job: job.id, batch: job.batch, attempt: job.attempt, at: now))
+                batches[job.batch]?.cancelled += 1
             }
         }
         return dropped.count

@@ -35,6 +35,8 @@ struct MemoryQueueState {
     var events = FIFO<(sequence: UInt64, event: JobEvent)>()
     var nextEventSequence: UInt64 = 1
     var deadLetters: [DeadLetter] = []
+    var batches: [String: BatchProgress] = [:]
+    var workers: [String: (info: WorkerInfo, expires: Timestamp)] = [:]
 
     init(configuration: JobQueueConfiguration) { self.configuration = configuration }
 
@@ -97,6 +99,7 @@ struct MemoryQueueState {
         addDeadLetter(pending.entry, error: error, at: now)
         if let (id, batch) = MemoryQueueState.identity(of: pending.entry) {
             append(.dead(job: id, batch: batch, worker: worker, attempt: max(attempt, 1), error: error, at: now))
+            batches[batch]?.dead += 1
         }
     }
 

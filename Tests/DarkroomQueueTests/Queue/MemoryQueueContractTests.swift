@@ -58,4 +58,22 @@ struct MemoryQueueContractTests {
     func randomInterleaving(seed: UInt64) async throws {
         try await JobQueueContract.everyJobEndsOnceUnderRandomInterleaving(Self.factory, seed: seed, steps: 600)
     }
+
+    @Test("A released job comes back as the same attempt without an event")
+    func release() async throws { try await JobQueueContract.releaseHandsBackWithoutUsingAnAttempt(Self.factory) }
+
+    @Test("A job released with a delay waits for it")
+    func releaseDelay() async throws { try await JobQueueContract.releaseWithDelayWaits(Self.factory) }
+
+    @Test("Batch progress counts new jobs and every kind of terminal outcome")
+    func batchProgress() async throws { try await JobQueueContract.batchProgressCountsOutcomes(Self.factory) }
+
+    @Test("Dead letters can be retried as first attempts, and purged")
+    func deadLetterMaintenance() async throws { try await JobQueueContract.deadLettersCanBeRetriedAndPurged(Self.factory) }
+
+    @Test("An event cursor made for a time skips older events")
+    func eventCursorAtTime() async throws { try await JobQueueContract.eventCursorAtTimeSkipsOlderEvents(Self.factory) }
+
+    @Test("Worker heartbeats expire after their ttl and removal is immediate")
+    func workerRegistry() async throws { try await JobQueueContract.workerRegistryExpiresHeartbeats(Self.factory) }
 }

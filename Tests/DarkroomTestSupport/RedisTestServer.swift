@@ -33,10 +33,15 @@ public final class RedisTestServer: Sendable {
     public let unixSocketPath: String?
     /// The temporary directory holding `redis.conf`, `redis.log` and the socket.
     public let directory: String
+    /// Whether writes go to an append-only file (fsync on every write), so data survives `stop()` + `start()`.
+    public let appendOnly: Bool
     private let binary: String
     private let process = Mutex<pid_t?>(nil)
 
-    public init(password: String? = nil, user: User? = nil, unixSocket: Bool = false) throws {
+    /// - Parameter appendOnly: persist every write (`appendonly yes`, `appendfsync always`), for
+    ///   tests that restart the server and expect their data back.
+    public init(password: String? = nil, user: User? = nil, unixSocket: Bool = false, appendOnly: Bool = false) throws {
+        self.appendOnly = appendOnly
         binary = try Self.findBinary()
         var template = Array("/tmp/darkroom-redis-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -55,7 +60,7 @@ public final class RedisTestServer: Sendable {
             close(fd)
             do {
                 try Self.launch(binary: binary, directory: directory, port: candidate, password: password,
-                                user: user, unixSocket: unixSocketPath, into: process)
+                                user: user, unixSocket: unixSocketPath, appendOnly: appendOnly, into: process)
                 port = candidate
                 return
             } catch let error as RedisTestServerError {
@@ -102,7 +107,7 @@ public final class RedisTestServer: Sendable {
     public func start() throws {
         guard !isRunning else { return }
         try Self.launch(binary: binary, directory: directory, port: port, password: password, user: user,
-                        unixSocket: unixSocketPath, into: process)
+                        unixSocket: unixSocketPath, appendOnly: appendOnly, into: process)
     }
 
     // MARK: - Process
@@ -116,14 +121,15 @@ public final class RedisTestServer: Sendable {
     }
 
     private static func launch(binary: String, directory: String, port: Int, password: String?, user: User?,
-                               unixSocket: String?, into process: borrowing Mutex<pid_t?>) throws {
+                               unixSocket: String?, appendOnly: Bool, into process: borrowing Mutex<pid_t?>) throws {
         var config = """
             port \(port)
             bind 127.0.0.1
             protected-mode no
             daemonize no
             save ""
-            appendonly no
+            appendonly \(appendOnly ? "yes" : "no")
+            appendfsync always
             dir \(directory)
             logfile \(directory)/redis.log
             """

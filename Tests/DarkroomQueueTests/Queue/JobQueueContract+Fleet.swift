@@ -34,9 +34,9 @@ extension JobQueueContract {
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
             let first = try #require(try await driver.reserve(consumer: "w1", max: 1, wait: .zero).first)
-            #expect(try await driver.release(first, after: unit * 4))
+            #expect(try await driver.release(first, after: unit * 6))
             #expect(try await driver.reserve(consumer: "w1", max: 1, wait: .zero).isEmpty)
-            try await harness.advance(unit * 5)
+            try await harness.advance(unit * 7)
             #expect(try await driver.reserve(consumer: "w1", max: 1, wait: .zero).map(\.job.id) == [first.job.id])
         }
     }

@@ -1,0 +1,122 @@
+import Foundation
+
+extension RedisStreamsQueue {
+    /// A stream entry just read for a consumer, with the priority of its stream.
+    struct ReadEntry: Sendable {
+        var priority: JobPriority
+        var entry: StreamEntry
+    }
+
+    /// One `StreamScripts.reserve` call (promote due delayed jobs, read in priority order); when
+    /// nothing is ready and `wait` allows, `XREADGROUP … BLOCK` on a dedicated connection, at most
+    /// `longestBlock` per call and no longer than until the next delayed job is due, repeated until
+    /// the wait ends or the task is cancelled.
+    public func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
+        try Self.check(consumer: consumer)
+        guard max > 0 else { return [] }
+        let clock = ContinuousClock()
+        let deadline = clock.now + Swift.max(wait, .zero)
+        return try await redis {
+            while true {
+                let (ready, nextDue) = try await self.readReady(consumer: consumer, max: max)
+                if !ready.isEmpty {
+                    let deliveries = try await self.deliver(ready, to: consumer, max: max)
+                    if !deliveries.isEmpty { return deliveries }
+                    continue  // only garbage or unknown versions: look again
+                }
+                let remaining = deadline - clock.now
+                if Task.isCancelled || remaining < .milliseconds(1) { return [] }
+                var block = Swift.min(remaining, Self.longestBlock)
+                if let nextDue {
+                    block = Swift.min(block, Swift.max(nextDue.duration(since: .now()), .milliseconds(1)))
+                }
+                let woken = try await self.blockingRead(consumer: consumer, max: max, block: block)
+                if !woken.isEmpty {
+                    let deliveries = try await self.deliver(woken, to: consumer, max: max)
+                    if !deliveries.isEmpty { return deliveries }
+                }
+            }
+        }
+    }
+
+    /// Promotes due delayed jobs and reads up to `max` new entries; also returns when the next
+    /// delayed job is due.
+    private func readReady(consumer: String, max: Int) async throws -> ([ReadEntry], Timestamp?) {
+        var arguments = ScriptArguments([RedisQueueKeys.group, consumer])
+        arguments.append(Timestamp.now().millisecondsSince1970)
+        arguments.append(max)
+        arguments.append(Self.promotionLimit)
+        let reply = try await eval(StreamScripts.reserve, keys: [keys.delayed] + keys.streams, arguments: arguments)
+        guard let parts = reply.array, parts.count == 2, let list = parts[0].array ?? (parts[0].isNull ? [] : nil) else {
+            throw RedisError.protocolError("the reserve script answered \(reply)")
+        }
+        let priorities = JobPriority.allCases.sorted()
+        var entries: [ReadEntry] = []
+        entries.reserveCapacity(list.count)
+        for item in list {
+            guard let triple = item.array, triple.count == 3, let index = triple[0].integer,
+                  (1...3).contains(index), let id = triple[1].string else {
+                throw RedisError.protocolError("the reserve script returned the entry \(item)")
+            }
+            let entry = StreamEntry(id: id, fields: try StreamReplies.fields(triple[2]))
+            entries.append(ReadEntry(priority: priorities[Int(index) - 1], entry: entry))
+        }
+        // Scores come back as decimal text; whole milliseconds print without an exponent.
+        let nextDue = parts[1].string.flatMap(Double.init).flatMap { $0.isFinite ? Timestamp(millisecondsSince1970: Int64($0)) : nil }
+        return (entries, nextDue)
+    }
+
+    /// `XREADGROUP GROUP workers <consumer> COUNT max BLOCK ms STREAMS high normal low > > >`.
+    /// Served as soon as an entry arrives in any stream. Entries that were already there when the
+    /// call began are returned from every stream that has some, up to `max` each, so the caller
+    /// may get more than `max` (see `deliver`).
+    private func blockingRead(consumer: String, max: Int, block: Duration) async throws -> [ReadEntry] {
+        let milliseconds = Self.milliseconds(block)
+        let command = ["XREADGROUP", "GROUP", RedisQueueKeys.group, consumer, "COUNT", String(max),
+                       "BLOCK", String(milliseconds), "STREAMS"] + keys.streams + [">", ">", ">"]
+        let timeout = block + .seconds(10)
+        let reply = try await client.withDedicatedConnection { connection throws(RedisError) in
+            try connection.command(command, timeout: timeout)
+        }
+        var entries: [ReadEntry] = []
+        for (key, list) in try StreamReplies.streams(reply) {
+            guard let priority = keys.priority(ofStream: key) else { continue }
+            entries += list.map { ReadEntry(priority: priority, entry: $0) }
+        }
+        // Stable, so each stream keeps its first-in-first-out order.
+        return entries.enumerated().sorted { ($0.element.priority, $0.offset) < ($1.element.priority, $1.offset) }.map(\.element)
+    }
+
+    /// Turns entries just read for `consumer` into deliveries: jobs are handed out (at most `max`;
+    /// extra ones from a blocking read go back to the tail of their stream, unused); garbage is
+    /// dead-lettered at once without an event; a record of an unknown version stays pending for a
+    /// newer worker (and is dead-lettered by `reclaimStale` after `maxAttempts` deliveries).
+    func deliver(_ entries: [ReadEntry], to consumer: String, max: Int) async throws -> [JobDelivery] {
+        var deliveries: [JobDelivery] = []
+        for read in entries {
+            let entry = read.entry
+            let decoded: JobDecoding = entry.hasJobField
+                ? Job.decode(entry.payload) : .garbage(reason: "the stream entry has no 'job' field")
+            switch decoded {
+            case .job(let job):
+                if deliveries.count < max {
+                    deliveries.append(JobDelivery(tag: StreamTag.make(read.priority, entry.id), job: job,
+                                                  consumer: consumer, deliveryCount: 1))
+                } else {
+                    var request = FinishRequest(stream: keys.stream(read.priority), entryID: entry.id, action: .ready)
+                    request.requiredConsumer = consumer
+                    _ = try await finish(request)
+                }
+            case .unknownVersion:
+                break
+            case .garbage(let reason):
+                var request = FinishRequest(stream: keys.stream(read.priority), entryID: entry.id, action: .dead)
+                request.requiredConsumer = consumer
+                request.payload = entry.payload
+                request.deadError = .garbage(reason)
+                _ = try await finish(request)
+            }
+        }
+        return deliveries
+    }
+}

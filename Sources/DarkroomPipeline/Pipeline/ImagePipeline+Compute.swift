@@ -4,6 +4,19 @@ import DarkroomCore
 import DarkroomSources
 
 extension ImagePipeline {
+    /// `compute`, at most once across the fleet: with leases and a shared disk cache, the worker
+    /// that takes the lease `result:<resultKey>` computes, and the others wait for its result to
+    /// appear on disk (a `.disk` hit) — or take over when its lease expires without one.
+    func computeOnce(_ request: ImageRequest, sourceKey: String, resultKey: String, prefetched: FetchedSource?) async throws -> ImageResult {
+        guard let leases = configuration.leases, configuration.diskCache != nil else {
+            return try await compute(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: prefetched)
+        }
+        return try await LeasedWork.run(
+            key: "result:" + resultKey, leases: leases, timing: configuration.leaseTiming,
+            lookup: { [self] in try await cachedResult(resultKey, for: request) },
+            work: { [self] in try await compute(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: prefetched) })
+    }
+
     /// Fetches (or finds) the original, renders it and stores both.
     func compute(_ request: ImageRequest, sourceKey: String, resultKey: String, prefetched: FetchedSource?) async throws -> ImageResult {
         let clock = ContinuousClock()
@@ -48,6 +61,24 @@ extension ImagePipeline {
             remember(original: bytes, key: sourceKey)
             return (bytes, .disk)
         }
+        guard let disk, let leases = configuration.leases else {
+            return try await download(reference, sourceKey: sourceKey, into: disk, isNetwork: isNetwork)
+        }
+        // One download per source across the fleet: the lease holder fetches and stores the
+        // original; the others wait for it in the shared originals area.
+        return try await LeasedWork.run(
+            key: "source:" + sourceKey, leases: leases, timing: configuration.leaseTiming,
+            lookup: { [self] in
+                guard let bytes = try await ioPool.run({ try disk.data(for: sourceKey, in: .originals) }) else { return nil }
+                remember(original: bytes, key: sourceKey)
+                return (bytes, SourceOrigin.disk)
+            },
+            work: { [self] in try await download(reference, sourceKey: sourceKey, into: disk, isNetwork: isNetwork) })
+    }
+
+    /// Fetches through the provider and stores a network original in the disk cache.
+    private func download(_ reference: SourceReference, sourceKey: String, into disk: DiskCache?,
+                          isNetwork: Bool) async throws -> ([UInt8], SourceOrigin) {
         let fetched = try await fetcher.fetch(reference, policy: configuration.sourcePolicy)
         if let disk {
             let bytes = fetched.bytes

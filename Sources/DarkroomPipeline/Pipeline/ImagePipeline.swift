@@ -51,19 +51,19 @@ public final class ImagePipeline: Sendable {
                 return cached
             }
             return try await resultWork.run(key: resultKey) { [self] in
-                try await compute(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: nil)
+                try await computeOnce(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: nil)
             }
         }
         let fetched = try await fetcher.fetch(request.source, policy: policy)
         let resultKey = request.resultKey(sourceKey: fetched.cacheKey)
         if let cached = try await cachedResult(resultKey, for: request) { return cached }
         return try await resultWork.run(key: resultKey) { [self] in
-            try await compute(request, sourceKey: fetched.cacheKey, resultKey: resultKey, prefetched: fetched)
+            try await computeOnce(request, sourceKey: fetched.cacheKey, resultKey: resultKey, prefetched: fetched)
         }
     }
 
     /// A result from the memory cache, then the disk cache.
-    private func cachedResult(_ resultKey: String, for request: ImageRequest) async throws -> ImageResult? {
+    func cachedResult(_ resultKey: String, for request: ImageRequest) async throws -> ImageResult? {
         if let bytes = memory?.value(for: "r:" + resultKey) {
             return try describe(bytes, origin: .memory, cachePath: configuration.diskCache?.path(for: resultKey, in: .results))
         }

@@ -27,6 +27,13 @@ extension ImagePipeline {
         public var maxConcurrentProcessing: Int = Cores.count
         /// How long a permanently failed source is remembered (not fetched again).
         public var failedSourceMemory: Duration = .seconds(60)
+        /// Fleet-wide leases (Redis in a fleet): with a disk cache, a result or network original
+        /// that another worker is computing or downloading is waited for in the shared cache
+        /// instead of being made twice. Ignored without `diskCache` (there is nothing shared to
+        /// wait for); nil: every pipeline works on its own.
+        public var leases: (any WorkLeases)?
+        /// Lease lifetime and how often a waiter looks at the disk cache.
+        public var leaseTiming: LeaseTiming = LeaseTiming()
 
         public init() {}
     }

@@ -1,0 +1,206 @@
+import ArgumentParser
+import DarkroomQueue
+import Foundation
+
+/// `darkroom enqueue SOURCES… | --from FILE -p CHAIN …`: queues jobs in Redis for the workers.
+struct EnqueueCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enqueue",
+        abstract: "Queue jobs in Redis for the workers.",
+        discussion: """
+            Sources are paths, http(s):// URLs or data: URIs. Workers run elsewhere, so relative paths \
+            (and --out) are made absolute here: they must be valid on the workers' shared volume, and \
+            inside the workers' --allow-file-root (and --allow-output-root) directories.
+
+            --from FILE (- reads standard input) holds one job per line: a bare source, or a JSON object \
+            with keys source (required), chain, format, quality, priority, id, output, each overriding \
+            the flag for that job. Blank lines and lines starting with # are skipped. Any bad line is \
+            reported with its number, and then nothing is enqueued.
+
+            The chain is checked before anything is sent: against the processors built into this \
+            darkroom, plus those live workers advertise (a processor only workers have is accepted \
+            with a note). A bad chain enqueues nothing.
+
+            A job whose id the queue already knows (for 7 days) is skipped, so re-running an \
+            interrupted enqueue with the same ids ("id" keys or --id-from-source) adds only what is \
+            missing. Prints `batch ID: N jobs enqueued (M already queued)`; follow it with \
+            `darkroom wait ID`.
+
+            Exit status: 0 enqueued, 2 bad usage (nothing enqueued), 3 Redis unreachable.
+            """
+    )
+
+    @Argument(help: "Sources: paths, http(s):// URLs or data: URIs.")
+    var sources: [String] = []
+
+    @Option(name: .customLong("from"), help: ArgumentHelp("A file listing one job per line (- for standard input).", valueName: "file"))
+    var listFile: String?
+
+    @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\".")
+    var chain: String?
+
+    @Option(help: "Output format: jpeg, png or webp (default: keep the source's).")
+    var format: String?
+
+    @Option(help: "Quality 1-100 for JPEG and lossy WebP (default: the worker's).")
+    var quality: Int?
+
+    @Option(help: ArgumentHelp("The batch to enqueue into; enqueueing into it again adds to it. Default: a new id.", valueName: "name"))
+    var batch: String?
+
+    @Option(help: "high, normal or low: every ready high job is handed out before any normal one, and normal before low.")
+    var priority: String = "normal"
+
+    @Option(help: ArgumentHelp("Hold the jobs this many seconds before any worker may take them.", valueName: "seconds"))
+    var delay: Double?
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Directory on the shared volume the workers write each result into (besides the cache).", valueName: "dir"))
+    var output: String?
+
+    @Flag(help: "Use each (absolute) source as its job id: enqueueing a source again is then a no-op while the id is remembered (7 days), whatever its chain; `darkroom get SOURCE` finds it.")
+    var idFromSource = false
+
+    @Flag(help: "Print each job's id and source (tab-separated) before the summary.")
+    var printIds = false
+
+    @Flag(help: "Print the summary as one JSON object.")
+    var json = false
+
+    @OptionGroup(title: "Redis")
+    var redis: RedisOptions
+
+    /// Jobs per `enqueue` call: each call is one pipelined round trip and one `batchEnqueued` event.
+    static let chunkSize = 10_000
+
+    func run() async throws {
+        let defaults: EnqueueDefaults
+        let requests: [JobRequest]
+        do {
+            defaults = try makeDefaults()
+            requests = try readRequests()
+        } catch {
+            throw error.exit()
+        }
+        try await QueueCommandRunner.run(redis) { queue in
+            try await self.enqueue(requests, defaults: defaults, on: queue)
+        }
+    }
+
+    /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
+    func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any JobQueueDriver) async throws {
+        var validator = ChainValidator(registry: Registries.processors()) { try await queue.liveWorkers() }
+        let jobs: [Job]
+        switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
+                                                 listName: listFile.map { $0 == "-" ? "<stdin>" : $0 }) {
+        case .jobs(let planned):
+            jobs = planned
+        case .problems(let problems):
+            for problem in problems {
+                let lines = problem.lines
+                StandardError.line("darkroom: " + lines[0])
+                for line in lines.dropFirst() { StandardError.line(line) }
+            }
+            if problems.count >= 20 { StandardError.line("darkroom: stopped after 20 problems") }
+            StandardError.line("darkroom: nothing was enqueued")
+            throw QueueExit.usage
+        }
+        for note in validator.notes { StandardError.line("darkroom: " + note) }
+
+        let bar = ProgressBar(total: jobs.count, title: "enqueue \(defaults.batch)")
+        var added = 0
+        var sent = 0
+        do {
+            while sent < jobs.count {
+                let chunk = jobs[sent..<min(sent + Self.chunkSize, jobs.count)]
+                added += try await queue.enqueue(Array(chunk))
+                sent += chunk.count
+                bar.update(finished: sent, failed: 0)
+            }
+        } catch {
+            bar.clear()
+            if sent > 0 {
+                StandardError.line("darkroom: \(sent) of \(jobs.count) jobs were enqueued into batch \(defaults.batch) before the failure; run the same command again with --batch \(defaults.batch) and the same ids (\"id\" keys or --id-from-source) to add only the rest")
+            }
+            throw error
+        }
+        bar.clear()
+        if printIds {
+            for job in jobs { StandardOutput.line("\(job.id.rawValue)\t\(EventFormatting.sanitized(job.source))") }
+        }
+        let summary = EnqueueSummary(batch: defaults.batch, jobs: jobs.count, enqueued: added, skipped: jobs.count - added)
+        StandardOutput.line(json ? try summary.json() : summary.text)
+    }
+
+    func makeDefaults() throws(UsageFailure) -> EnqueueDefaults {
+        guard let priority = JobPriority(rawValue: priority.lowercased()) else {
+            throw UsageFailure("--priority must be high, normal or low (got '\(priority)')")
+        }
+        if let quality, !(1...100).contains(quality) { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
+        var delayDuration: Duration?
+        if let delay {
+            guard delay.isFinite, delay >= 0, delay <= 365 * 86_400 else {
+                throw UsageFailure("--delay must be 0…31536000 seconds (got \(delay))")
+            }
+            delayDuration = .milliseconds(Int64((delay * 1000).rounded()))
+        }
+        if let batch, JobID(rawValue: batch) == nil {
+            throw UsageFailure("--batch must be 1–200 bytes without control characters")
+        }
+        if let output, output.isEmpty { throw UsageFailure("--out needs a directory") }
+        return EnqueueDefaults(chain: chain, format: format, quality: quality, priority: priority, delay: delayDuration,
+                               output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
+                               workingDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    func readRequests() throws(UsageFailure) -> [JobRequest] {
+        switch (sources.isEmpty, listFile) {
+        case (false, .some):
+            throw UsageFailure("give sources or --from FILE, not both")
+        case (true, nil):
+            throw UsageFailure("nothing to enqueue: give one or more sources, or --from FILE (- for standard input)")
+        case (false, nil):
+            return sources.map { JobRequest(source: $0) }
+        case (true, .some(let file)):
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let read = FileManager.default.contents(atPath: file) else {
+                    throw UsageFailure("cannot read --from file '\(file)'")
+                }
+                data = read
+            }
+            switch SourceList.parse(data, name: file == "-" ? "<stdin>" : file) {
+            case .success(let requests):
+                guard !requests.isEmpty else { throw UsageFailure("nothing to enqueue: \(file == "-" ? "standard input" : file) lists no sources") }
+                return requests
+            case .failure(let failure):
+                for error in failure.errors.dropLast() { StandardError.line("darkroom: \(error)") }
+                let more = failure.truncated ? " (stopped after \(failure.errors.count) problems)" : ""
+                throw UsageFailure("\(failure.errors.last.map { "\($0)" } ?? "bad list")\(more); nothing was enqueued")
+            }
+        }
+    }
+}
+
+/// What `enqueue` prints: `batch ID: N jobs enqueued (M already queued)`, or as JSON
+/// `{"batch","enqueued","jobs","skipped"}`.
+struct EnqueueSummary: Encodable, Equatable {
+    var batch: String
+    /// Jobs in the request (after parsing), duplicates included.
+    var jobs: Int
+    /// New jobs the queue accepted.
+    var enqueued: Int
+    /// Jobs whose id the queue already knew (or repeated within this request).
+    var skipped: Int
+
+    var text: String {
+        "batch \(EventFormatting.sanitized(batch)): \(enqueued) job\(enqueued == 1 ? "" : "s") enqueued (\(skipped) already queued)"
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

@@ -1,0 +1,73 @@
+import DarkroomQueue
+
+/// What the event stream says about one job, for `darkroom get`.
+enum JobStatus: Equatable, Sendable {
+    /// No event names the job: unknown, still queued (queued jobs have no job events yet), or its
+    /// events were trimmed from the stream.
+    case notFound
+    /// A worker started it and it has not ended.
+    case running(JobEvent)
+    /// An attempt failed and it will be retried.
+    case retrying(JobEvent)
+    /// It ended: `succeeded`, `failed` (final), `dead` or `cancelled`.
+    case ended(JobEvent)
+}
+
+/// Finds a job's latest state by scanning the event stream.
+///
+/// The limit is the stream's retention (about the last 100,000 events by default): a job whose
+/// events were trimmed cannot be found. A UUIDv7 id says when it was made, so the scan starts a few
+/// minutes before that instead of at the oldest retained event.
+struct JobLookup: Sendable {
+    var job: JobID
+    var pageSize = 1000
+    /// How far before the id's own time the scan starts (clock skew between hosts).
+    var skew: Duration = .seconds(300)
+
+    func status(on queue: any JobQueueDriver) async throws -> JobStatus {
+        var cursor = EventCursor.start
+        // A made-up id "from the future" would skip real events: scan everything then.
+        if let made = Self.creationTime(of: job), made <= .now() {
+            cursor = try await queue.eventCursor(at: made.adding(.zero - skew))
+        }
+        var status = JobStatus.notFound
+        while true {
+            let page = try await queue.readEvents(after: cursor, limit: pageSize, wait: .zero)
+            if page.isEmpty { return status }
+            for envelope in page {
+                cursor = envelope.cursor
+                let event = envelope.event
+                guard event.job == job else { continue }
+                // The latest event wins: a dead job retried from the dead-letter queue ends again.
+                switch event.type {
+                case .started: status = .running(event)
+                case .failed where event.willRetry == true: status = .retrying(event)
+                case .succeeded, .failed, .dead, .cancelled: status = .ended(event)
+                case .batchEnqueued, .workerOnline, .workerOffline: break
+                }
+            }
+        }
+    }
+
+    /// The creation time in a UUIDv7 id (`0195…-…-7…`), or nil for any other id.
+    static func creationTime(of id: JobID) -> Timestamp? {
+        let text = Array(id.rawValue.utf8)
+        guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"), text[14] == UInt8(ascii: "7"),
+              text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
+        var milliseconds: Int64 = 0
+        for byte in text[0..<8] + text[9..<13] {
+            guard let digit = hexValue(byte) else { return nil }
+            milliseconds = milliseconds << 4 | Int64(digit)
+        }
+        return Timestamp(millisecondsSince1970: milliseconds)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import ArgumentParser
+import DarkroomCache
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomPipeline
+import DarkroomQueue
+import DarkroomSources
+import DarkroomWorker
+import Foundation
+import Logging
+
+/// `darkroom run SOURCES… | --from FILE -p CHAIN --out DIR`: the distributed machinery in one
+/// process — an in-memory queue, one worker, the same events — with no Redis.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Process sources in-process (embedded mode, no Redis) through the queue and workers.",
+        discussion: """
+            Embedded mode: the jobs go through an in-memory queue and an in-process worker, exactly as \
+            they would through Redis and `darkroom worker` (same retries, events and output naming), \
+            without any server. Results are written into --out DIR, named after each source's base \
+            name with the output extension (the job id when two sources share a name).
+
+            --from FILE (- reads standard input) holds one job per line: a bare source, or a JSON object \
+            with keys source, chain, format, quality, id (a job's own "output" is not used: everything \
+            goes to --out).
+
+            Transient failures (HTTP 5xx, timeouts) are retried with backoff up to --max-attempts. \
+            Prints a progress bar on a terminal and a one-line summary; --json prints one JSON record \
+            per job on standard output instead (the summary then goes to standard error). \
+            Exit status: 0 when every job succeeded, 1 when any failed, 2 for bad usage.
+            """
+    )
+
+    @Argument(help: "Sources: paths, http(s):// URLs or data: URIs.")
+    var sources: [String] = []
+
+    @Option(name: .customLong("from"), help: ArgumentHelp("A file listing one job per line (- for standard input).", valueName: "file"))
+    var listFile: String?
+
+    @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\".")
+    var chain: String?
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output directory (created if missing).", valueName: "dir"))
+    var outputDirectory: String?
+
+    @Option(name: [.customShort("j"), .long], help: "Jobs run at once (default: the number of cores; 4x that with network sources).")
+    var concurrency: Int?
+
+    @Option(help: "Output format: jpeg, png or webp (default: keep the source's).")
+    var format: String?
+
+    @Option(help: "Quality 1-100 for JPEG and lossy WebP (default 80).")
+    var quality: Int?
+
+    @Option(help: "Most attempts per job when it fails transiently.")
+    var maxAttempts: Int = 3
+
+    @Flag(help: "Print one JSON record per job on standard output.")
+    var json = false
+
+    @OptionGroup(title: "Sources")
+    var sourceOptions: SourcePolicyOptions
+
+    @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
+    var cache: String?
+
+    @Flag(help: "Use no cache even when DARKROOM_CACHE_DIR is set.")
+    var noCache = false
+
+    func run() async throws {
+        let jobs: [Job]
+        let directory: String
+        let pipeline: ImagePipeline
+        let workerConfiguration: WorkerConfiguration
+        let diskCache: DiskCache?
+        do {
+            (jobs, directory) = try await plan()
+            let policy = try sourceOptions.policy(typedByAPerson: true)
+            diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)
+            do { try FileIO.createDirectory(directory) } catch { throw UsageFailure("\(error)") }
+            let cores = concurrency ?? Cores.count
+            let hasNetworkSources = jobs.contains { $0.source.lowercased().hasPrefix("http") }
+            var configuration = ImagePipeline.Configuration()
+            configuration.sourcePolicy = policy
+            configuration.diskCache = diskCache
+            configuration.maxConcurrentProcessing = cores
+            pipeline = ImagePipeline(configuration: configuration)
+            workerConfiguration = WorkerConfiguration(
+                name: "run:\(ProcessInfo.processInfo.processIdentifier)",
+                // As `process` does: downloads wait on the network, so more jobs than cores may be in flight.
+                concurrency: min(max(jobs.count, 1), hasNetworkSources && concurrency == nil ? cores * 4 : cores),
+                gracePeriod: .seconds(5),
+                retryBackoff: RetryBackoff(base: .milliseconds(500), cap: .seconds(10)),
+                releaseDelay: .seconds(1), reserveWait: .milliseconds(250),
+                allowedOutputRoots: [directory], processors: Registries.processors(), version: DarkroomVersion.current)
+        } catch let failure as UsageFailure {
+            throw failure.exit()
+        }
+
+        let queue = MemoryQueue(configuration: JobQueueConfiguration(maxAttempts: maxAttempts, eventRetention: max(100_000, jobs.count * 4)))
+        let logger = Logger(label: "darkroom.run") { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
+        let worker = Worker(queue: queue, pipeline: pipeline, configuration: workerConfiguration, logger: logger)
+        let reporter = RunReporter(jobs: jobs, json: json, outputDirectory: directory)
+        let cursor = try await queue.latestEventCursor()
+        _ = try await queue.enqueue(jobs)
+        let running = Task { try await worker.run() }
+        let outcome = try await reporter.follow(queue, after: cursor)
+        worker.shutdownGracefully()
+        try? await running.value
+        diskCache?.flushStatistics()
+        reporter.printSummary(outcome)
+        if outcome.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The validated jobs and the absolute output directory; every mistake is a `UsageFailure`.
+    private func plan() async throws -> ([Job], String) {
+        guard let outputDirectory, !outputDirectory.isEmpty else { throw UsageFailure("say where to write: --out DIR") }
+        guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
+        if let quality, !(1...100).contains(quality) { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
+        guard (1...100).contains(maxAttempts) else { throw UsageFailure("--max-attempts must be 1…100 (got \(maxAttempts))") }
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        let directory = PathResolver.absolute(outputDirectory, from: workingDirectory)
+        var requests = try RunCommand.requests(sources: sources, listFile: listFile)
+        // Everything goes to --out: the embedded worker writes nowhere else.
+        for index in requests.indices { requests[index].output = nil }
+        let defaults = EnqueueDefaults(chain: chain, format: format, quality: quality, output: directory,
+                                       batch: "run", workingDirectory: workingDirectory)
+        var validator = ChainValidator(registry: Registries.processors(), workers: { [] })
+        switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
+                                             listName: listFile == "-" ? "<stdin>" : listFile) {
+        case .jobs(let jobs):
+            return (jobs, directory)
+        case .problems(let problems):
+            for problem in problems.dropLast() {
+                for (index, line) in problem.lines.enumerated() { StandardError.line(index == 0 ? "darkroom: \(line)" : line) }
+            }
+            throw UsageFailure((problems.last?.lines ?? ["bad job list"]).joined(separator: "\n"))
+        }
+    }
+
+    /// Sources from the arguments or `--from` (the same list format as `enqueue`).
+    static func requests(sources: [String], listFile: String?) throws(UsageFailure) -> [JobRequest] {
+        switch (sources.isEmpty, listFile) {
+        case (false, .some):
+            throw UsageFailure("give sources or --from FILE, not both")
+        case (true, nil):
+            throw UsageFailure("nothing to run: give one or more sources, or --from FILE (- for standard input)")
+        case (false, nil):
+            return sources.map { JobRequest(source: $0) }
+        case (true, .some(let file)):
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let read = FileManager.default.contents(atPath: file) else { throw UsageFailure("cannot read --from file '\(file)'") }
+                data = read
+            }
+            switch SourceList.parse(data, name: file == "-" ? "<stdin>" : file) {
+            case .success(let requests):
+                guard !requests.isEmpty else { throw UsageFailure("nothing to run: \(file == "-" ? "standard input" : file) lists no sources") }
+                return requests
+            case .failure(let failure):
+                for error in failure.errors.dropLast() { StandardError.line("darkroom: \(error)") }
+                let more = failure.truncated ? " (stopped after \(failure.errors.count) problems)" : ""
+                throw UsageFailure("\(failure.errors.last.map { "\($0)" } ?? "bad list")\(more)")
+            }
+        }
+    }
+}

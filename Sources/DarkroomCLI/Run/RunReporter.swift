@@ -1,0 +1,95 @@
+import DarkroomQueue
+import Foundation
+
+/// Follows the events of an embedded run until every job has its terminal event: draws the
+/// progress bar, reports failures, prints `--json` records, and the summary at the end.
+struct RunReporter: Sendable {
+    /// What became of the jobs.
+    struct Outcome: Sendable {
+        var succeeded = 0
+        var failed = 0
+        var elapsed: Duration = .zero
+    }
+
+    /// One `--json` line per job.
+    struct Record: Encodable {
+        var id: String
+        var source: String
+        /// `succeeded`, `failed` or `dead`.
+        var status: String
+        var attempt: Int?
+        var result: JobResult?
+        var error: JobError?
+    }
+
+    let sources: [JobID: String]
+    let batch: String
+    let total: Int
+    let json: Bool
+    let outputDirectory: String
+    let bar: ProgressBar
+
+    init(jobs: [Job], json: Bool, outputDirectory: String) {
+        sources = Dictionary(jobs.map { ($0.id, $0.source) }, uniquingKeysWith: { first, _ in first })
+        batch = jobs.first?.batch ?? "run"
+        total = sources.count
+        self.json = json
+        self.outputDirectory = outputDirectory
+        bar = ProgressBar(total: total, title: "run")
+    }
+
+    /// Reads events after `cursor` until every job has ended.
+    func follow(_ queue: any JobQueueDriver, after cursor: EventCursor) async throws -> Outcome {
+        let start = ContinuousClock.now
+        var cursor = cursor
+        var ended = Set<JobID>()
+        var outcome = Outcome()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        while ended.count < total {
+            let page = try await queue.readEvents(after: cursor, limit: 1024, wait: .seconds(1))
+            for envelope in page {
+                cursor = envelope.cursor
+                let event = envelope.event
+                guard event.batch == batch, event.isTerminal, let id = event.job, ended.insert(id).inserted else { continue }
+                let source = sources[id] ?? id.rawValue
+                if event.type == .succeeded {
+                    outcome.succeeded += 1
+                } else {
+                    outcome.failed += 1
+                    if let error = event.error {
+                        let message = error.message.hasPrefix(source) ? error.message : "\(source): \(error.message)"
+                        bar.message("darkroom: \(message) [\(error.code)]")
+                    }
+                }
+                if json {
+                    let record = Record(id: id.rawValue, source: source, status: event.type.rawValue, attempt: event.attempt,
+                                        result: event.result, error: event.error)
+                    if let data = try? encoder.encode(record) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
+                }
+                bar.update(finished: ended.count, failed: outcome.failed)
+            }
+            // Events are retained generously, but if some were trimmed the batch counters still
+            // know the end: they are updated atomically with each terminal event.
+            if page.isEmpty, let progress = try await queue.batchProgress(batch), progress.isComplete, ended.count < total {
+                outcome.succeeded = progress.succeeded
+                outcome.failed = progress.finished - progress.succeeded
+                break
+            }
+        }
+        bar.finish()
+        outcome.elapsed = ContinuousClock.now - start
+        return outcome
+    }
+
+    /// `run: 98 succeeded, 2 failed of 100 in 3.21 s (31.2/s) → DIR` on standard output, or on
+    /// standard error when standard output carries `--json` records.
+    func printSummary(_ outcome: Outcome) {
+        let seconds = Double(outcome.elapsed.components.seconds) + Double(outcome.elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Double(total) / seconds : 0
+        var line = "run: \(outcome.succeeded) succeeded"
+        if outcome.failed > 0 { line += ", \(outcome.failed) failed" }
+        line += " of \(total) in " + String(format: "%.2f s (%.1f/s)", seconds, rate) + " → " + outputDirectory
+        if json { StandardError.line(line) } else { StandardOutput.line(line) }
+    }
+}

@@ -1,0 +1,192 @@
+import ArgumentParser
+import DarkroomCache
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomPipeline
+import DarkroomQueue
+import DarkroomWorker
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// `darkroom worker`: pulls jobs from Redis and runs them until SIGTERM/SIGINT.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run a worker: pull jobs from Redis, process them, publish events.",
+        discussion: """
+            Runs up to --concurrency jobs at once and reserves only what it can start. Each result is \
+            stored in the cache (--cache) and, for jobs enqueued with --out, written under that \
+            directory — which must be inside an --allow-output-root. Queued file sources must be \
+            inside an --allow-file-root.
+
+            Failures are classified: a corrupt image, a bad chain, limits, HTTP 4xx or a refused \
+            source fail the job at once; timeouts, HTTP 5xx/429, connection errors and a full disk \
+            are retried with exponential backoff and full jitter (1 s … 5 min) until --max-attempts, \
+            then dead-lettered. A job naming a processor this worker lacks is handed back for \
+            another worker.
+
+            With --cache, workers sharing the cache directory compute each result (and download each \
+            source) once: a short Redis lease per cache key makes the others wait for it.
+
+            SIGTERM or SIGINT: stop taking jobs, finish those in hand within --grace-period, leave \
+            the rest for other workers (they reclaim them after --visibility-timeout), exit 0. \
+            An unreachable Redis is reported on standard error and retried with backoff, forever.
+            """
+    )
+
+    @Option(name: [.customShort("j"), .long], help: "Jobs run at once (default: the number of cores).")
+    var concurrency: Int?
+
+    @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
+    var cache: String?
+
+    @Option(name: .customLong("allow-output-root"), help: ArgumentHelp(
+        "Directory job outputs (enqueue --out) may be written under (repeatable). Without one, jobs with an output fail.",
+        valueName: "dir"))
+    var outputRoots: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds a job may go without a lease renewal before other workers reclaim it.", valueName: "seconds"))
+    var visibilityTimeout: Double = 30
+
+    @Option(help: "Most attempts per job (retries and redeliveries); then it is dead-lettered.")
+    var maxAttempts: Int = 5
+
+    @Option(help: ArgumentHelp("Seconds jobs in hand may take to finish after SIGTERM/SIGINT.", valueName: "seconds"))
+    var gracePeriod: Double = 25
+
+    @Option(help: ArgumentHelp(
+        "Ceiling in seconds of the first retry's delay; it doubles per attempt (full jitter) up to --retry-cap.",
+        valueName: "seconds"))
+    var retryBase: Double = 1
+
+    @Option(help: ArgumentHelp("Longest delay between retries, in seconds.", valueName: "seconds"))
+    var retryCap: Double = 300
+
+    @Option(help: "The worker's name in events and `darkroom` fleet listings (default: host:pid). Unique per worker.")
+    var name: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    @Flag(help: "Accept truncated or slightly corrupt images when the decoder can recover them (default: strict).")
+    var lenient = false
+
+    @Option(help: "Largest input in megapixels, checked from the header before decoding.")
+    var maxPixels: Double = 50
+
+    @Option(help: "Longest side of a result, in pixels.")
+    var maxOutputDimension: Int = 16_383
+
+    @OptionGroup(title: "Redis")
+    var redis: RedisOptions
+
+    @OptionGroup(title: "Sources")
+    var sources: SourcePolicyOptions
+
+    func run() async throws {
+        let settings: Settings
+        do {
+            settings = try makeSettings()
+        } catch {
+            throw error.exit()
+        }
+        let logger = Logger(label: "darkroom.worker") { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        // Patient connections: a worker outlives Redis restarts; the worker loop adds its own backoff.
+        let client = RedisClient(url: settings.redisURL, options: RedisConnectionOptions(),
+                                 connections: max(4, settings.worker.concurrency + 2), dedicatedConnections: 2)
+        let queue = RedisStreamsQueue(client: client, configuration: settings.queue, keyPrefix: settings.keyPrefix)
+        var pipelineConfiguration = settings.pipeline
+        if pipelineConfiguration.diskCache != nil {
+            pipelineConfiguration.leases = RedisWorkLeases(client: client, keyPrefix: settings.keyPrefix)
+        }
+        let worker = Worker(queue: queue, pipeline: ImagePipeline(configuration: pipelineConfiguration),
+                            configuration: settings.worker, logger: logger)
+        logger.info("darkroom worker \(DarkroomVersion.current)", metadata: [
+            "redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)",
+            "cache": "\(pipelineConfiguration.diskCache?.directory ?? "none")",
+            "output-roots": "\(settings.worker.allowedOutputRoots.joined(separator: ","))",
+        ])
+
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: worker)], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+            logger: Logger(label: "darkroom.worker.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() }))
+        // A safety net past the grace period: then the worker is cancelled (it abandons what is left).
+        groupConfiguration.maximumGracefulShutdownDuration = settings.worker.gracePeriod + .seconds(15)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        do {
+            try await group.run()
+        } catch {
+            logger.error("worker stopped with an error", metadata: ["error": "\(error)"])
+            client.close()
+            throw ExitCode(1)
+        }
+        pipelineConfiguration.diskCache?.flushStatistics()
+        client.close()
+    }
+
+    private struct Settings {
+        var worker: WorkerConfiguration
+        var queue: JobQueueConfiguration
+        var pipeline: ImagePipeline.Configuration
+        var redisURL: RedisURL
+        var keyPrefix: String
+        var logLevel: Logger.Level
+    }
+
+    private func makeSettings() throws(UsageFailure) -> Settings {
+        guard concurrency.map({ (1...4096).contains($0) }) ?? true else { throw UsageFailure("--concurrency must be 1…4096") }
+        guard visibilityTimeout.isFinite, (0.1...86_400).contains(visibilityTimeout) else {
+            throw UsageFailure("--visibility-timeout must be 0.1…86400 seconds (got \(visibilityTimeout))")
+        }
+        guard (1...1000).contains(maxAttempts) else { throw UsageFailure("--max-attempts must be 1…1000 (got \(maxAttempts))") }
+        guard retryBase.isFinite, retryCap.isFinite, (0...86_400).contains(retryBase), (0...86_400).contains(retryCap) else {
+            throw UsageFailure("--retry-base and --retry-cap must be 0…86400 seconds")
+        }
+        guard gracePeriod.isFinite, (0...86_400).contains(gracePeriod) else {
+            throw UsageFailure("--grace-period must be 0…86400 seconds (got \(gracePeriod))")
+        }
+        if let name, JobID(rawValue: name) == nil { throw UsageFailure("--name must be 1–200 bytes without control characters") }
+        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+            throw UsageFailure("--log-level must be trace, debug, info, notice, warning, error or critical (got '\(logLevel)')")
+        }
+        guard (0.001...1000).contains(maxPixels) else { throw UsageFailure("--max-pixels must be 0.001…1000 megapixels (got \(maxPixels))") }
+        guard (1...65_535).contains(maxOutputDimension) else {
+            throw UsageFailure("--max-output-dimension must be 1…65535 pixels (got \(maxOutputDimension))")
+        }
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        let roots = outputRoots.map { PathResolver.absolute($0, from: workingDirectory) }
+        for root in roots where !FileIO.isDirectory(root) {
+            throw UsageFailure("--allow-output-root '\(root)' is not a directory; create it first")
+        }
+
+        var policy = try sources.policy(typedByAPerson: false)
+        policy.fileRoots = policy.fileRoots?.map { PathResolver.absolute($0, from: workingDirectory) }
+        var decodeLimits = DecodeLimits()
+        decodeLimits.maxPixels = Int(maxPixels * 1_000_000)
+        decodeLimits.strict = !lenient
+        Bitmap.maximumPixelCount = max(Bitmap.maximumPixelCount, decodeLimits.maxPixels)
+        let cores = concurrency ?? Cores.count
+        var pipeline = ImagePipeline.Configuration()
+        pipeline.sourcePolicy = policy
+        pipeline.limits = RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)
+        pipeline.diskCache = try CacheDirectory.open(flag: cache, disabled: false)
+        pipeline.maxConcurrentProcessing = min(cores, Cores.count)
+
+        let visibility = Duration.milliseconds(Int64((visibilityTimeout * 1000).rounded()))
+        let worker = WorkerConfiguration(
+            name: name ?? WorkerConfiguration.defaultName, concurrency: cores,
+            gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
+            retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
+            allowedOutputRoots: roots, processors: Registries.processors(), version: DarkroomVersion.current)
+        return Settings(worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
+                        pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
+    }
+
+    /// Seconds from a validated flag as a `Duration`, to the millisecond.
+    static func duration(seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
+}

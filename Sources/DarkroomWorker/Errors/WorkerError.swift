@@ -1,0 +1,31 @@
+/// A job failure the worker itself detects (outside the pipeline): an output it may not or
+/// cannot write, an output format it cannot encode. Carries its own code and retry rule.
+public struct WorkerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable dotted code, e.g. `output.not-allowed`.
+    public var code: String
+    public var message: String
+    /// True when trying again later may succeed (a full disk).
+    public var isTransient: Bool
+
+    public init(code: String, message: String, isTransient: Bool) {
+        self.code = code
+        self.message = message
+        self.isTransient = isTransient
+    }
+
+    public var description: String { message }
+
+    /// The job's `output` is outside every `--allow-output-root` (or the worker has none).
+    static func outputNotAllowed(_ output: String, roots: [String]) -> WorkerError {
+        let why = roots.isEmpty
+            ? "this worker accepts no outputs; start it with --allow-output-root DIR"
+            : "it is not inside an allowed output root (\(roots.joined(separator: ", ")))"
+        return WorkerError(code: "output.not-allowed", message: "output directory '\(output)' refused: \(why)", isTransient: false)
+    }
+
+    /// The job's `format` is not one this worker can write.
+    static func unsupportedFormat(_ name: String) -> WorkerError {
+        WorkerError(code: "output.unsupported-format",
+                    message: "cannot write format '\(name)'; use jpeg, png or webp", isTransient: false)
+    }
+}

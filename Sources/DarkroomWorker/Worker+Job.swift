@@ -1,0 +1,207 @@
+import DarkroomCore
+import DarkroomPipeline
+import DarkroomQueue
+import Logging
+
+/// One job, from delivery to acknowledgement.
+extension Worker {
+    /// Plans a batch of deliveries (parsing each chain is cheap) and announces the runnable ones
+    /// with one `started` publish for the whole batch — one queue round trip instead of one per
+    /// job. Returns the work to start, in delivery order.
+    func start(_ deliveries: [JobDelivery]) async -> [(JobDelivery, Result<JobPlan, any Error>)] {
+        let planned = deliveries.map { delivery in
+            (delivery, Result<JobPlan, any Error> { try JobPlan(job: delivery.job, processors: configuration.processors) })
+        }
+        let started = planned.compactMap { delivery, plan -> JobEvent? in
+            guard case .success = plan else { return nil }
+            let job = delivery.job
+            return .started(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt)
+        }
+        if !started.isEmpty {
+            do {
+                try await queue.publish(started)
+            } catch {
+                // Progress events only: the jobs run anyway.
+                logger.debug("could not publish started events", metadata: ["error": "\(error)"])
+            }
+        }
+        return planned
+    }
+
+    /// Runs one planned job to its acknowledgement.
+    func perform(_ delivery: JobDelivery, plan planned: Result<JobPlan, any Error>) async {
+        let job = delivery.job
+        var logger = self.logger
+        logger[metadataKey: "job"] = "\(job.id)"
+        logger[metadataKey: "attempt"] = "\(delivery.attempt)"
+
+        let plan: JobPlan
+        do {
+            plan = try planned.get()
+        } catch let error as ChainError where error.code == .unknownProcessor {
+            // Not this job's fault and not a failure: a worker with that plugin can run it.
+            logger.warning("job names a processor this worker lacks; handing it back for a worker that has it",
+                           metadata: ["error": "\(error)", "retry-in": "\(configuration.releaseDelay)"])
+            let queue = self.queue, delay = configuration.releaseDelay
+            _ = await queueCall("release", logger: logger) { try await queue.release(delivery, after: delay) }
+            return
+        } catch {
+            await finish(delivery, failedWith: error, logger: logger)
+            return
+        }
+
+        let result: JobResult
+        do {
+            result = try await renewingLease(of: delivery, logger: logger) { [self] in
+                try await execute(plan, output: job.output)
+            }
+        } catch {
+            if Task.isCancelled {
+                logger.notice("job abandoned at shutdown; it stays pending and another worker will reclaim it")
+                return
+            }
+            await finish(delivery, failedWith: error, logger: logger)
+            return
+        }
+        let queue = self.queue
+        if let acknowledged = await queueCall("acknowledge", logger: logger, {
+            try await queue.acknowledge(delivery, outcome: .succeeded(result))
+        }) {
+            countDone()
+            if acknowledged {
+                logger.debug("job succeeded", metadata: ["output": "\(result.output ?? "-")", "cache": "\(result.cache.rawValue)"])
+            } else {
+                logger.info("job already finished by another delivery; this result was not recorded")
+            }
+        }
+    }
+
+    /// Runs the pipeline and writes the output. The pipeline call is awaited detachably, so an
+    /// abandoned job (shutdown past the grace period) stops waiting at once.
+    private func execute(_ plan: JobPlan, output: String?) async throws -> JobResult {
+        let roots = outputRoots
+        var directory: String?
+        if let output {
+            // Checked before any work, so a refused output costs nothing; known directories need no I/O.
+            directory = roots.preparedDirectory(for: output)
+            if directory == nil { directory = try await pipeline.runBlocking { try roots.prepare(output) } }
+        }
+        let pipeline = self.pipeline, request = plan.request
+        let image = try await DetachedWait.run { try await pipeline.retrieve(request) }
+        try Task.checkCancellation()
+
+        var path = image.cachePath
+        var writeMilliseconds: Double?
+        if let directory {
+            let clock = ContinuousClock(), start = clock.now
+            let names = plan.fileNames(for: image.format), bytes = image.bytes
+            path = try await pipeline.runBlocking {
+                try OutputWriter.write(bytes, directory: directory, roots: roots, preferred: names.preferred, fallback: names.fallback)
+            }
+            writeMilliseconds = Self.milliseconds(clock.now - start)
+        }
+        return JobResult(output: path, format: image.format.rawValue, width: image.size.width, height: image.size.height,
+                         bytes: image.bytes.count, cache: CacheOutcome(image.origin),
+                         ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
+    }
+
+    /// Runs `work` while renewing the delivery's queue lease every `leaseRenewInterval`.
+    private func renewingLease<T: Sendable>(of delivery: JobDelivery, logger: Logger,
+                                            _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let queue = self.queue, interval = leaseRenewInterval
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                while (try? await Task.sleep(for: interval)) != nil {
+                    do {
+                        if try await !queue.extendLease(delivery) {
+                            logger.warning("lost the job's lease (reclaimed by another worker); its result may not count")
+                        }
+                    } catch {
+                        logger.warning("could not renew the job's lease", metadata: ["error": "\(error)"])
+                    }
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let next = try await group.next() {
+                if let value = next { return value }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// Permanent errors fail the job at once; transient ones schedule a retry after the backoff
+    /// (the queue dead-letters the last allowed attempt).
+    private func finish(_ delivery: JobDelivery, failedWith error: any Error, logger: Logger) async {
+        let classified = ErrorClassifier.classify(error)
+        let queue = self.queue
+        if classified.isTransient {
+            let delay = configuration.retryBackoff.delay(afterAttempt: delivery.attempt)
+            guard let disposition = await queueCall("retry", logger: logger, {
+                try await queue.retry(delivery, after: delay, error: classified.error)
+            }) else { return }
+            countDone()
+            switch disposition {
+            case .scheduled:
+                logger.info("job failed transiently; retrying", metadata: ["error": "\(classified.error)", "retry-in": "\(delay)"])
+            case .deadLettered:
+                logger.warning("job failed on its last attempt; dead-lettered", metadata: ["error": "\(classified.error)"])
+            case .notPending:
+                logger.info("job already finished by another delivery")
+            }
+        } else {
+            guard await queueCall("acknowledge", logger: logger, {
+                try await queue.acknowledge(delivery, outcome: .failed(classified.error))
+            }) != nil else { return }
+            countDone()
+            logger.info("job failed", metadata: ["error": "\(classified.error)"])
+        }
+    }
+
+    /// A queue call retried a few times with the queue backoff. Nil when it kept failing: the
+    /// job then stays pending and is reclaimed after the visibility timeout (at least once).
+    func queueCall<T: Sendable>(_ what: String, logger: Logger, attempts: Int = 5,
+                                _ call: @escaping @Sendable () async throws -> T) async -> T? {
+        for attempt in 1...max(1, attempts) {
+            do {
+                return try await call()
+            } catch {
+                if attempt == attempts || Task.isCancelled {
+                    logger.error("\(what) failed; the job stays pending and will be reclaimed after the visibility timeout",
+                                 metadata: ["error": "\(error)"])
+                    return nil
+                }
+                try? await Task.sleep(for: configuration.queueBackoff.delay(afterAttempt: attempt))
+            }
+        }
+        return nil
+    }
+
+    /// Milliseconds per stage: for a computed result every stage (store = cache write plus the
+    /// output file); for a cache hit the lookup (`fetch`) and the output file (`store`).
+    static func stages(_ timings: PipelineTimings, origin: ResultOrigin, outputWrite: Double?) -> DarkroomQueue.StageTimings {
+        switch origin {
+        case .miss:
+            return DarkroomQueue.StageTimings(fetch: timings.fetch, decode: timings.decode, process: timings.process,
+                                              encode: timings.encode, store: timings.store + (outputWrite ?? 0))
+        case .memory, .disk:
+            return DarkroomQueue.StageTimings(fetch: timings.fetch, store: outputWrite)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+extension CacheOutcome {
+    init(_ origin: ResultOrigin) {
+        switch origin {
+        case .memory: self = .memory
+        case .disk: self = .disk
+        case .miss: self = .miss
+        }
+    }
+}

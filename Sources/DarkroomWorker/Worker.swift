@@ -1,0 +1,213 @@
+import DarkroomPipeline
+import DarkroomQueue
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// A queue worker: pulls jobs from any `JobQueueDriver`, runs them through an `ImagePipeline`,
+/// writes outputs, publishes events and acknowledges — a swift-service-lifecycle `Service`.
+///
+/// - **Back-pressure**: it reserves only as many jobs as it has free slots (`concurrency`), and
+///   runs each in its own child task.
+/// - **Leases**: while a job runs its queue lease is renewed every `leaseRenewInterval`, so a long
+///   job is not reclaimed; every `reclaimInterval` it reclaims stale jobs of dead workers (any
+///   live worker does, none is special) and runs them.
+/// - **Failures**: `ErrorClassifier` decides: permanent → `failed` at once; transient → retried
+///   after `retryBackoff` (the queue dead-letters after `maxAttempts`). A job naming a processor
+///   this worker lacks is released for another worker. Queue operations that fail (Redis down)
+///   are retried with `queueBackoff`; nothing stops the worker but a shutdown.
+/// - **Graceful shutdown** (ServiceLifecycle's, or `shutdownGracefully()`): stop reserving, let
+///   jobs in hand finish within `gracePeriod`, leave the rest unacknowledged (other workers
+///   reclaim them after the visibility timeout), publish `workerOffline`, deregister, return.
+///   Task cancellation is a hard stop: jobs in hand are abandoned the same way, at once.
+public final class Worker: Service {
+    public let queue: any JobQueueDriver
+    public let pipeline: ImagePipeline
+    public let configuration: WorkerConfiguration
+    let logger: Logger
+    let outputRoots: OutputRoots
+    let startedAt = Timestamp.now()
+    let stopping = StopSignal()
+    let slots: JobSlots
+    private let done = Atomic<Int>(0)
+    private let announced = Atomic<Bool>(false)
+
+    public init(queue: any JobQueueDriver, pipeline: ImagePipeline, configuration: WorkerConfiguration, logger: Logger) {
+        self.queue = queue
+        self.pipeline = pipeline
+        self.configuration = configuration
+        var logger = logger
+        logger[metadataKey: "worker"] = "\(configuration.name)"
+        self.logger = logger
+        outputRoots = OutputRoots(configuration.allowedOutputRoots)
+        slots = JobSlots(limit: configuration.concurrency)
+    }
+
+    /// Jobs finished since start (succeeded, failed, retried or dead-lettered).
+    public var jobsDone: Int { done.load(ordering: .relaxed) }
+
+    /// Jobs running now.
+    public var jobsRunning: Int { slots.running }
+
+    /// Begins a graceful shutdown, as a ServiceLifecycle graceful shutdown does: for embedding
+    /// the worker without a `ServiceGroup`.
+    public func shutdownGracefully() {
+        stopping.fire()
+        slots.stop()
+    }
+
+    var leaseRenewInterval: Duration {
+        configuration.leaseRenewInterval ?? queue.configuration.visibilityTimeout / 3
+    }
+
+    var reclaimInterval: Duration {
+        configuration.reclaimInterval ?? queue.configuration.visibilityTimeout / 2
+    }
+
+    public func run() async throws {
+        logger.info("worker starting", metadata: [
+            "concurrency": "\(configuration.concurrency)",
+            "visibility-timeout": "\(queue.configuration.visibilityTimeout)",
+            "max-attempts": "\(queue.configuration.maxAttempts)",
+        ])
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await serve()
+            } onCancel: { [slots, stopping] in
+                // A hard stop: nothing more is started and jobs in hand are abandoned at once.
+                stopping.fire()
+                slots.abandon()
+            }
+        } onGracefulShutdown: { [weak self] in
+            self?.shutdownGracefully()
+        }
+        await goOffline()
+        logger.info("worker stopped", metadata: ["jobs-done": "\(jobsDone)"])
+    }
+
+    /// The main loop: reclaim or reserve into free slots, run each job in a child task; after a
+    /// stop, drain within the grace period.
+    private func serve() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.heartbeats() }
+            let clock = ContinuousClock()
+            var nextReclaim = clock.now
+            var queueFailures = 0
+            while await slots.waitForFreeSlot(), !stopping.isFired {
+                let free = slots.free
+                guard free > 0 else { continue }
+                do {
+                    var deliveries: [JobDelivery] = []
+                    if clock.now >= nextReclaim {
+                        nextReclaim = clock.now + reclaimInterval
+                        let reclaimed = try await queue.reclaimStale(consumer: configuration.name, max: free)
+                        deliveries = reclaimed.deliveries
+                        if !deliveries.isEmpty || reclaimed.deadLettered > 0 {
+                            logger.notice("reclaimed stale jobs of stopped workers", metadata: [
+                                "reclaimed": "\(deliveries.count)", "dead-lettered": "\(reclaimed.deadLettered)"])
+                        }
+                    }
+                    if deliveries.isEmpty { deliveries = try await reserve(max: free) }
+                    if queueFailures > 0 {
+                        logger.notice("the queue answers again", metadata: ["failed-calls": "\(queueFailures)"])
+                        queueFailures = 0
+                    }
+                    slots.take(deliveries.count)
+                    for (delivery, plan) in await start(deliveries) {
+                        group.addTask {
+                            await self.perform(delivery, plan: plan)
+                            self.slots.give()
+                        }
+                    }
+                } catch {
+                    queueFailures += 1
+                    let delay = configuration.queueBackoff.delay(afterAttempt: queueFailures)
+                    // The first failure and then every 10th, so a long outage is visible but not a flood.
+                    if queueFailures == 1 || queueFailures % 10 == 0 {
+                        logger.error("cannot reach the queue; retrying with backoff", metadata: [
+                            "error": "\(error)", "failed-calls": "\(queueFailures)", "retry-in": "\(delay)"])
+                    }
+                    await stopping.sleep(for: delay)
+                }
+            }
+            await drain()
+            group.cancelAll()
+        }
+    }
+
+    /// `reserve`, cancelled (returning what it got, if anything) as soon as a stop begins.
+    private func reserve(max: Int) async throws -> [JobDelivery] {
+        let queue = self.queue, name = configuration.name, wait = configuration.reserveWait
+        let call = Task { try await queue.reserve(consumer: name, max: max, wait: wait) }
+        return try await withTaskCancellationHandler {
+            try await stopping.whileRegistered({ call.cancel() }) { try await call.value }
+        } onCancel: {
+            call.cancel()
+        }
+    }
+
+    /// Waits up to the grace period for the jobs in hand; abandons the rest.
+    private func drain() async {
+        let running = slots.running
+        guard running > 0 else { return }
+        logger.notice("finishing jobs in hand before stopping", metadata: [
+            "running": "\(running)", "grace-period": "\(configuration.gracePeriod)"])
+        let timer = Task { [slots, grace = configuration.gracePeriod] in
+            if (try? await Task.sleep(for: grace)) != nil { slots.abandon() }
+        }
+        let idle = await slots.waitUntilIdle()
+        timer.cancel()
+        if !idle {
+            logger.warning("grace period over; jobs still running are left unacknowledged for other workers to reclaim",
+                           metadata: ["abandoned": "\(slots.running)"])
+        }
+    }
+
+    // MARK: Fleet registration
+
+    private func heartbeats() async {
+        while !stopping.isFired, !Task.isCancelled {
+            do {
+                if !announced.load(ordering: .relaxed) {
+                    try await queue.publish([.workerOnline(worker: configuration.name)])
+                    announced.store(true, ordering: .relaxed)
+                }
+                try await queue.heartbeat(info, ttl: configuration.heartbeatTTL)
+            } catch {
+                // The main loop reports an unreachable queue; this only notes the heartbeat.
+                logger.debug("heartbeat failed", metadata: ["error": "\(error)"])
+            }
+            await stopping.sleep(for: configuration.heartbeatInterval)
+        }
+    }
+
+    /// What heartbeats advertise.
+    var info: WorkerInfo {
+        WorkerInfo(name: configuration.name, host: WorkerConfiguration.hostName, pid: Self.pid,
+                   concurrency: configuration.concurrency, jobsDone: jobsDone,
+                   processors: configuration.processorVersions, version: configuration.version, startedAt: startedAt)
+    }
+
+    /// `workerOffline` and deregistration, best effort and bounded: a queue that is down must not
+    /// keep a stopping worker alive.
+    private func goOffline() async {
+        let queue = self.queue, name = configuration.name, wasAnnounced = announced.load(ordering: .relaxed)
+        // An unstructured task: after a hard stop (cancellation) the worker still says goodbye.
+        let farewell = Task {
+            try await DetachedWait.run(deadline: .seconds(5)) {
+                if wasAnnounced { try await queue.publish([.workerOffline(worker: name)]) }
+                try await queue.removeWorker(named: name)
+            }
+        }
+        do {
+            try await farewell.value
+        } catch {
+            logger.warning("could not deregister from the queue; the worker entry expires with its heartbeat",
+                           metadata: ["error": "\(error)"])
+        }
+    }
+
+    func countDone() { done.add(1, ordering: .relaxed) }
+
+    static var pid: Int32 { WorkerProcess.id }
+}

@@ -1,0 +1,85 @@
+import DarkroomCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything a `Worker` needs besides its queue and pipeline. The source policy, the disk cache
+/// and the fleet leases are the pipeline's (`ImagePipeline.Configuration`).
+public struct WorkerConfiguration: Sendable {
+    /// The worker's queue consumer name, unique in the fleet; `host:pid` by default.
+    public var name: String
+    /// The most jobs run at once (default: the core count).
+    public var concurrency: Int
+    /// After a graceful shutdown begins, how long jobs in hand may take to finish; the rest are
+    /// left unacknowledged for other workers to reclaim. Default 25 s (Kubernetes gives 30 s).
+    public var gracePeriod: Duration
+    /// How often the worker tells the fleet it is alive (default 5 s).
+    public var heartbeatInterval: Duration
+    /// How long a heartbeat keeps the worker listed as live (default 3 × `heartbeatInterval`).
+    public var heartbeatTTL: Duration
+    /// How often a running job's queue lease is renewed; nil: a third of the queue's visibility
+    /// timeout, so two renewals can fail before the job is considered stalled.
+    public var leaseRenewInterval: Duration?
+    /// How often the worker looks for stale jobs of dead workers; nil: half the visibility timeout.
+    public var reclaimInterval: Duration?
+    /// Delay before a transiently failed job is tried again (exponential, full jitter, 1 s … 5 min).
+    public var retryBackoff: RetryBackoff
+    /// Delay before a failed queue operation (Redis unreachable) is tried again.
+    public var queueBackoff: RetryBackoff
+    /// How long a job naming a processor this worker lacks waits before it is offered again.
+    public var releaseDelay: Duration
+    /// How long one `reserve` call waits for work when the queue is empty.
+    public var reserveWait: Duration
+    /// Directories job outputs may be written under (`--allow-output-root`); empty: a job with
+    /// an `output` is refused (`output.not-allowed`).
+    public var allowedOutputRoots: [String]
+    /// The processors this worker can run (advertised in its heartbeats).
+    public var processors: ProcessorRegistry
+    /// The Darkroom version, advertised in heartbeats.
+    public var version: String
+
+    public init(name: String = WorkerConfiguration.defaultName, concurrency: Int = Cores.count,
+                gracePeriod: Duration = .seconds(25), heartbeatInterval: Duration = .seconds(5),
+                heartbeatTTL: Duration? = nil, leaseRenewInterval: Duration? = nil, reclaimInterval: Duration? = nil,
+                retryBackoff: RetryBackoff = .jobs, queueBackoff: RetryBackoff = .queue,
+                releaseDelay: Duration = .seconds(5), reserveWait: Duration = .seconds(1),
+                allowedOutputRoots: [String] = [], processors: ProcessorRegistry, version: String = "unknown") {
+        self.name = name
+        self.concurrency = max(1, concurrency)
+        self.gracePeriod = max(gracePeriod, .zero)
+        self.heartbeatInterval = max(heartbeatInterval, .milliseconds(10))
+        self.heartbeatTTL = heartbeatTTL ?? self.heartbeatInterval * 3
+        self.leaseRenewInterval = leaseRenewInterval
+        self.reclaimInterval = reclaimInterval
+        self.retryBackoff = retryBackoff
+        self.queueBackoff = queueBackoff
+        self.releaseDelay = max(releaseDelay, .zero)
+        self.reserveWait = max(reserveWait, .milliseconds(1))
+        self.allowedOutputRoots = allowedOutputRoots
+        self.processors = processors
+        self.version = version
+    }
+
+    /// `host:pid`.
+    public static var defaultName: String { "\(hostName):\(getpid())" }
+
+    /// This machine's host name (`gethostname`, no DNS lookup), or `localhost` when it has none.
+    public static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "localhost" : name
+    }
+
+    /// Processor name → version, as heartbeats advertise them.
+    var processorVersions: [String: Int] {
+        Dictionary(processors.all.map { ($0.name, $0.version) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// This process.
+enum WorkerProcess {
+    static var id: Int32 { Int32(getpid()) }
+}

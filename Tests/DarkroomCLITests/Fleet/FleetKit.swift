@@ -1,0 +1,201 @@
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomQueue
+import DarkroomTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// Runs a small Darkroom fleet for the end-to-end tests: a real redis-server, real `darkroom`
+/// processes (workers, enqueue, wait, events) and a scratch directory with images.
+///
+/// Process output goes to files, not pipes, so a chatty long-running worker can never block on a
+/// full pipe while the test waits for something else.
+final class FleetKit: Sendable {
+    let redis: RedisTestServer
+    let root: String
+
+    init(appendOnly: Bool = false) throws {
+        redis = try RedisTestServer(appendOnly: appendOnly)
+        root = NSTemporaryDirectory() + "darkroom-fleet-\(UUID().uuidString)"
+        for folder in ["images", "out", "cache", "logs"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func path(_ relative: String) -> String { root + "/" + relative }
+
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DARKROOM_REDIS_URL"] = redis.url
+        env["DARKROOM_CACHE_DIR"] = nil
+        return env
+    }
+
+    // MARK: Images
+
+    /// Writes a `width`×`height` PNG gradient to `images/name` and returns its path.
+    @discardableResult
+    func image(_ name: String, width: Int = 96, height: Int = 64, seed: Int = 0) throws -> String {
+        try Data(Self.png(width: width, height: height, seed: seed)).write(to: URL(fileURLWithPath: path("images/" + name)))
+        return path("images/" + name)
+    }
+
+    static func png(width: Int, height: Int, seed: Int = 0) throws -> [UInt8] {
+        let bitmap = try Bitmap(width: width, height: height, isOpaque: true) { bytes, rowBytes in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = y * rowBytes + x * 4
+                    bytes[i] = UInt8(truncatingIfNeeded: x * 255 / max(width - 1, 1) + seed)
+                    bytes[i + 1] = UInt8(truncatingIfNeeded: y * 255 / max(height - 1, 1))
+                    bytes[i + 2] = UInt8(truncatingIfNeeded: 40 + seed * 13)
+                    bytes[i + 3] = 255
+                }
+            }
+        }
+        return try CoderRegistry.standard.encoder(for: .png).encode(bitmap, options: EncodeOptions())
+    }
+
+    // MARK: Processes
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// A running `darkroom` process whose output goes to `logs/<label>.out|.err`.
+    final class Child: Sendable {
+        let process: Process
+        let outputPath: String
+        let errorPath: String
+
+        init(process: Process, outputPath: String, errorPath: String) {
+            self.process = process
+            self.outputPath = outputPath
+            self.errorPath = errorPath
+        }
+
+        var pid: Int32 { process.processIdentifier }
+        var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+        var error: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+        func kill(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+
+        /// Waits up to `timeout` for the process to exit; returns its status, or nil if it is still running.
+        func waitForExit(timeout: Duration) async -> Int32? {
+            let deadline = ContinuousClock.now + timeout
+            while process.isRunning {
+                if ContinuousClock.now >= deadline { return nil }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    private let counter = Counter()
+
+    func start(_ arguments: [String], label: String) throws -> Child {
+        let number = counter.next()
+        let outputPath = path("logs/\(number)-\(label).out")
+        let errorPath = path("logs/\(number)-\(label).err")
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.darkroomBinary)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        try process.run()
+        return Child(process: process, outputPath: outputPath, errorPath: errorPath)
+    }
+
+    /// Runs `darkroom arguments…` to completion (at most `timeout`, then it is killed and the test fails).
+    func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> Run {
+        let child = try start(arguments, label: arguments.first ?? "run")
+        guard let status = await child.waitForExit(timeout: timeout) else {
+            child.kill(SIGKILL)
+            Issue.record("darkroom \(arguments.joined(separator: " ")) did not finish within \(timeout)")
+            return Run(status: -1, output: child.output, error: child.error)
+        }
+        return Run(status: status, output: child.output, error: child.error)
+    }
+
+    /// Starts a worker with a cache, file sources from `images/`, outputs under `out/`, and `extra` flags.
+    func worker(name: String, concurrency: Int = 2, extra: [String] = []) throws -> Child {
+        try start(["worker", "--name", name, "--concurrency", String(concurrency), "--cache", path("cache"),
+                   "--allow-file-root", path("images"), "--allow-output-root", path("out")] + extra, label: "worker-" + name)
+    }
+
+    // MARK: Events
+
+    /// Every retained event, read straight from Redis through the driver.
+    func events() async throws -> [JobEvent] {
+        let client = RedisClient(url: try RedisURL(redis.url))
+        defer { client.close() }
+        let queue = RedisStreamsQueue(client: client)
+        var cursor = EventCursor.start
+        var events: [JobEvent] = []
+        while true {
+            let page = try await queue.readEvents(after: cursor, limit: 1000, wait: .zero)
+            guard let last = page.last else { return events }
+            events += page.map(\.event)
+            cursor = last.cursor
+        }
+    }
+
+    /// Polls the events until `condition` holds for them (or `timeout` passes: then the test fails).
+    @discardableResult
+    func waitForEvents(timeout: Duration = .seconds(60), _ what: String,
+                       until condition: ([JobEvent]) -> Bool) async throws -> [JobEvent] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let events = try await events()
+            if condition(events) { return events }
+            if ContinuousClock.now >= deadline {
+                Issue.record("timed out waiting for \(what); events: \(events.map { "\($0.type.rawValue) \($0.job?.rawValue ?? "")" })")
+                return events
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Terminal events per job, for the exactly-once checks.
+    static func terminalEvents(_ events: [JobEvent]) -> [JobID: [JobEvent]] {
+        var byJob: [JobID: [JobEvent]] = [:]
+        for event in events where event.isTerminal {
+            if let job = event.job { byJob[job, default: []].append(event) }
+        }
+        return byJob
+    }
+
+    // MARK: The darkroom binary
+
+    static var darkroomBinary: String {
+        get throws {
+            let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            var directory = URL(fileURLWithPath: selfPath).deletingLastPathComponent()
+            while directory.path != "/" {
+                let candidate = directory.appendingPathComponent("darkroom").path
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+            throw FleetFailure("no darkroom binary next to \(selfPath); run `swift build` first")
+        }
+    }
+
+    struct FleetFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    final class Counter: Sendable {
+        private let value = Mutex(0)
+        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@Suite("darkroom run: embedded queue and worker, as a real process")
+struct RunCommandTests {
+    @Test("Given good sources, every result is written under --out with the output extension and the run exits 0")
+    func successWritesEveryResult() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.jpeg, width: 120, height: 80), to: "\(dir)/in/a.jpg")
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.png, width: 80, height: 120), to: "\(dir)/in/b.png")
+
+        let run = try await WorkerCLITestKit.run(["run", "in/a.jpg", "in/b.png", "-p", "downsample(40x40)", "--out", "thumbs",
+                                                  "--format", "webp"], in: dir)
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/thumbs").sorted() == ["a.webp", "b.webp"])
+        let a = try WorkerCLITestKit.decode("\(dir)/thumbs/a.webp").bitmap
+        let b = try WorkerCLITestKit.decode("\(dir)/thumbs/b.webp").bitmap
+        #expect(a.width == 40 && a.height == 27)
+        #expect(b.width == 27 && b.height == 40)
+        #expect(run.output.hasPrefix("run: 2 succeeded of 2 in "))
+    }
+
+    @Test("A failing source makes the run exit 1, names the source and its error code, and the others are still written")
+    func failingSourceExitsOne() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(), to: "\(dir)/good.jpg")
+        try WorkerCLITestKit.write(Array("definitely not a picture".utf8), to: "\(dir)/broken.jpg")
+
+        let run = try await WorkerCLITestKit.run(["run", "good.jpg", "broken.jpg", "missing.jpg", "-p", "downsample(40x40)",
+                                                  "--out", "out"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.error.contains("\(dir)/broken.jpg") && run.error.contains("[image.unknown-format]"))
+        #expect(run.error.contains("\(dir)/missing.jpg") && run.error.contains("[source.not-found]"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out") == ["good.jpg"])
+        #expect(run.output.hasPrefix("run: 1 succeeded, 2 failed of 3"))
+    }
+
+    @Test("--json prints one record per job with its status, result or error; the summary goes to standard error")
+    func jsonRecords() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(), to: "\(dir)/good.jpg")
+        try WorkerCLITestKit.write([0xFF, 0xD8, 0xFF], to: "\(dir)/cut.jpg")
+
+        let run = try await WorkerCLITestKit.run(["run", "good.jpg", "cut.jpg", "-p", "downsample(30x30)", "--out", "out", "--json"], in: dir)
+        #expect(run.status == 1)
+        let records = try run.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(records.count == 2)
+        let good = try #require(records.first { ($0["source"] as? String) == "\(dir)/good.jpg" })
+        let result = try #require(good["result"] as? [String: Any])
+        #expect(good["status"] as? String == "succeeded")
+        #expect(result["output"] as? String == "\(dir)/out/good.jpg" && result["width"] as? Int == 30 && result["cache"] as? String == "miss")
+        let cut = try #require(records.first { ($0["source"] as? String) == "\(dir)/cut.jpg" })
+        #expect(cut["status"] as? String == "failed")
+        #expect(((cut["error"] as? [String: Any])?["code"] as? String)?.hasPrefix("image.") == true)
+        #expect(run.error.contains("run: 1 succeeded, 1 failed of 2"))
+    }
+
+    @Test("--from reads bare sources and JSON lines with their own chain; two sources with one base name get the name and a job id")
+    func fromFileAndNameCollision() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(tint: 20), to: "\(dir)/x/cat.jpg")
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(tint: 220), to: "\(dir)/y/cat.jpg")
+        let list = """
+            # two cats
+            x/cat.jpg
+            {"source": "y/cat.jpg", "chain": "downsample(20x20)", "id": "second-cat"}
+            """
+        try list.write(toFile: "\(dir)/list.txt", atomically: true, encoding: .utf8)
+
+        let run = try await WorkerCLITestKit.run(["run", "--from", "list.txt", "-p", "downsample(40x40)", "--out", "out",
+                                                  "--concurrency", "1"], in: dir)
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").sorted() == ["cat.jpg", "second-cat.jpg"])
+        let widths = try ["cat.jpg", "second-cat.jpg"].map { try WorkerCLITestKit.decode("\(dir)/out/\($0)").bitmap.width }
+        // One job each way, whichever ran first got the plain name.
+        #expect(Set(widths) == [40, 20])
+    }
+
+    @Test("Bad usage exits 2 and runs nothing: a bad chain, no --out, no sources")
+    func usageErrors() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(), to: "\(dir)/a.jpg")
+
+        let badChain = try await WorkerCLITestKit.run(["run", "a.jpg", "-p", "blurr(2)", "--out", "out"], in: dir)
+        #expect(badChain.status == 2)
+        #expect(badChain.error.contains("unknown processor 'blurr'"))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/out"))
+        let noOut = try await WorkerCLITestKit.run(["run", "a.jpg", "-p", "blur(2)"], in: dir)
+        #expect(noOut.status == 2 && noOut.error.contains("--out"))
+        let nothing = try await WorkerCLITestKit.run(["run", "-p", "blur(2)", "--out", "out"], in: dir)
+        #expect(nothing.status == 2)
+    }
+}

@@ -1,0 +1,76 @@
+import DarkroomQueue
+import Synchronization
+
+/// A `MemoryQueue` behind a switch: while `isDown`, every call throws `queue.unavailable` (Redis
+/// unreachable); with `failAcknowledgements`, only `acknowledge` does. Counts the failures.
+final class FlakyQueue: JobQueueDriver {
+    let inner: MemoryQueue
+    private let down = Atomic<Bool>(false)
+    private let failAcks = Atomic<Bool>(false)
+    private let failures = Atomic<Int>(0)
+
+    init(_ inner: MemoryQueue, down: Bool = false, failAcknowledgements: Bool = false) {
+        self.inner = inner
+        self.down.store(down, ordering: .sequentiallyConsistent)
+        failAcks.store(failAcknowledgements, ordering: .sequentiallyConsistent)
+    }
+
+    var isDown: Bool {
+        get { down.load(ordering: .sequentiallyConsistent) }
+        set { down.store(newValue, ordering: .sequentiallyConsistent) }
+    }
+
+    var failedCalls: Int { failures.load(ordering: .sequentiallyConsistent) }
+
+    private func check(acknowledging: Bool = false) throws {
+        if isDown || (acknowledging && failAcks.load(ordering: .sequentiallyConsistent)) {
+            failures.add(1, ordering: .sequentiallyConsistent)
+            throw JobQueueError(.unavailable, "the test switched the queue off")
+        }
+    }
+
+    var configuration: JobQueueConfiguration { inner.configuration }
+    func enqueue(_ jobs: [Job]) async throws -> Int { try check(); return try await inner.enqueue(jobs) }
+    func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
+        try check()
+        return try await inner.reserve(consumer: consumer, max: max, wait: wait)
+    }
+    func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool {
+        try check(acknowledging: true)
+        return try await inner.acknowledge(delivery, outcome: outcome)
+    }
+    func retry(_ delivery: JobDelivery, after: Duration, error: JobError) async throws -> RetryDisposition {
+        try check(acknowledging: true)
+        return try await inner.retry(delivery, after: after, error: error)
+    }
+    func deadLetter(_ delivery: JobDelivery, error: JobError) async throws -> Bool {
+        try check(acknowledging: true)
+        return try await inner.deadLetter(delivery, error: error)
+    }
+    func extendLease(_ delivery: JobDelivery) async throws -> Bool { try check(); return try await inner.extendLease(delivery) }
+    func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
+        try check()
+        return try await inner.reclaimStale(consumer: consumer, olderThan: olderThan, max: max)
+    }
+    func cancel(batch: String) async throws -> Int { try check(); return try await inner.cancel(batch: batch) }
+    func cancel(jobs: [JobID]) async throws -> Int { try check(); return try await inner.cancel(jobs: jobs) }
+    func publish(_ events: [JobEvent]) async throws { try check(); try await inner.publish(events) }
+    func readEvents(after cursor: EventCursor, limit: Int, wait: Duration) async throws -> [EventEnvelope] {
+        try check()
+        return try await inner.readEvents(after: cursor, limit: limit, wait: wait)
+    }
+    func latestEventCursor() async throws -> EventCursor { try check(); return try await inner.latestEventCursor() }
+    func deadLetters(limit: Int) async throws -> [DeadLetter] { try check(); return try await inner.deadLetters(limit: limit) }
+    func counts() async throws -> QueueCounts { try check(); return try await inner.counts() }
+    func release(_ delivery: JobDelivery, after: Duration) async throws -> Bool {
+        try check()
+        return try await inner.release(delivery, after: after)
+    }
+    func retryDeadLetters(ids: [String]?) async throws -> Int { try check(); return try await inner.retryDeadLetters(ids: ids) }
+    func purgeDeadLetters() async throws -> Int { try check(); return try await inner.purgeDeadLetters() }
+    func batchProgress(_ batch: String) async throws -> BatchProgress? { try check(); return try await inner.batchProgress(batch) }
+    func eventCursor(at time: Timestamp) async throws -> EventCursor { try check(); return try await inner.eventCursor(at: time) }
+    func heartbeat(_ worker: WorkerInfo, ttl: Duration) async throws { try check(); try await inner.heartbeat(worker, ttl: ttl) }
+    func removeWorker(named name: String) async throws { try check(); try await inner.removeWorker(named: name) }
+    func liveWorkers() async throws -> [WorkerInfo] { try check(); return try await inner.liveWorkers() }
+}

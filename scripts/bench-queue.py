@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Measure the queue: enqueue throughput, cache-hit round trip per worker, and broker overhead.
+
+Usage (from the repository root, after `swift build -c release --product darkroom`):
+    python3 scripts/bench-queue.py [--darkroom PATH] [--jobs 100000] [--round-trip-jobs 20000]
+                                   [--concurrency N] [--rounds 3]
+
+Starts its own redis-server (persistence off) on a free port in a temporary directory, then:
+
+1. Enqueue: writes `--jobs` source lines to a file and times `darkroom enqueue --from FILE` (one
+   process: start-up, chain validation, JSON encoding, pipelined Lua enqueue). Reports jobs/s.
+   Redis is flushed between rounds.
+2. Round trip on cache hits: one real PNG, `--round-trip-jobs` jobs of the same source and chain
+   (distinct job ids, each written to `--out`), so every job after the first is a memory-cache hit and what is measured is
+   the broker: reserve, `started` event, acknowledgement with its `succeeded` event. Times one
+   `darkroom worker` from its start until the batch is complete (polled with HGET every 20 ms).
+   Reports jobs/s per worker process.
+3. The same jobs through `darkroom run` (the in-process MemoryQueue, same worker code, same
+   pipeline): the difference in wall time per job between 2 and 3 is the Redis broker's overhead
+   per job.
+
+Prints a Markdown table with the median of `--rounds` rounds of each. Exits 2 when the binary or
+redis-server is missing.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def png(width, height):
+    rows = b"".join(b"\x00" + bytes((x * 7 + y * 3) & 255 for x in range(width * 3)) for y in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
+
+
+class Redis:
+    def __init__(self, workdir):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", workdir, "--logfile", os.path.join(workdir, "redis.log")])
+        for _ in range(200):
+            if self.cli("PING") == "PONG":
+                return
+            time.sleep(0.02)
+        raise SystemExit("redis-server did not start")
+
+    def cli(self, *args):
+        result = subprocess.run(["redis-cli", "-p", str(self.port)] + list(args), capture_output=True, text=True)
+        return result.stdout.strip()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+def run(cmd, env, **kw):
+    return subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, **kw)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--darkroom", default=".build/release/darkroom")
+    parser.add_argument("--jobs", type=int, default=100_000)
+    parser.add_argument("--round-trip-jobs", type=int, default=20_000)
+    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    darkroom = os.path.abspath(args.darkroom)
+    if not os.access(darkroom, os.X_OK):
+        print(f"no darkroom binary at {darkroom}; run `swift build -c release --product darkroom`", file=sys.stderr)
+        return 2
+    if not shutil.which("redis-server") or not shutil.which("redis-cli"):
+        print("redis-server and redis-cli are needed (apt-get install -y redis-server)", file=sys.stderr)
+        return 2
+
+    work = tempfile.mkdtemp(prefix="darkroom-bench-queue-")
+    redis = Redis(work)
+    env = dict(os.environ, DARKROOM_REDIS_URL=redis.url)
+    env.pop("DARKROOM_CACHE_DIR", None)
+    try:
+        # 1. Enqueue.
+        listing = os.path.join(work, "sources.txt")
+        with open(listing, "w") as f:
+            for i in range(args.jobs):
+                f.write(f"/volume/images/photo{i:06d}.jpg\n")
+        enqueue_times = []
+        for _ in range(args.rounds):
+            redis.cli("FLUSHALL")
+            start = time.perf_counter()
+            run([darkroom, "enqueue", "--from", listing, "-p", "resize(400x300)", "--batch", "bench"], env)
+            enqueue_times.append(time.perf_counter() - start)
+            queued = int(redis.cli("HGET", "darkroom:batch:bench", "total") or 0)
+            if queued != args.jobs:
+                raise SystemExit(f"enqueue reported success but the batch holds {queued} jobs, not {args.jobs}")
+
+        # 2. Round trip through Redis, on cache hits.
+        image = os.path.join(work, "hit.png")
+        with open(image, "wb") as f:
+            f.write(png(320, 240))
+        hits = os.path.join(work, "hits.txt")
+        with open(hits, "w") as f:
+            for i in range(args.round_trip_jobs):
+                f.write(f'{{"source": "{image}", "id": "hit-{i}"}}\n')
+        out = os.path.join(work, "out")
+        worker_times = []
+        for _ in range(args.rounds):
+            redis.cli("FLUSHALL")
+            shutil.rmtree(out, ignore_errors=True)
+            # With --out like `darkroom run` below, so both write the same files.
+            run([darkroom, "enqueue", "--from", hits, "-p", "resize(64x48)", "--batch", "hits", "--out", out], env)
+            start = time.perf_counter()
+            worker = subprocess.Popen([darkroom, "worker", "--concurrency", str(args.concurrency),
+                                       "--allow-file-root", work, "--allow-output-root", work, "--name", "bench"], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "worker.log"), "a"))
+            while True:
+                done = int(redis.cli("HGET", "darkroom:batch:hits", "succeeded") or 0)
+                if done >= args.round_trip_jobs:
+                    break
+                if worker.poll() is not None:
+                    raise SystemExit(f"the worker exited early; see {work}/worker.log")
+                time.sleep(0.02)
+            worker_times.append(time.perf_counter() - start)
+            worker.send_signal(signal.SIGKILL)
+            worker.wait()
+
+        # 3. The same jobs in-process.
+        run_times = []
+        for _ in range(args.rounds):
+            shutil.rmtree(out, ignore_errors=True)
+            start = time.perf_counter()
+            run([darkroom, "run", "--from", hits, "-p", "resize(64x48)", "--out", out,
+                 "--concurrency", str(args.concurrency)], env)
+            run_times.append(time.perf_counter() - start)
+    finally:
+        redis.stop()
+        if "--keep" not in sys.argv:
+            shutil.rmtree(work, ignore_errors=True)
+
+    enqueue = statistics.median(enqueue_times)
+    worker = statistics.median(worker_times)
+    embedded = statistics.median(run_times)
+    n = args.round_trip_jobs
+    print(f"| measure | median of {args.rounds} | rate |")
+    print("|---|---|---|")
+    print(f"| enqueue {args.jobs} jobs (one `darkroom enqueue --from`) | {enqueue:.3f} s | {args.jobs / enqueue:,.0f} jobs/s |")
+    print(f"| {n} cache-hit jobs, one `darkroom worker -c {args.concurrency}` | {worker:.3f} s | {n / worker:,.0f} jobs/s |")
+    print(f"| the same jobs, `darkroom run` (in-process queue, writes --out) | {embedded:.3f} s | {n / embedded:,.0f} jobs/s |")
+    print(f"| broker overhead per job (worker − run) | {(worker - embedded) / n * 1e6:.1f} µs | |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -99,7 +99,7 @@ let package = Package(
                     dependencies: ["DarkroomSources", "DarkroomCore", "DarkroomTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomCacheTests",
-                    dependencies: ["DarkroomCache", "DarkroomCore", "darkroom"],
+                    dependencies: ["DarkroomCache", "DarkroomCore", "DarkroomTestSupport", "darkroom"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomPipelineTests",
                     dependencies: ["DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",

@@ -1,6 +1,7 @@
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomQueue
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -17,18 +18,7 @@ enum WorkerCLITestKit {
     }
 
     /// The `darkroom` executable SwiftPM built next to this test bundle.
-    static var darkroomBinary: String {
-        get throws {
-            let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            var directory = URL(fileURLWithPath: selfPath).deletingLastPathComponent()
-            while directory.path != "/" {
-                let candidate = directory.appendingPathComponent("darkroom").path
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-            throw Failure("no darkroom binary next to \(selfPath); run `swift build` first")
-        }
-    }
+    static var darkroomBinary: String { get throws { try DarkroomBinary.path } }
 
     static func makeDirectory(_ label: String) throws -> String {
         let path = NSTemporaryDirectory() + "darkroom-\(label)-\(UUID().uuidString)"

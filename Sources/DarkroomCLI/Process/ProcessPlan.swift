@@ -1,5 +1,6 @@
 import DarkroomCodecs
 import DarkroomSources
+import DarkroomWorker
 
 /// Where each input of `darkroom process` goes, decided before any work so that every usage
 /// mistake (two inputs with one base name, an unknown output extension) is reported first.
@@ -68,16 +69,9 @@ struct ProcessPlan: Sendable {
     /// (query and fragment ignored: `https://x/a/cat.jpg?w=1` → `cat`), `image-N` for a `data:` URI
     /// or a URL without a file name.
     static func baseName(ofSource source: String, position: Int) -> String {
-        let lower = source.lowercased()
-        if lower.hasPrefix("data:") { return "image-\(position)" }
-        var path = source
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://") {
-            let afterScheme = source[source.index(source.firstIndex(of: ":")!, offsetBy: 3)...]
-            path = String(afterScheme.drop(while: { $0 != "/" }).prefix(while: { $0 != "?" && $0 != "#" }))
-            path = percentDecoded(path) ?? path
-        }
-        let base = baseNameAndExtension(of: path).base
-        return base.isEmpty || base == "/" ? "image-\(position)" : base
+        // The same naming as a worker's `--out` (so `process` and `run` name files alike); sources
+        // with no usable name (`data:` URIs, hidden or empty names) are numbered instead.
+        OutputNaming.baseName(ofSource: source) ?? "image-\(position)"
     }
 
     /// `photos/cat.large.jpg` → (`cat.large`, `jpg`).

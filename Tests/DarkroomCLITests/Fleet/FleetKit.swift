@@ -176,18 +176,8 @@ final class FleetKit: Sendable {
 
     // MARK: The darkroom binary
 
-    static var darkroomBinary: String {
-        get throws {
-            let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            var directory = URL(fileURLWithPath: selfPath).deletingLastPathComponent()
-            while directory.path != "/" {
-                let candidate = directory.appendingPathComponent("darkroom").path
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-            throw FleetFailure("no darkroom binary next to \(selfPath); run `swift build` first")
-        }
-    }
+    /// The `darkroom` executable SwiftPM built next to this test bundle.
+    static var darkroomBinary: String { get throws { try DarkroomBinary.path } }
 
     struct FleetFailure: Error, CustomStringConvertible {
         var description: String

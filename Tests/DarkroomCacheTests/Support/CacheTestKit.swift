@@ -1,4 +1,5 @@
 import DarkroomCache
+import DarkroomTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -72,19 +73,7 @@ enum CacheTestKit {
     // MARK: The darkroom binary
 
     /// The `darkroom` executable SwiftPM built next to this test bundle.
-    static var darkroomBinary: String {
-        get throws {
-            let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            var directory = URL(fileURLWithPath: selfPath).deletingLastPathComponent()
-            // On macOS the test binary sits inside an .xctest bundle.
-            while directory.path != "/" {
-                let candidate = directory.appendingPathComponent("darkroom").path
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-            throw TestFailure("no darkroom binary next to \(selfPath); run `swift build` first")
-        }
-    }
+    static var darkroomBinary: String { get throws { try DarkroomBinary.path } }
 
     struct TestFailure: Error, CustomStringConvertible {
         var description: String

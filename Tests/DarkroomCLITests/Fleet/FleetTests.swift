@@ -132,6 +132,35 @@ struct FleetTests {
         worker.kill(SIGKILL)
     }
 
+    @Test("Two workers given the same work compute it once: one download, one miss, the other waits for the shared result")
+    func oneComputationAcrossTheFleet() async throws {
+        let fleet = try FleetKit()
+        let png = try FleetKit.png(width: 120, height: 90)
+        let server = try TestHTTPServer { _ in
+            usleep(600_000)
+            return .ok(png, contentType: "image/png")
+        }
+        let first = try fleet.worker(name: "first", concurrency: 1, extra: ["--allow-private-network"])
+        let second = try fleet.worker(name: "second", concurrency: 1, extra: ["--allow-private-network"])
+        try await fleet.waitForEvents("both workers online") { events in
+            Set(events.filter { $0.type == .workerOnline }.compactMap(\.worker)) == ["first", "second"]
+        }
+        // Two jobs (two ids) for one source and one chain: the same cache key.
+        let list = fleet.path("same.jsonl")
+        let line = { (id: String) in "{\"source\": \"\(server.url("/same.png"))\", \"id\": \"\(id)\"}" }
+        try (line("one") + "\n" + line("two") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let enqueue = try await fleet.run(["enqueue", "--from", list, "-p", "resize(40x30)", "--batch", "same"])
+        #expect(enqueue.status == 0, "\(enqueue.error)")
+        let wait = try await fleet.run(["wait", "same", "--timeout", "60"])
+        #expect(wait.status == 0, "\(wait.output)\(wait.error)")
+        let succeeded = try await fleet.events().filter { $0.type == .succeeded }
+        #expect(Set(succeeded.compactMap(\.worker)) == ["first", "second"])
+        #expect(succeeded.compactMap(\.result?.cache).sorted { $0.rawValue < $1.rawValue } == [.disk, .miss])
+        #expect(server.requestCount("/same.png") == 1)
+        first.kill(SIGKILL)
+        second.kill(SIGKILL)
+    }
+
     static func progress(_ fleet: FleetKit, _ batch: String) async throws -> BatchProgress? {
         let client = RedisClient(url: try RedisURL(fleet.redis.url))
         defer { client.close() }

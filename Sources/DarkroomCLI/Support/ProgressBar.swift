@@ -10,10 +10,16 @@ import Synchronization
 /// it quickly), falling back to the average since start while there is too little history.
 /// Thread-safe: tasks may update it concurrently; `total` may grow (`wait` on a batch that is
 /// still being enqueued into).
+///
+/// When standard error is not a terminal (a CI log, `systemd`), the same line is instead printed
+/// as a plain log line every `logInterval` (10 s), so a long `wait` still shows signs of life
+/// without flooding the log.
 final class ProgressBar: Sendable {
     let title: String
     /// Whether anything is drawn (fd 2 is a terminal, unless a test says otherwise).
     let isEnabled: Bool
+    /// How often a plain progress line is logged when the bar is not drawn; nil: never.
+    let logInterval: Duration?
 
     private struct State {
         var total: Int
@@ -23,6 +29,7 @@ final class ProgressBar: Sendable {
         /// (time, finished) at recent draws, oldest first, for the windowed rate.
         var samples: [(ContinuousClock.Instant, Int)] = []
         var isFinished = false
+        var lastLog: ContinuousClock.Instant?
     }
 
     private let state: Mutex<State>
@@ -35,15 +42,17 @@ final class ProgressBar: Sendable {
 
     /// A bar for `total` items on standard error, drawn only when standard error is a terminal.
     convenience init(total: Int, title: String) {
-        self.init(total: total, title: title, enabled: Terminal.isTerminal(2),
+        let isTerminal = Terminal.isTerminal(2)
+        self.init(total: total, title: title, enabled: isTerminal, logInterval: isTerminal ? nil : .seconds(10),
                   width: { Terminal.width(of: 2) }, output: { Terminal.write($0, to: 2) })
     }
 
     /// A bar writing to `output` (tests pass a collector and `enabled: true`).
-    init(total: Int, title: String, enabled: Bool, width: @escaping @Sendable () -> Int,
+    init(total: Int, title: String, enabled: Bool, logInterval: Duration? = nil, width: @escaping @Sendable () -> Int,
          output: @escaping @Sendable (String) -> Void) {
         self.title = title
         self.isEnabled = enabled
+        self.logInterval = enabled ? nil : logInterval
         self.width = width
         self.output = output
         state = Mutex(State(total: max(total, 0)))
@@ -52,20 +61,24 @@ final class ProgressBar: Sendable {
     /// Records progress: `finished` items are done, `failed` of them unsuccessfully. Redraws when
     /// the last redraw is at least 100 ms old, or when everything is done.
     func update(finished: Int, failed: Int) {
-        guard isEnabled else { return }
+        guard isEnabled || logInterval != nil else { return }
         state.withLock { state in
             state.finished = max(finished, 0)
             state.failed = max(failed, 0)
-            drawIfDue(&state, force: state.finished >= state.total)
+            if isEnabled {
+                drawIfDue(&state, force: state.finished >= state.total)
+            } else {
+                logIfDue(&state)
+            }
         }
     }
 
     /// Changes the total (more jobs joined the batch).
     func update(total: Int) {
-        guard isEnabled else { return }
+        guard isEnabled || logInterval != nil else { return }
         state.withLock { state in
             state.total = max(total, 0)
-            drawIfDue(&state, force: false)
+            if isEnabled { drawIfDue(&state, force: false) }
         }
     }
 
@@ -103,6 +116,21 @@ final class ProgressBar: Sendable {
     }
 
     // MARK: Drawing
+
+    /// A plain line, at most once per `logInterval`, the first one interval after the start.
+    private func logIfDue(_ state: inout State) {
+        guard let logInterval, !state.isFinished else { return }
+        let now = ContinuousClock.now
+        guard now - (state.lastLog ?? start) >= logInterval else { return }
+        state.lastLog = now
+        state.samples.append((now, state.finished))
+        while state.samples.count > 2, let oldest = state.samples.first, now - oldest.0 > Self.rateWindow {
+            state.samples.removeFirst()
+        }
+        output(Self.render(title: title, finished: state.finished, failed: state.failed, total: state.total,
+                           rate: rate(state, now: now), elapsed: now - start,
+                           done: state.finished >= state.total, width: 100) + "\n")
+    }
 
     private func drawIfDue(_ state: inout State, force: Bool) {
         guard !state.isFinished else { return }

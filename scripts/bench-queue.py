@@ -3,7 +3,7 @@
 
 Usage (from the repository root, after `swift build -c release --product darkroom`):
     python3 scripts/bench-queue.py [--darkroom PATH] [--jobs 100000] [--round-trip-jobs 20000]
-                                   [--concurrency N] [--rounds 3]
+                                   [--concurrency N] [--rounds 3] [--only enqueue,out,bare,run]
 
 Starts its own redis-server (persistence off) on a free port in a temporary directory, then:
 
@@ -15,6 +15,8 @@ Starts its own redis-server (persistence off) on a free port in a temporary dire
    the broker: reserve, `started` event, acknowledgement with its `succeeded` event. Times one
    `darkroom worker` from its start until the batch is complete (polled with HGET every 20 ms).
    Reports jobs/s per worker process.
+2b. The same round trip without `--out` (pure cache hits: nothing is written, the `succeeded`
+   event names the cache file): the broker plus a memory-cache lookup per job.
 3. The same jobs through `darkroom run` (the in-process MemoryQueue, same worker code, same
    pipeline): the difference in wall time per job between 2 and 3 is the Redis broker's overhead
    per job.
@@ -84,6 +86,9 @@ def main():
     parser.add_argument("--round-trip-jobs", type=int, default=20_000)
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", default="enqueue,out,bare,run",
+                        help="comma-separated measures to run: enqueue, out (round trip with --out), bare (without), run")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     args = parser.parse_args()
     darkroom = os.path.abspath(args.darkroom)
     if not os.access(darkroom, os.X_OK):
@@ -103,8 +108,9 @@ def main():
         with open(listing, "w") as f:
             for i in range(args.jobs):
                 f.write(f"/volume/images/photo{i:06d}.jpg\n")
+        parts = set(args.only.split(","))
         enqueue_times = []
-        for _ in range(args.rounds):
+        for _ in range(args.rounds if "enqueue" in parts else 0):
             redis.cli("FLUSHALL")
             start = time.perf_counter()
             run([darkroom, "enqueue", "--from", listing, "-p", "resize(400x300)", "--batch", "bench"], env)
@@ -122,12 +128,13 @@ def main():
             for i in range(args.round_trip_jobs):
                 f.write(f'{{"source": "{image}", "id": "hit-{i}"}}\n')
         out = os.path.join(work, "out")
-        worker_times = []
-        for _ in range(args.rounds):
+
+        def round_trip(with_out):
             redis.cli("FLUSHALL")
             shutil.rmtree(out, ignore_errors=True)
             # With --out like `darkroom run` below, so both write the same files.
-            run([darkroom, "enqueue", "--from", hits, "-p", "resize(64x48)", "--batch", "hits", "--out", out], env)
+            run([darkroom, "enqueue", "--from", hits, "-p", "resize(64x48)", "--batch", "hits"]
+                + (["--out", out] if with_out else []), env)
             start = time.perf_counter()
             worker = subprocess.Popen([darkroom, "worker", "--concurrency", str(args.concurrency),
                                        "--allow-file-root", work, "--allow-output-root", work, "--name", "bench"], env=env,
@@ -139,13 +146,17 @@ def main():
                 if worker.poll() is not None:
                     raise SystemExit(f"the worker exited early; see {work}/worker.log")
                 time.sleep(0.02)
-            worker_times.append(time.perf_counter() - start)
+            elapsed = time.perf_counter() - start
             worker.send_signal(signal.SIGKILL)
             worker.wait()
+            return elapsed
+
+        worker_times = [round_trip(True) for _ in range(args.rounds if "out" in parts else 0)]
+        bare_times = [round_trip(False) for _ in range(args.rounds if "bare" in parts else 0)]
 
         # 3. The same jobs in-process.
         run_times = []
-        for _ in range(args.rounds):
+        for _ in range(args.rounds if "run" in parts else 0):
             shutil.rmtree(out, ignore_errors=True)
             start = time.perf_counter()
             run([darkroom, "run", "--from", hits, "-p", "resize(64x48)", "--out", out,
@@ -153,19 +164,25 @@ def main():
             run_times.append(time.perf_counter() - start)
     finally:
         redis.stop()
-        if "--keep" not in sys.argv:
+        if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
 
-    enqueue = statistics.median(enqueue_times)
-    worker = statistics.median(worker_times)
-    embedded = statistics.median(run_times)
+    def median(times):
+        return statistics.median(times) if times else None
+    enqueue, worker, bare, embedded = median(enqueue_times), median(worker_times), median(bare_times), median(run_times)
     n = args.round_trip_jobs
     print(f"| measure | median of {args.rounds} | rate |")
     print("|---|---|---|")
-    print(f"| enqueue {args.jobs} jobs (one `darkroom enqueue --from`) | {enqueue:.3f} s | {args.jobs / enqueue:,.0f} jobs/s |")
-    print(f"| {n} cache-hit jobs, one `darkroom worker -c {args.concurrency}` | {worker:.3f} s | {n / worker:,.0f} jobs/s |")
-    print(f"| the same jobs, `darkroom run` (in-process queue, writes --out) | {embedded:.3f} s | {n / embedded:,.0f} jobs/s |")
-    print(f"| broker overhead per job (worker − run) | {(worker - embedded) / n * 1e6:.1f} µs | |")
+    if enqueue:
+        print(f"| enqueue {args.jobs} jobs (one `darkroom enqueue --from`) | {enqueue:.3f} s | {args.jobs / enqueue:,.0f} jobs/s |")
+    if worker:
+        print(f"| {n} cache-hit jobs, one `darkroom worker -c {args.concurrency}` | {worker:.3f} s | {n / worker:,.0f} jobs/s |")
+    if bare:
+        print(f"| the same jobs without --out (pure cache hits), one `darkroom worker -c {args.concurrency}` | {bare:.3f} s | {n / bare:,.0f} jobs/s |")
+    if embedded:
+        print(f"| the same jobs, `darkroom run` (in-process queue, writes --out) | {embedded:.3f} s | {n / embedded:,.0f} jobs/s |")
+    if worker and embedded:
+        print(f"| broker overhead per job (worker − run) | {(worker - embedded) / n * 1e6:.1f} µs | |")
     return 0
 
 

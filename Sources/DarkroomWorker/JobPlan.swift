@@ -3,20 +3,20 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
+import Synchronization
 
 /// A job record turned into what the pipeline runs, checked before any work: the chain against
-/// this worker's processors, the output format, and the names its output file may get.
+/// this worker's processors and the output format. The names its output file may get are worked
+/// out only when it has an output (`fileNames`).
 struct JobPlan: Sendable {
     var request: ImageRequest
-    /// The source's base name, or nil when it has none (then the job id names the file).
-    var baseName: String?
-    /// The job id as a file name: the name when the base name is taken by another job's file.
-    var fallbackName: String
+    var source: String
+    var jobID: JobID
 
     /// - Throws: `ChainError` (`.unknownProcessor` when this worker lacks a processor the chain
     ///   names; the caller hands such jobs back), `WorkerError` for an unwritable format.
-    init(job: Job, processors: ProcessorRegistry) throws {
-        let chain = try processors.chain(from: job.chain)
+    init(job: Job, processors: ProcessorRegistry, chains: ChainCache? = nil) throws {
+        let chain = try chains?.chain(job.chain, processors: processors) ?? processors.chain(from: job.chain)
         var format: ImageFormat?
         if let name = job.format {
             guard let known = ImageFormat(name: name), known.isWritable else { throw WorkerError.unsupportedFormat(name) }
@@ -26,13 +26,36 @@ struct JobPlan: Sendable {
         if let quality = job.quality { encoding.quality = quality }
         request = ImageRequest(source: SourceReference(job.source), chain: chain,
                                output: OutputOptions(format: format, encoding: encoding))
-        baseName = OutputNaming.baseName(ofSource: job.source)
-        fallbackName = OutputNaming.fileName(forJobID: job.id)
+        source = job.source
+        jobID = job.id
     }
 
-    /// `(preferred, fallback)` file names for a result in `format`.
+    /// `(preferred, fallback)` file names for a result in `format`: the source's base name (the
+    /// job id when it has none) and the job id, with the format's extension.
     func fileNames(for format: ImageFormat) -> (preferred: String, fallback: String) {
         let ext = "." + format.fileExtension
-        return ((baseName ?? fallbackName) + ext, fallbackName + ext)
+        let fallbackName = OutputNaming.fileName(forJobID: jobID)
+        return ((OutputNaming.baseName(ofSource: source) ?? fallbackName) + ext, fallbackName + ext)
+    }
+}
+
+/// Chains already parsed and bound, by their text: a batch of jobs usually shares one chain, and
+/// parsing it again for every job cost more than the queue round trip of a cache hit. Bounded: when
+/// full it is emptied (chains are cheap to parse again; an unbounded map would grow with hostile
+/// input). Failures are not kept.
+final class ChainCache: Sendable {
+    private let chains = Mutex<[String: ProcessorChain]>([:])
+    let limit: Int
+
+    init(limit: Int = 256) { self.limit = max(1, limit) }
+
+    func chain(_ text: String, processors: ProcessorRegistry) throws(ChainError) -> ProcessorChain {
+        if let known = chains.withLock({ $0[text] }) { return known }
+        let chain = try processors.chain(from: text)
+        chains.withLock { chains in
+            if chains.count >= limit { chains.removeAll(keepingCapacity: true) }
+            chains[text] = chain
+        }
+        return chain
     }
 }

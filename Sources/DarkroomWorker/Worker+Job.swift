@@ -6,30 +6,31 @@ import Logging
 /// One job, from delivery to acknowledgement.
 extension Worker {
     /// Plans a batch of deliveries (parsing each chain is cheap) and announces the runnable ones
-    /// with one `started` publish for the whole batch — one queue round trip instead of one per
-    /// job. Returns the work to start, in delivery order.
-    func start(_ deliveries: [JobDelivery]) async -> [(JobDelivery, Result<JobPlan, any Error>)] {
+    /// with `started` events, queued for the batcher's next flush (sent before any of these jobs'
+    /// acknowledgements) rather than awaited: the jobs start at once. Returns the work to start,
+    /// in delivery order.
+    func start(_ deliveries: [JobDelivery]) -> [(JobDelivery, Result<JobPlan, any Error>)] {
         let planned = deliveries.map { delivery in
-            (delivery, Result<JobPlan, any Error> { try JobPlan(job: delivery.job, processors: configuration.processors) })
+            (delivery, Result<JobPlan, any Error> { try JobPlan(job: delivery.job, processors: configuration.processors, chains: chains) })
         }
         let started = planned.compactMap { delivery, plan -> JobEvent? in
             guard case .success = plan else { return nil }
             let job = delivery.job
             return .started(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt)
         }
-        if !started.isEmpty {
-            do {
-                try await queue.publish(started)
-            } catch {
-                // Progress events only: the jobs run anyway.
-                logger.debug("could not publish started events", metadata: ["error": "\(error)"])
-            }
-        }
+        batcher.publish(started)
         return planned
     }
 
-    /// Runs one planned job to its acknowledgement.
+    /// Runs one planned job to its acknowledgement, then gives its slot back. Once its work is
+    /// over the job *settles* (`JobSlots.settle`): the next job may start while this one's
+    /// acknowledgement is still on its way.
     func perform(_ delivery: JobDelivery, plan planned: Result<JobPlan, any Error>) async {
+        var settled = false
+        defer { slots.give(settled: settled) }
+        func settle() {
+            if !settled { slots.settle(); settled = true }
+        }
         let job = delivery.job
         var logger = self.logger
         logger[metadataKey: "job"] = "\(job.id)"
@@ -42,31 +43,32 @@ extension Worker {
             // Not this job's fault and not a failure: a worker with that plugin can run it.
             logger.warning("job names a processor this worker lacks; handing it back for a worker that has it",
                            metadata: ["error": "\(error)", "retry-in": "\(configuration.releaseDelay)"])
+            settle()
             let queue = self.queue, delay = configuration.releaseDelay
             _ = await queueCall("release", logger: logger) { try await queue.release(delivery, after: delay) }
             return
         } catch {
+            settle()
             await finish(delivery, failedWith: error, logger: logger)
             return
         }
 
         let result: JobResult
+        let lease = leases.keep(delivery)
         do {
-            result = try await renewingLease(of: delivery, logger: logger) { [self] in
-                try await execute(plan, output: job.output)
-            }
+            defer { leases.drop(lease) }
+            result = try await execute(plan, output: job.output)
         } catch {
             if Task.isCancelled {
                 logger.notice("job abandoned at shutdown; it stays pending and another worker will reclaim it")
                 return
             }
+            settle()
             await finish(delivery, failedWith: error, logger: logger)
             return
         }
-        let queue = self.queue
-        if let acknowledged = await queueCall("acknowledge", logger: logger, {
-            try await queue.acknowledge(delivery, outcome: .succeeded(result))
-        }) {
+        settle()
+        if let acknowledged = await batcher.acknowledge(delivery, outcome: .succeeded(result)) {
             countDone()
             if acknowledged {
                 logger.debug("job succeeded", metadata: ["output": "\(result.output ?? "-")", "cache": "\(result.cache.rawValue)"])
@@ -105,38 +107,14 @@ extension Worker {
                          ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
     }
 
-    /// Runs `work` while renewing the delivery's queue lease every `leaseRenewInterval`.
-    private func renewingLease<T: Sendable>(of delivery: JobDelivery, logger: Logger,
-                                            _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let queue = self.queue, interval = leaseRenewInterval
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                while (try? await Task.sleep(for: interval)) != nil {
-                    do {
-                        if try await !queue.extendLease(delivery) {
-                            logger.warning("lost the job's lease (reclaimed by another worker); its result may not count")
-                        }
-                    } catch {
-                        logger.warning("could not renew the job's lease", metadata: ["error": "\(error)"])
-                    }
-                }
-                return nil
-            }
-            defer { group.cancelAll() }
-            while let next = try await group.next() {
-                if let value = next { return value }
-            }
-            throw CancellationError()
-        }
-    }
-
     /// Permanent errors fail the job at once; transient ones schedule a retry after the backoff
     /// (the queue dead-letters the last allowed attempt).
     private func finish(_ delivery: JobDelivery, failedWith error: any Error, logger: Logger) async {
         let classified = ErrorClassifier.classify(error)
         let queue = self.queue
         if classified.isTransient {
+            // Its `started` may still wait in the batcher: it must reach the stream before `failed`.
+            await batcher.eventsSent()
             let delay = configuration.retryBackoff.delay(afterAttempt: delivery.attempt)
             guard let disposition = await queueCall("retry", logger: logger, {
                 try await queue.retry(delivery, after: delay, error: classified.error)
@@ -151,9 +129,7 @@ extension Worker {
                 logger.info("job already finished by another delivery")
             }
         } else {
-            guard await queueCall("acknowledge", logger: logger, {
-                try await queue.acknowledge(delivery, outcome: .failed(classified.error))
-            }) != nil else { return }
+            guard await batcher.acknowledge(delivery, outcome: .failed(classified.error)) != nil else { return }
             countDone()
             logger.info("job failed", metadata: ["error": "\(classified.error)"])
         }

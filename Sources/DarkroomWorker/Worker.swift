@@ -8,9 +8,12 @@ import Synchronization
 /// writes outputs, publishes events and acknowledges — a swift-service-lifecycle `Service`.
 ///
 /// - **Back-pressure**: it reserves only as many jobs as it has free slots (`concurrency`), and
-///   runs each in its own child task.
-/// - **Leases**: while a job runs its queue lease is renewed every `leaseRenewInterval`, so a long
-///   job is not reclaimed; every `reclaimInterval` it reclaims stale jobs of dead workers (any
+///   runs each in its own child task. A slot is free again once its job is acknowledged.
+/// - **Group commit**: acknowledgements and `started` events go through `AcknowledgementBatcher`:
+///   the first finished job is acknowledged at once, those finishing meanwhile together in the
+///   next round trip (each still acknowledged atomically with its own terminal event).
+/// - **Leases**: while a job runs its queue lease is renewed every `leaseRenewInterval` (by one
+///   `LeaseKeeper` loop; a job that finishes sooner costs no renewal), so a long job is not reclaimed; every `reclaimInterval` it reclaims stale jobs of dead workers (any
 ///   live worker does, none is special) and runs them.
 /// - **Failures**: `ErrorClassifier` decides: permanent → `failed` at once; transient → retried
 ///   after `retryBackoff` (the queue dead-letters after `maxAttempts`). A job naming a processor
@@ -29,6 +32,12 @@ public final class Worker: Service {
     let startedAt = Timestamp.now()
     let stopping = StopSignal()
     let slots: JobSlots
+    /// Group commit of acknowledgements and `started` events.
+    let batcher: AcknowledgementBatcher
+    /// Renews the leases of jobs that run longer than a moment.
+    let leases = LeaseKeeper()
+    /// Parsed chains by text, shared by the jobs of a batch.
+    let chains = ChainCache()
     private let done = Atomic<Int>(0)
     private let announced = Atomic<Bool>(false)
 
@@ -41,6 +50,7 @@ public final class Worker: Service {
         self.logger = logger
         outputRoots = OutputRoots(configuration.allowedOutputRoots)
         slots = JobSlots(limit: configuration.concurrency)
+        batcher = AcknowledgementBatcher(queue: queue, backoff: configuration.queueBackoff, logger: self.logger)
     }
 
     /// Jobs finished since start (succeeded, failed, retried or dead-lettered).
@@ -90,10 +100,15 @@ public final class Worker: Service {
     private func serve() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats() }
+            group.addTask { await self.batcher.run() }
+            group.addTask { await self.leases.run(queue: self.queue, interval: self.leaseRenewInterval, logger: self.logger) }
             let clock = ContinuousClock()
             var nextReclaim = clock.now
             var queueFailures = 0
             while await slots.waitForFreeSlot(), !stopping.isFired {
+                // Jobs acknowledged in one group commit give their slots back one after another:
+                // letting them run first turns many one-job reservations into one bigger one.
+                await Task.yield()
                 let free = slots.free
                 guard free > 0 else { continue }
                 do {
@@ -113,11 +128,8 @@ public final class Worker: Service {
                         queueFailures = 0
                     }
                     slots.take(deliveries.count)
-                    for (delivery, plan) in await start(deliveries) {
-                        group.addTask {
-                            await self.perform(delivery, plan: plan)
-                            self.slots.give()
-                        }
+                    for (delivery, plan) in start(deliveries) {
+                        group.addTask { await self.perform(delivery, plan: plan) }
                     }
                 } catch {
                     queueFailures += 1
@@ -148,7 +160,7 @@ public final class Worker: Service {
 
     /// Waits up to the grace period for the jobs in hand; abandons the rest.
     private func drain() async {
-        let running = slots.running
+        let running = slots.inHand
         guard running > 0 else { return }
         logger.notice("finishing jobs in hand before stopping", metadata: [
             "running": "\(running)", "grace-period": "\(configuration.gracePeriod)"])
@@ -159,7 +171,7 @@ public final class Worker: Service {
         timer.cancel()
         if !idle {
             logger.warning("grace period over; jobs still running are left unacknowledged for other workers to reclaim",
-                           metadata: ["abandoned": "\(slots.running)"])
+                           metadata: ["abandoned": "\(slots.inHand)"])
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DarkroomQueue
 import Foundation
+import Synchronization
 
 /// `darkroom enqueue SOURCES… | --from FILE -p CHAIN …`: queues jobs in Redis for the workers.
 struct EnqueueCommand: AsyncParsableCommand {
@@ -69,9 +70,6 @@ struct EnqueueCommand: AsyncParsableCommand {
     @OptionGroup(title: "Redis")
     var redis: RedisOptions
 
-    /// Jobs per `enqueue` call: each call is one pipelined round trip and one `batchEnqueued` event.
-    static let chunkSize = 10_000
-
     func run() async throws {
         let defaults: EnqueueDefaults
         let requests: [JobRequest]
@@ -107,19 +105,20 @@ struct EnqueueCommand: AsyncParsableCommand {
         for note in validator.notes { StandardError.line("darkroom: " + note) }
 
         let bar = ProgressBar(total: jobs.count, title: "enqueue \(defaults.batch)")
-        var added = 0
-        var sent = 0
+        let sent = Mutex(0)
+        let added: Int
         do {
-            while sent < jobs.count {
-                let chunk = jobs[sent..<min(sent + Self.chunkSize, jobs.count)]
-                added += try await queue.enqueue(Array(chunk))
-                sent += chunk.count
-                bar.update(finished: sent, failed: 0)
+            // One driver call, so one `batchEnqueued` event for the whole invocation; the driver
+            // reports progress between its pipelined round trips.
+            added = try await queue.enqueue(jobs) { count in
+                sent.withLock { $0 = count }
+                bar.update(finished: count, failed: 0)
             }
         } catch {
             bar.clear()
-            if sent > 0 {
-                StandardError.line("darkroom: \(sent) of \(jobs.count) jobs were enqueued into batch \(defaults.batch) before the failure; run the same command again with --batch \(defaults.batch) and the same ids (\"id\" keys or --id-from-source) to add only the rest")
+            let done = sent.withLock { $0 }
+            if done > 0 {
+                StandardError.line("darkroom: \(done) of \(jobs.count) jobs were enqueued into batch \(defaults.batch) before the failure; run the same command again with --batch \(defaults.batch) and the same ids (\"id\" keys or --id-from-source) to add only the rest")
             }
             throw error
         }

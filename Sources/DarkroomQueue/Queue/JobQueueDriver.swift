@@ -30,9 +30,16 @@ public protocol JobQueueDriver: Sendable {
     /// Adds jobs. A job whose id the queue already knows (queued, delayed, pending, finished,
     /// cancelled or dead) is skipped, so enqueueing is idempotent; duplicate ids within `jobs`
     /// count once. A job with `notBefore` in the future is delayed until then. Publishes one
-    /// `batchEnqueued` event per batch that received new jobs, with how many. Returns the number
+    /// `batchEnqueued` event per batch that received new jobs, with how many — one per batch per
+    /// call, however many jobs the call holds. Returns the number
     /// of new jobs. Throws `.invalidArgument` (and adds nothing) if any job has a `problem`.
     func enqueue(_ jobs: [Job]) async throws -> Int
+
+    /// `enqueue`, calling `progress` with how many of `jobs` have been sent so far as a long call
+    /// goes on (from the calling task, between round trips; the last call reports them all). Still
+    /// one `batchEnqueued` per batch for the whole call. The default implementation enqueues then
+    /// reports once.
+    func enqueue(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> Int
 
     /// Leases up to `max` ready jobs to `consumer`, highest priority first and first-in-first-out
     /// within a priority; due delayed jobs become ready first. Never returns more than `max`
@@ -49,6 +56,19 @@ public protocol JobQueueDriver: Sendable {
     /// `failed` with `willRetry: false`) naming `delivery.consumer` — both or neither. Returns
     /// false, publishing nothing, if the entry is no longer pending.
     func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool
+
+    /// Group commit: `acknowledge` for many deliveries in one call (Redis: one round trip). Each
+    /// entry is finished exactly as the single form would finish it — checked as still pending
+    /// and acknowledged atomically with its own terminal event and batch counter — so the result
+    /// is one Bool per outcome, in order: false for an entry no longer pending (nothing published
+    /// for it), whatever happened to the others. Entries are finished in the order given.
+    ///
+    /// Throws when the driver could not be asked at all (Redis unreachable). A throw may come after
+    /// some entries were finished: calling again with the same outcomes is safe, those answer
+    /// false the second time (at least once; never a second terminal event).
+    ///
+    /// The default implementation calls the single form for each outcome in turn.
+    func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool]
 
     /// Finishes a pending entry as a transient failure: re-enqueues the job as attempt
     /// `delivery.attempt + 1` with `lastError = error`, not handed out before `after` has passed,
@@ -136,6 +156,21 @@ public protocol JobQueueDriver: Sendable {
 }
 
 extension JobQueueDriver {
+    public func enqueue(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> Int {
+        let added = try await enqueue(jobs)
+        progress?(jobs.count)
+        return added
+    }
+
+    public func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool] {
+        var results: [Bool] = []
+        results.reserveCapacity(outcomes.count)
+        for (delivery, outcome) in outcomes {
+            results.append(try await acknowledge(delivery, outcome: outcome))
+        }
+        return results
+    }
+
     /// `reclaimStale` with the configured visibility timeout.
     public func reclaimStale(consumer: String, max: Int) async throws -> ReclaimResult {
         try await reclaimStale(consumer: consumer, olderThan: configuration.visibilityTimeout, max: max)

@@ -12,7 +12,7 @@ extension RedisStreamsQueue {
                                     "\(event.type.rawValue) events are published by the queue operations, not by publish")
             }
             commands.append(["XADD", keys.events, "MAXLEN", "~", String(configuration.eventRetention), "*", "event"]
-                .map { Array($0.utf8) } + [Array(try Self.json(event))])
+                .map { Array($0.utf8) } + [EventJSONWriter.bytes(event)])
         }
         guard !commands.isEmpty else { return }
         let sent = commands

@@ -54,7 +54,7 @@ extension RedisStreamsQueue {
         var arguments = ScriptArguments([RedisQueueKeys.group, request.entryID])
         arguments.append(request.expectedCount.map(String.init) ?? "")
         arguments.append(request.requiredConsumer ?? "")
-        arguments.append(try request.event.map(Self.json) ?? Data())
+        arguments.append(request.event.map(EventJSONWriter.bytes) ?? [])
         arguments.append(configuration.eventRetention)
         arguments.append(request.counter ?? "")
         arguments.append(Self.milliseconds(idempotencyWindow))

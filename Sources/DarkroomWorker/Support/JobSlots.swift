@@ -2,16 +2,28 @@ import Synchronization
 
 /// The worker's concurrency bound: how many jobs are running, and a place for the fetch loop to
 /// wait for a free slot (back-pressure: it reserves only as many jobs as it can start now) or,
-/// at shutdown, for every job to finish.
+/// at shutdown, for every job in hand to finish.
+///
+/// A job in hand is *running* (its pipeline work) and then *settling* (done; its acknowledgement
+/// or retry is on its way to the queue). At most `limit` jobs run at once. A settling job no longer
+/// holds a running slot — so the next job starts while the previous one's acknowledgement is
+/// still in the group commit, and a worker on cache hits is not held to `limit` jobs per queue
+/// round trip — but at most `limit` more may be settling (`2 × limit` in hand), so a queue that
+/// stops answering acknowledgements stops the reserving too.
 ///
 /// Only one task waits at a time (the worker's main loop). `stop()` and `abandon()` are sticky:
 /// after them the matching waits return at once.
 final class JobSlots: Sendable {
     private struct State {
         var running = 0
+        var settling = 0
         var stopped = false
         var abandoned = false
         var waiter: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)?
+
+        func free(limit: Int) -> Int {
+            stopped ? 0 : max(min(limit - running, 2 * limit - running - settling), 0)
+        }
     }
 
     let limit: Int
@@ -19,32 +31,44 @@ final class JobSlots: Sendable {
 
     init(limit: Int) { self.limit = max(1, limit) }
 
+    /// Jobs whose work is running now.
     var running: Int { state.withLock { $0.running } }
 
+    /// Jobs in hand: running, or done and waiting for their acknowledgement.
+    var inHand: Int { state.withLock { $0.running + $0.settling } }
+
     /// Free slots now (0 when stopped).
-    var free: Int { state.withLock { $0.stopped ? 0 : max(limit - $0.running, 0) } }
+    var free: Int { state.withLock { $0.free(limit: limit) } }
 
     func take(_ count: Int = 1) { change { $0.running += count } }
 
-    func give() { change { $0.running -= 1 } }
+    /// A running job's work is over; only its queue bookkeeping remains.
+    func settle() { change { $0.running -= 1; $0.settling += 1 } }
+
+    /// A job is out of hand; `settled` says whether `settle()` was called for it.
+    func give(settled: Bool) {
+        change { state in
+            if settled { state.settling -= 1 } else { state.running -= 1 }
+        }
+    }
 
     /// No more jobs are started: wakes a `waitForFreeSlot`.
     func stop() { change { $0.stopped = true } }
 
-    /// Stop waiting for running jobs: wakes a `waitUntilIdle`.
+    /// Stop waiting for jobs in hand: wakes a `waitUntilIdle`.
     func abandon() { change { $0.abandoned = true; $0.stopped = true } }
 
     /// Returns once a slot is free (true) or the slots were stopped (false).
     func waitForFreeSlot() async -> Bool {
         let limit = self.limit
-        await wait { $0.stopped || $0.running < limit }
+        await wait { $0.stopped || $0.free(limit: limit) > 0 }
         return state.withLock { !$0.stopped }
     }
 
-    /// Returns once no job is running (true) or `abandon()` was called first (false).
+    /// Returns once no job is in hand (true) or `abandon()` was called first (false).
     func waitUntilIdle() async -> Bool {
-        await wait { $0.abandoned || $0.running == 0 }
-        return state.withLock { $0.running == 0 }
+        await wait { $0.abandoned || $0.running + $0.settling == 0 }
+        return state.withLock { $0.running + $0.settling == 0 }
     }
 
     private func wait(until condition: @escaping @Sendable (State) -> Bool) async {

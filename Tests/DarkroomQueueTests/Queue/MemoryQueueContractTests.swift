@@ -76,4 +76,10 @@ struct MemoryQueueContractTests {
 
     @Test("Worker heartbeats expire after their ttl and removal is immediate")
     func workerRegistry() async throws { try await JobQueueContract.workerRegistryExpiresHeartbeats(Self.factory) }
+
+    @Test("A group commit answers per entry and still publishes one terminal event per job")
+    func groupCommit() async throws { try await JobQueueContract.groupCommitAnswersPerEntryAndPublishesOnce(Self.factory) }
+
+    @Test("A group commit of 600 jobs across priorities finishes each with its own event, in order")
+    func groupCommitMany() async throws { try await JobQueueContract.groupCommitOfManyJobsAcrossPriorities(Self.factory) }
 }

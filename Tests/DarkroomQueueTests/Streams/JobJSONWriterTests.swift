@@ -4,18 +4,8 @@ import Testing
 
 @Suite("Hand-written job JSON")
 struct JobJSONWriterTests {
-    /// Text with everything that needs escaping, slashes, multi-byte UTF-8 and line separators.
-    private static let alphabet: [String] = ["a", "Z", "0", " ", "/", "\\", "\"", "\n", "\r", "\t", "\u{08}", "\u{0C}",
-                                             "\u{00}", "\u{01}", "\u{1F}", "\u{7F}", "é", "😀", "\u{2028}", "\u{FEFF}", ":", ",", "{"]
-
     private static func text(_ random: inout QueueContractRandom, allowControl: Bool, length: ClosedRange<Int> = 1...24) -> String {
-        var result = ""
-        for _ in 0..<Int.random(in: length, using: &random) {
-            var piece = alphabet.randomElement(using: &random) ?? "a"
-            if !allowControl, piece.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { piece = "x" }
-            result += piece
-        }
-        return result
+        AwkwardText.make(&random, allowControl: allowControl, length: length)
     }
 
     @Test("Given 2,000 randomised jobs, the writer produces exactly JSONEncoder's bytes for each")

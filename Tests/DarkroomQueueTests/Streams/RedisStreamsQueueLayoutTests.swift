@@ -1,6 +1,7 @@
 @testable import DarkroomQueue
 import DarkroomTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// What the Redis driver leaves in Redis: groups, deleted entries, markers, the exact records.
@@ -106,7 +107,7 @@ struct RedisStreamsQueueLayoutTests {
         #expect(deadJSON == Array(try deadEvent.jsonData()))
     }
 
-    @Test("More than one chunk of jobs is enqueued in full, and the batch counts them all")
+    @Test("More than one chunk of jobs is enqueued in full, the batch counts them all, and each batch is announced once with the sum")
     func bigEnqueue() async throws {
         let server = try Kit.sharedServer.get()
         let client = try Kit.client(server)
@@ -114,12 +115,16 @@ struct RedisStreamsQueueLayoutTests {
         let queue = RedisStreamsQueue(client: client, keyPrefix: Kit.prefix("big"))
         let count = RedisStreamsQueue.enqueueChunk * 2 + 345
         let jobs = (0..<count).map { Kit.job("j\($0)", batch: $0 % 2 == 0 ? "even" : "odd") }
-        #expect(try await queue.enqueue(jobs + jobs.prefix(10)) == count)
+        let reported = Mutex<[Int]>([])
+        #expect(try await queue.enqueue(jobs + jobs.prefix(10)) { sent in reported.withLock { $0.append(sent) } } == count)
+        #expect(reported.withLock { $0 }.last == count + 10)
+        #expect(reported.withLock { $0 } == reported.withLock { $0 }.sorted())
         #expect(try await queue.counts().ready[.normal] == count)
         #expect(try await queue.batchProgress("even")?.total == (count + 1) / 2)
         let announced = try await QueueContractKit.allEvents(queue).filter { $0.type == .batchEnqueued }
         #expect(announced.compactMap(\.count).reduce(0, +) == count)
-        #expect(announced.count == 6)  // one per batch per chunk
+        #expect(announced.map(\.batch) == ["even", "odd"])  // one per batch for the whole call
+        #expect(announced.map(\.count) == [(count + 1) / 2, count / 2])
         var seen = 0
         while true {
             let page = try await queue.reserve(consumer: "w1", max: 500, wait: .zero)

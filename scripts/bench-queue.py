@@ -18,7 +18,7 @@ Starts its own redis-server (persistence off) on a free port in a temporary dire
 2b. The same round trip without `--out` (pure cache hits: nothing is written, the `succeeded`
    event names the cache file): the broker plus a memory-cache lookup per job.
 3. The same jobs through `darkroom run` (the in-process MemoryQueue, same worker code, same
-   pipeline): the difference in wall time per job between 2 and 3 is the Redis broker's overhead
+   pipeline; but a Redis worker fsyncs each output before acknowledging and `run` does not): the difference in wall time per job between 2 and 3 is the Redis broker's overhead
    per job.
 
 Prints a Markdown table with the median of `--rounds` rounds of each. Exits 2 when the binary or

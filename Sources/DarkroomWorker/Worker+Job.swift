@@ -96,9 +96,10 @@ extension Worker {
         var writeMilliseconds: Double?
         if let directory {
             let clock = ContinuousClock(), start = clock.now
-            let names = plan.fileNames(for: image.format), bytes = image.bytes
+            let names = plan.fileNames(for: image.format), bytes = image.bytes, durable = configuration.syncsOutputs
             path = try await pipeline.runBlocking {
-                try OutputWriter.write(bytes, directory: directory, roots: roots, preferred: names.preferred, fallback: names.fallback)
+                try OutputWriter.write(bytes, directory: directory, roots: roots, preferred: names.preferred,
+                                       fallback: names.fallback, durable: durable)
             }
             writeMilliseconds = Self.milliseconds(clock.now - start)
         }

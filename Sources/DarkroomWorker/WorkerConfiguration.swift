@@ -35,6 +35,11 @@ public struct WorkerConfiguration: Sendable {
     /// Directories job outputs may be written under (`--allow-output-root`); empty: a job with
     /// an `output` is refused (`output.not-allowed`).
     public var allowedOutputRoots: [String]
+    /// Whether output files (and their directory entries) are synced to disk before the job is
+    /// acknowledged. On by default: once Redis records `succeeded`, the file must survive a crash
+    /// of the worker's host. Embedded `darkroom run`, whose queue dies with the process, turns it
+    /// off, as `darkroom process` writes.
+    public var syncsOutputs: Bool = true
     /// The processors this worker can run (advertised in its heartbeats).
     public var processors: ProcessorRegistry
     /// The Darkroom version, advertised in heartbeats.

@@ -160,15 +160,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         case (false, nil):
             return sources.map { JobRequest(source: $0) }
         case (true, .some(let file)):
-            let data: Data
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                guard let read = FileManager.default.contents(atPath: file) else {
-                    throw UsageFailure("cannot read --from file '\(file)'")
-                }
-                data = read
-            }
+            let data = try SourceList.read(file)
             switch SourceList.parse(data, name: file == "-" ? "<stdin>" : file) {
             case .success(let requests):
                 guard !requests.isEmpty else { throw UsageFailure("nothing to enqueue: \(file == "-" ? "standard input" : file) lists no sources") }

@@ -19,7 +19,10 @@ enum EventStart: Equatable, Sendable {
     static func parse(since: String?, follow: Bool, now: Timestamp = .now()) throws(UsageFailure) -> EventStart {
         guard let raw = since else { return follow ? .latest : .beginning }
         let text = raw.trimmingCharacters(in: .whitespaces)
-        if isEventID(text) { return .cursor(EventCursor(rawValue: text)) }
+        if isEventID(text) {
+            // A bare millisecond id means its first entry, as Redis reads an incomplete stream id.
+            return .cursor(EventCursor(rawValue: text.contains("-") ? text : text + "-0"))
+        }
         if let time = timestamp(text) { return .time(time) }
         if let first = text.first, first.isNumber, let age = try? DurationText.parse(text) {
             return .time(now.adding(.zero - age))

@@ -53,12 +53,30 @@ struct SourceListError: Error, Sendable, Equatable, CustomStringConvertible {
 enum SourceList {
     static let keys: Set<String> = ["source", "chain", "format", "quality", "priority", "id", "output"]
 
+    /// The bytes of `--from FILE` (`-`: standard input). Unreadable input — a closed or
+    /// directory standard input, a missing file — is a usage failure, never a crash.
+    static func read(_ file: String) throws(UsageFailure) -> Data {
+        if file == "-" {
+            do {
+                return try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+                throw UsageFailure("cannot read the job list from standard input (\(reason ?? "read error")); pipe the list in, or use --from FILE")
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw UsageFailure("cannot read --from file '\(file)'") }
+        return data
+    }
+
     /// Every job in `data`, or every mistake (up to `maxErrors`) with its line number.
     static func parse(_ data: Data, name: String, maxErrors: Int = 20) -> Result<[JobRequest], SourceListErrors> {
         var requests: [JobRequest] = []
         var errors: [SourceListError] = []
         var lineNumber = 0
         var start = data.startIndex
+        // A UTF-8 byte-order mark (lists saved by Windows editors) is not part of the first line:
+        // left in, it would turn a JSON line into a bare "source" and a path into a wrong one.
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
         while start < data.endIndex, errors.count < maxErrors {
             let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
             lineNumber += 1

@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         let jobs: [Job]
         let directory: String
         let pipeline: ImagePipeline
-        let workerConfiguration: WorkerConfiguration
+        var workerConfiguration: WorkerConfiguration
         let diskCache: DiskCache?
         do {
             (jobs, directory) = try await plan()
@@ -94,6 +94,9 @@ struct RunCommand: AsyncParsableCommand {
                 retryBackoff: RetryBackoff(base: .milliseconds(500), cap: .seconds(10)),
                 releaseDelay: .seconds(1), reserveWait: .milliseconds(250),
                 allowedOutputRoots: [directory], processors: Registries.processors(), version: DarkroomVersion.current)
+            // The in-memory queue dies with this process: there is no acknowledgement a crash could
+            // outlive, so outputs are written like `darkroom process` writes them, without fsync.
+            workerConfiguration.syncsOutputs = false
         } catch let failure as UsageFailure {
             throw failure.exit()
         }
@@ -153,13 +156,7 @@ struct RunCommand: AsyncParsableCommand {
         case (false, nil):
             return sources.map { JobRequest(source: $0) }
         case (true, .some(let file)):
-            let data: Data
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                guard let read = FileManager.default.contents(atPath: file) else { throw UsageFailure("cannot read --from file '\(file)'") }
-                data = read
-            }
+            let data = try SourceList.read(file)
             switch SourceList.parse(data, name: file == "-" ? "<stdin>" : file) {
             case .success(let requests):
                 guard !requests.isEmpty else { throw UsageFailure("nothing to run: \(file == "-" ? "standard input" : file) lists no sources") }

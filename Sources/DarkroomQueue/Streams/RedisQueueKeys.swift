@@ -58,12 +58,15 @@ enum StreamTag {
 
 /// Stream entry ids (`<ms>-<seq>`).
 enum StreamID {
-    /// Whether `text` is `<digits>-<digits>` of sane length (so it can be sent to Redis as an id).
+    /// Whether `text` is `<digits>-<digits>`, each half fitting 64 bits as Redis requires (so it can
+    /// be sent to Redis as an id: Redis answers an out-of-range one with an error, which would read
+    /// as Redis failing rather than as a bad cursor or tag).
     static func isValid<S: StringProtocol>(_ text: S) -> Bool {
         let halves = text.split(separator: "-", omittingEmptySubsequences: false)
         guard halves.count == 2 else { return false }
         return halves.allSatisfy { half in
             !half.isEmpty && half.utf8.count <= 20 && half.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                && UInt64(half) != nil
         }
     }
 

@@ -27,15 +27,17 @@ extension RedisStreamsQueue {
     private func cancel(where matches: @escaping @Sendable (Job) -> Bool) async throws -> Int {
         try await redis {
             var found: [Found] = []
+            // The delayed set first: a job promoted into a stream while we scan is then still seen
+            // in the stream (promotion only moves jobs from the set to the streams, never back).
+            try await self.scanDelayed { member, job in
+                if matches(job) { found.append(Found(kind: "d", target: member, entryID: "", job: job)) }
+            }
             for priority in JobPriority.allCases.sorted() {
                 let stream = self.keys.stream(priority)
                 try await self.scanStream(stream) { entry in
                     guard entry.hasJobField, case .job(let job) = Job.decode(entry.payload), matches(job) else { return }
                     found.append(Found(kind: "s", target: Array(stream.utf8), entryID: entry.id, job: job))
                 }
-            }
-            try await self.scanDelayed { member, job in
-                if matches(job) { found.append(Found(kind: "d", target: member, entryID: "", job: job)) }
             }
             return try await self.drop(found)
         }

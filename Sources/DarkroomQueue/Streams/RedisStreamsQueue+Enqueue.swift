@@ -121,6 +121,7 @@ extension RedisStreamsQueue {
         var arguments = ScriptArguments()
         arguments.append(keyPrefix)
         arguments.append(Self.milliseconds(idempotencyWindow))
+        arguments.append(now.millisecondsSince1970)
         arguments.append(batches.count)
         for batch in batches { arguments.append(batch) }
         for job in chunk {

@@ -61,8 +61,13 @@ extension RedisStreamsQueue {
             let entry = StreamEntry(id: id, fields: try StreamReplies.fields(triple[2]))
             entries.append(ReadEntry(priority: priorities[Int(index) - 1], entry: entry))
         }
-        // Scores come back as decimal text; whole milliseconds print without an exponent.
-        let nextDue = parts[1].string.flatMap(Double.init).flatMap { $0.isFinite ? Timestamp(millisecondsSince1970: Int64($0)) : nil }
+        // Scores come back as decimal text; whole milliseconds print without an exponent. A score
+        // someone else wrote may be anything a double holds: clamp before converting (Int64(1e300)
+        // traps), Timestamp then clamps to its own range.
+        let nextDue = parts[1].string.flatMap(Double.init).flatMap { score -> Timestamp? in
+            guard score.isFinite else { return nil }
+            return Timestamp(millisecondsSince1970: Int64(Swift.min(Swift.max(score, -9.0e18), 9.0e18)))
+        }
         return (entries, nextDue)
     }
 

@@ -8,9 +8,9 @@ extension StreamScripts {
     /// six values: stream index (1 high, 2 normal, 3 low), entry id, expected delivery count
     /// ('' = any), event JSON, batch counter (`succeeded` or `failed`), batch name.
     ///
-    /// Per entry, in order: `XPENDING stream group id id 1`; not pending → 0, nothing changes;
-    /// delivered a different number of times than expected (reclaimed since) → minus the actual
-    /// count, nothing changes; otherwise `XACK` + `XDEL` + `XADD` of its event, counted in its
+    /// Per entry, in order: `XPENDING stream group id id 1`; not pending (or its stream or group is
+    /// gone) → 0, nothing changes; delivered a different number of times than expected (reclaimed
+    /// since) → minus the actual count, nothing changes; otherwise `XACK` + `XDEL` + `XADD` of its event, counted in its
     /// batch (when the batch hash exists) → 1. The whole call is one script, so each entry's
     /// acknowledgement, event and count still happen together; the counters and expiries of
     /// several entries of one batch are written once at the end, still inside the script.
@@ -22,7 +22,11 @@ extension StreamScripts {
           local stream, id = KEYS[tonumber(ARGV[i])], ARGV[i + 1]
           local code = 0
           if stream then
-            local pending = redis.call('XPENDING', stream, group, id, id, 1)[1]
+            -- pcall: an entry whose stream or group is gone (NOGROUP) is not pending. Raising
+            -- here would abort the script after earlier entries were acknowledged and published
+            -- but before their batch counts below were written (scripts are not rolled back).
+            local ok, found = pcall(redis.call, 'XPENDING', stream, group, id, id, 1)
+            local pending = ok and found[1]
             if pending then
               if ARGV[i + 2] ~= '' and pending[4] ~= tonumber(ARGV[i + 2]) then
                 code = -pending[4]
@@ -47,7 +51,7 @@ extension StreamScripts {
         for _, key in ipairs(order) do
           if redis.call('EXISTS', key) == 1 then
             for counter, n in pairs(counts[key]) do redis.call('HINCRBY', key, counter, n) end
-            redis.call('PEXPIRE', key, window)
+            if redis.call('PTTL', key) < tonumber(window) then redis.call('PEXPIRE', key, window) end
           end
         end
         return codes

@@ -27,7 +27,7 @@ extension StreamScripts {
             local key = prefix .. ':batch:' .. ARGV[i + 3]
             if redis.call('EXISTS', key) == 1 then
               redis.call('HINCRBY', key, 'cancelled', 1)
-              redis.call('PEXPIRE', key, ttl)
+              if redis.call('PTTL', key) < tonumber(ttl) then redis.call('PEXPIRE', key, ttl) end
             end
             dropped = dropped + 1
           end

@@ -51,7 +51,7 @@ extension StreamScripts {
         end
         if ARGV[7] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then
           redis.call('HINCRBY', KEYS[5], ARGV[7], 1)
-          redis.call('PEXPIRE', KEYS[5], ARGV[8])
+          if redis.call('PTTL', KEYS[5]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[5], ARGV[8]) end
         end
         return 1
         """)

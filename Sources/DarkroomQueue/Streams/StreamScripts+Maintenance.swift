@@ -30,7 +30,7 @@ extension StreamScripts {
             local key = prefix .. ':batch:' .. ARGV[i + 3]
             if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
               redis.call('HINCRBY', key, 'dead', -1)
-              redis.call('PEXPIRE', key, ttl)
+              if redis.call('PTTL', key) < tonumber(ttl) then redis.call('PEXPIRE', key, ttl) end
             end
             queued = queued + 1
           end

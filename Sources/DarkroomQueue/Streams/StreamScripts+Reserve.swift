@@ -2,7 +2,7 @@ extension StreamScripts {
     /// Promotes due delayed jobs, then reads new entries for a consumer in priority order.
     ///
     /// `KEYS`: delayed set, high, normal, low streams.
-    /// `ARGV`: group, consumer, max, now (ms), promotion limit.
+    /// `ARGV`: group, consumer, now (ms), max, promotion limit.
     ///
     /// Moves up to `limit` members due by `now` from the delayed set to the tail of their stream
     /// (`XADD` then `ZREM`, in due order), then `XREADGROUP … COUNT n STREAMS <stream> >` on high,

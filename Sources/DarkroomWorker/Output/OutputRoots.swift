@@ -37,11 +37,55 @@ final class OutputRoots: Sendable {
     func prepare(_ output: String) throws(WorkerError) -> String {
         let directory = Self.absolute(output)
         if prepared.withLock({ $0.contains(directory) }) { return directory }
-        guard roots.contains(where: { Self.contains($0, directory) }) else { throw .outputNotAllowed(output, roots: roots) }
-        try Self.createDirectories(directory)
+        guard let root = roots.first(where: { Self.contains($0, directory) }) else { throw .outputNotAllowed(output, roots: roots) }
+        try createDirectories(directory, under: root, output: output)
         guard let real = Self.realPath(directory), isInsideRealRoot(real) else { throw .outputNotAllowed(output, roots: roots) }
         _ = prepared.withLock { $0.insert(directory) }
         return directory
+    }
+
+    /// Forgets that `output` was prepared (its directory vanished): the next `prepare` checks and
+    /// creates it again.
+    func forget(_ output: String) {
+        let directory = Self.absolute(output)
+        _ = prepared.withLock { $0.remove(directory) }
+    }
+
+    /// `mkdir -p directory` below `root`, one directory at a time through opened descriptors, each
+    /// checked to lie inside a real root before anything is created in it: a symlink under the
+    /// root that points elsewhere cannot make the worker create directories outside the roots.
+    private func createDirectories(_ directory: String, under root: String, output: String) throws(WorkerError) {
+        var info = stat()
+        if stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0, errno == ENOENT {
+            // The root itself is the operator's: create it as asked.
+            try Self.createDirectories(root)
+            fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard fd >= 0 else { throw OutputWriter.failure(errno, path: root, doing: "open the directory") }
+        defer { close(fd) }
+        let rest = root == "/" ? directory.dropFirst() : directory.dropFirst(root.count)
+        for part in rest.split(separator: "/") {
+            let name = String(part)
+            if mkdirat(fd, name, 0o755) != 0 && errno != EEXIST {
+                throw OutputWriter.failure(errno, path: directory, doing: "create the directory")
+            }
+            let next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard next >= 0 else {
+                let code = errno
+                if code == ENOTDIR {
+                    throw WorkerError(code: "output.cannot-write", message: "\(directory): a part of it exists and is not a directory",
+                                      isTransient: false)
+                }
+                throw OutputWriter.failure(code, path: directory, doing: "create the directory")
+            }
+            close(fd)
+            fd = next
+            guard let real = OutputWriter.realPath(of: fd, fallback: nil), isInsideRealRoot(real) else {
+                throw .outputNotAllowed(output, roots: roots)
+            }
+        }
     }
 
     /// Whether `realPath` (symlinks resolved) is inside the real path of a root.

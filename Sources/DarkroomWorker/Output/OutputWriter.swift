@@ -24,17 +24,26 @@ private let systemWrite = Darwin.write
 enum OutputWriter {
     /// Writes `bytes` and returns the path of the result file.
     static func write(_ bytes: [UInt8], directory: String, roots: OutputRoots,
-                      preferred: String, fallback: String) throws(WorkerError) -> String {
-        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                      preferred: String, fallback: String, durable: Bool = true) throws(WorkerError) -> String {
+        var dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir < 0, errno == ENOENT {
+            // Prepared by an earlier job, then removed (a clean-up between batches): create it again
+            // rather than failing every later job into it for good.
+            roots.forget(directory)
+            _ = try roots.prepare(directory)
+            dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
         guard dir >= 0 else { throw failure(errno, path: directory, doing: "open the directory") }
         defer { close(dir) }
         guard let opened = realPath(of: dir, fallback: directory), roots.isInsideRealRoot(opened) else {
             throw .outputNotAllowed(directory, roots: roots.roots)
         }
 
-        let temporary = try writeTemporary(bytes, in: dir, directory: directory)
+        let temporary = try writeTemporary(bytes, in: dir, directory: directory, durable: durable)
         var keepTemporary = false
         defer { if !keepTemporary { unlinkat(dir, temporary, 0) } }
+        // The new name is durable once the directory is synced (a crash cannot undo the link).
+        defer { if durable { _ = fsync(dir) } }
 
         if linkat(dir, temporary, dir, preferred, 0) == 0 { return directory + "/" + preferred }
         let linkError = errno
@@ -63,16 +72,16 @@ enum OutputWriter {
     }
 
     /// The real path of an open directory (Linux: `/proc/self/fd/N`); `realpath` elsewhere.
-    private static func realPath(of descriptor: Int32, fallback: String) -> String? {
+    static func realPath(of descriptor: Int32, fallback: String?) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
-        guard count > 0 else { return OutputRoots.realPath(fallback) }
+        guard count > 0 else { return fallback.flatMap(OutputRoots.realPath) }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A complete temporary file `.darkroom-tmp-*` in the open directory (same file system, so
     /// link and rename stay atomic); a crash leaves at most such a file behind.
-    private static func writeTemporary(_ bytes: [UInt8], in dir: Int32, directory: String) throws(WorkerError) -> String {
+    private static func writeTemporary(_ bytes: [UInt8], in dir: Int32, directory: String, durable: Bool) throws(WorkerError) -> String {
         var name = ""
         var fd: Int32 = -1
         for _ in 0..<8 {
@@ -93,8 +102,13 @@ enum OutputWriter {
             }
             written += count
         }
-        guard close(fd) == 0 else {
-            let code = errno
+        // On disk before it gets its name: the job is acknowledged as succeeded right after, so a
+        // host crash must not leave an empty or partial file under the result's name.
+        let synced = !durable || fsync(fd) == 0
+        let syncError = errno
+        guard synced, close(fd) == 0 else {
+            let code = synced ? errno : syncError
+            if !synced { close(fd) }
             unlinkat(dir, name, 0)
             throw failure(code, path: directory, doing: "write")
         }
@@ -103,7 +117,8 @@ enum OutputWriter {
 
     /// Whether the regular file `name` in `dir` holds exactly `bytes`.
     private static func holds(_ dir: Int32, _ name: String, _ bytes: [UInt8]) -> Bool {
-        let fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: a FIFO planted under the name must not block this thread (and the job) forever.
+        let fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var info = stat()

@@ -78,7 +78,7 @@ struct QueueCLIParsingTests {
         #expect(try EventStart.parse(since: nil, follow: false) == .beginning)
         #expect(try EventStart.parse(since: nil, follow: true) == .latest)
         #expect(try EventStart.parse(since: "1700000000000-3", follow: true) == .cursor(EventCursor(rawValue: "1700000000000-3")))
-        #expect(try EventStart.parse(since: "42", follow: false) == .cursor(EventCursor(rawValue: "42")))
+        #expect(try EventStart.parse(since: "1700000000000", follow: false) == .cursor(EventCursor(rawValue: "1700000000000-0")))
         #expect(try EventStart.parse(since: "2025-03-01T10:30:00+02:00", follow: false)
             == .time(try #require(Timestamp(iso8601: "2025-03-01T08:30:00Z"))))
         #expect(try EventStart.parse(since: "2025-03-01T10:30:00", follow: false)

@@ -141,16 +141,9 @@ struct WorkerJobTests {
 
     @Test("An output directory outside the allowed roots is refused with output.not-allowed, and nothing is written")
     func outputOutsideRootsRefused() async throws {
-        let dir = try WorkerTestKit.makeDirectory()
+        let fixture = try WorkerTestKit.SymlinkedOutputRoot()
+        let (dir, source, queue, running) = (fixture.dir, fixture.source, fixture.queue, fixture.running)
         defer { WorkerTestKit.remove(dir) }
-        let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/in/a.jpg")
-        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: "\(dir)/secret", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: "\(dir)/out/link", withDestinationPath: "\(dir)/secret")
-        let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                                                   configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
-                                                   logger: WorkerTestKit.silent))
         let outputs = ["\(dir)/elsewhere", "\(dir)/out/../secret", "\(dir)/out/link", "\(dir)/out-sibling"]
         _ = try await queue.enqueue(outputs.map { WorkerTestKit.job(source, output: $0) })
         let events = try await WorkerTestKit.finish("b", on: queue)

@@ -55,16 +55,9 @@ struct WorkerOutputSafetyTests {
 
     @Test("Given a symlink under the output root pointing outside, an output below it is refused and no directory is created outside the roots")
     func noDirectoriesCreatedThroughSymlinks() async throws {
-        let dir = try WorkerTestKit.makeDirectory()
+        let fixture = try WorkerTestKit.SymlinkedOutputRoot()
+        let (dir, source, queue, running) = (fixture.dir, fixture.source, fixture.queue, fixture.running)
         defer { WorkerTestKit.remove(dir) }
-        let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/in/a.jpg")
-        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: "\(dir)/secret", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: "\(dir)/out/link", withDestinationPath: "\(dir)/secret")
-        let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                                                   configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
-                                                   logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source, output: "\(dir)/out/link/made/deeper")])
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()

@@ -134,3 +134,26 @@ enum WorkerTestKit {
 extension ImagePipeline.Configuration {
     func build() -> ImagePipeline { ImagePipeline(configuration: self) }
 }
+
+extension WorkerTestKit {
+    /// A worker whose only output root `out/` holds `link` → a sibling `secret/` directory, with a
+    /// source at `in/a.jpg`: the set-up of the output-escape tests.
+    struct SymlinkedOutputRoot {
+        let dir: String
+        let source: String
+        let queue: MemoryQueue
+        let running: Running
+
+        init() throws {
+            dir = try WorkerTestKit.makeDirectory()
+            source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/in/a.jpg")
+            try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: "\(dir)/secret", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: "\(dir)/out/link", withDestinationPath: "\(dir)/secret")
+            queue = MemoryQueue()
+            running = Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
+                                     configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
+                                     logger: WorkerTestKit.silent))
+        }
+    }
+}

@@ -79,3 +79,20 @@ struct MemoryQueueWaitingTests {
         }
     }
 }
+
+@Suite("Queue configuration")
+struct JobQueueConfigurationTests {
+    @Test("Limits are clamped to workable values, also when set after creation")
+    func clampsLimits() {
+        var configuration = JobQueueConfiguration(visibilityTimeout: .zero, maxAttempts: 0, eventRetention: -5)
+        #expect(configuration.visibilityTimeout == .milliseconds(1))
+        #expect(configuration.maxAttempts == 1)
+        #expect(configuration.eventRetention == 1)
+        configuration.eventRetention = -1
+        configuration.maxAttempts = -3
+        configuration.visibilityTimeout = .seconds(-2)
+        #expect(configuration.eventRetention == 1)
+        #expect(configuration.maxAttempts == 1)
+        #expect(configuration.visibilityTimeout == .milliseconds(1))
+    }
+}

@@ -78,7 +78,7 @@ extension Worker {
         }
     }
 
-    /// Runs the pipeline and writes the output. The pipeline call is awaited detachably, so an
+    /// Runs the pipeline and writes the output. Every blocking step is awaited detachably, so an
     /// abandoned job (shutdown past the grace period) stops waiting at once.
     private func execute(_ plan: JobPlan, output: String?) async throws -> JobResult {
         let roots = outputRoots
@@ -86,7 +86,10 @@ extension Worker {
         if let output {
             // Checked before any work, so a refused output costs nothing; known directories need no I/O.
             directory = roots.preparedDirectory(for: output)
-            if directory == nil { directory = try await pipeline.runBlocking { try roots.prepare(output) } }
+            if directory == nil {
+                let pipeline = self.pipeline
+                directory = try await DetachedWait.run { try await pipeline.runBlocking { try roots.prepare(output) } }
+            }
         }
         let pipeline = self.pipeline, request = plan.request
         let image = try await DetachedWait.run { try await pipeline.retrieve(request) }
@@ -97,9 +100,12 @@ extension Worker {
         if let directory {
             let clock = ContinuousClock(), start = clock.now
             let names = plan.fileNames(for: image.format), bytes = image.bytes, durable = configuration.syncsOutputs
-            path = try await pipeline.runBlocking {
-                try OutputWriter.write(bytes, directory: directory, roots: roots, preferred: names.preferred,
-                                       fallback: names.fallback, durable: durable)
+            // Detachable too: a hung output volume (a stuck NFS mount) must not outlast the grace period.
+            path = try await DetachedWait.run {
+                try await pipeline.runBlocking {
+                    try OutputWriter.write(bytes, directory: directory, roots: roots, preferred: names.preferred,
+                                           fallback: names.fallback, durable: durable)
+                }
             }
             writeMilliseconds = Self.milliseconds(clock.now - start)
         }

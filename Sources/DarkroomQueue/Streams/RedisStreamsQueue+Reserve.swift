@@ -47,7 +47,7 @@ extension RedisStreamsQueue {
         arguments.append(max)
         arguments.append(Self.promotionLimit)
         let reply = try await eval(StreamScripts.reserve, keys: [keys.delayed] + keys.streams, arguments: arguments)
-        guard let parts = reply.array, parts.count == 2, let list = parts[0].array ?? (parts[0].isNull ? [] : nil) else {
+        guard let parts = reply.array, parts.count == 3, let list = parts[0].array ?? (parts[0].isNull ? [] : nil) else {
             throw RedisError.protocolError("the reserve script answered \(reply)")
         }
         let priorities = JobPriority.allCases.sorted()
@@ -67,6 +67,10 @@ extension RedisStreamsQueue {
         let nextDue = parts[1].string.flatMap(Double.init).flatMap { score -> Timestamp? in
             guard score.isFinite else { return nil }
             return Timestamp(millisecondsSince1970: Int64(Swift.min(Swift.max(score, -9.0e18), 9.0e18)))
+        }
+        if parts[2].integer == 1 {
+            // A group vanished (a stream deleted or flushed): recreate it so the next call reads it.
+            try await ensureGroups()
         }
         return (entries, nextDue)
     }

@@ -75,3 +75,21 @@ struct RedisStreamsQueueReviewTests {
         #expect(ttl > 3_000_000)
     }
 }
+
+@Suite("RedisStreamsQueue when one stream's group vanishes")
+struct RedisStreamsQueueMissingGroupTests {
+    typealias Kit = StreamsTestKit
+
+    @Test("Given the low stream deleted, reserve still hands out the high job it read, and recreates the group for later")
+    func reserveSurvivesAMissingGroup() async throws {
+        let (server, client, queue) = try Kit.isolated()
+        defer { client.close(); server.stop() }
+        _ = try await queue.enqueue([Kit.job("urgent", priority: .high)])
+        try await client.command(["DEL", queue.keys.stream(.low)])
+        let first = try await queue.reserve(consumer: "w1", max: 5, wait: .zero)
+        #expect(first.map(\.job.id.rawValue) == ["urgent"])
+        #expect(try await queue.acknowledge(try #require(first.first), outcome: .succeeded(QueueContractKit.result)))
+        _ = try await queue.enqueue([Kit.job("later", priority: .low)])
+        #expect(try await queue.reserve(consumer: "w1", max: 5, wait: .zero).map(\.job.id.rawValue) == ["later"])
+    }
+}

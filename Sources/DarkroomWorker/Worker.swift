@@ -177,8 +177,10 @@ public final class Worker: Service {
 
     // MARK: Fleet registration
 
+    /// Beats until `serve` cancels it after draining — not when a stop begins: a draining worker
+    /// still runs jobs and still offers its processors, so it stays in the live set meanwhile.
     private func heartbeats() async {
-        while !stopping.isFired, !Task.isCancelled {
+        while !Task.isCancelled {
             do {
                 if !announced.load(ordering: .relaxed) {
                     try await queue.publish([.workerOnline(worker: configuration.name)])
@@ -189,7 +191,7 @@ public final class Worker: Service {
                 // The main loop reports an unreachable queue; this only notes the heartbeat.
                 logger.debug("heartbeat failed", metadata: ["error": "\(error)"])
             }
-            await stopping.sleep(for: configuration.heartbeatInterval)
+            try? await Task.sleep(for: configuration.heartbeatInterval)
         }
     }
 

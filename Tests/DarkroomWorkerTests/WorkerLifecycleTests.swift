@@ -90,6 +90,32 @@ struct WorkerLifecycleTests {
         #expect(finished.last?.worker == "rescuer")
     }
 
+    @Test("A draining worker keeps its heartbeat while it finishes the jobs in hand, and leaves the live set after")
+    func drainingWorkerStaysLive() async throws {
+        let jpeg = try WorkerTestKit.image()
+        let gate = Gate()
+        defer { gate.release() }
+        let source = try TestHTTPServer { _ in
+            gate.wait()
+            return .ok(jpeg)
+        }
+        defer { source.stop() }
+        let queue = MemoryQueue()
+        // Heartbeats every 200 ms with a 600 ms time to live.
+        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
+                            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent)
+        let running = WorkerTestKit.Running(worker)
+        _ = try await queue.enqueue([WorkerTestKit.job(source.url("/slow.jpg"))])
+        #expect(await WorkerTestKit.eventually { try await WorkerTestKit.events(on: queue).contains { $0.type == .started } })
+        worker.shutdownGracefully()
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await queue.liveWorkers().map(\.name) == ["test-worker"])
+        gate.release()
+        try await running.stop()
+        #expect(try await queue.liveWorkers().isEmpty)
+        #expect(try await WorkerTestKit.events(on: queue).filter(\.isTerminal).map(\.type) == [.succeeded])
+    }
+
     @Test("A stale job of a dead worker is reclaimed and finished by a live worker on its own")
     func staleJobsAreReclaimed() async throws {
         let dir = try WorkerTestKit.makeDirectory()

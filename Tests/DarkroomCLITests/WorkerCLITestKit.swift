@@ -20,26 +20,13 @@ enum WorkerCLITestKit {
     /// The `darkroom` executable SwiftPM built next to this test bundle.
     static var darkroomBinary: String { get throws { try DarkroomBinary.path } }
 
-    static func makeDirectory(_ label: String) throws -> String {
-        let path = NSTemporaryDirectory() + "darkroom-\(label)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-    }
+    static func makeDirectory(_ label: String) throws -> String { try TestImages.makeDirectory(label) }
 
     static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
 
     /// A `width`×`height` gradient encoded as `format`.
     static func image(_ format: ImageFormat = .jpeg, width: Int = 120, height: Int = 80, tint: UInt8 = 90) throws -> [UInt8] {
-        let bitmap = try Bitmap(width: width, height: height, isOpaque: true) { bytes, rowBytes in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let i = y * rowBytes + x * 4
-                    bytes[i] = UInt8(x * 255 / (width - 1)); bytes[i + 1] = UInt8(y * 255 / (height - 1))
-                    bytes[i + 2] = tint; bytes[i + 3] = 255
-                }
-            }
-        }
-        return try CoderRegistry.standard.encoder(for: format).encode(bitmap, options: EncodeOptions(quality: 90))
+        try TestImages.gradient(format, width: width, height: height, tint: tint)
     }
 
     @discardableResult

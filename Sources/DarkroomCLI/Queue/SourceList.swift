@@ -53,6 +53,34 @@ struct SourceListError: Error, Sendable, Equatable, CustomStringConvertible {
 enum SourceList {
     static let keys: Set<String> = ["source", "chain", "format", "quality", "priority", "id", "output"]
 
+    /// The jobs a command was given: its source arguments, or the list in `listFile` (`-` = stdin),
+    /// not both. Every bad line is reported on standard error, the last one in the thrown failure
+    /// (followed by `failureSuffix`); `verb` names the command's work in "nothing to …".
+    static func requests(sources: [String], listFile: String?, verb: String,
+                         failureSuffix: String = "") throws(UsageFailure) -> [JobRequest] {
+        switch (sources.isEmpty, listFile) {
+        case (false, .some):
+            throw UsageFailure("give sources or --from FILE, not both")
+        case (true, nil):
+            throw UsageFailure("nothing to \(verb): give one or more sources, or --from FILE (- for standard input)")
+        case (false, nil):
+            return sources.map { JobRequest(source: $0) }
+        case (true, .some(let file)):
+            let data = try read(file)
+            switch parse(data, name: file == "-" ? "<stdin>" : file) {
+            case .success(let requests):
+                guard !requests.isEmpty else {
+                    throw UsageFailure("nothing to \(verb): \(file == "-" ? "standard input" : file) lists no sources")
+                }
+                return requests
+            case .failure(let failure):
+                for error in failure.errors.dropLast() { StandardError.line("darkroom: \(error)") }
+                let more = failure.truncated ? " (stopped after \(failure.errors.count) problems)" : ""
+                throw UsageFailure("\(failure.errors.last.map { "\($0)" } ?? "bad list")\(more)\(failureSuffix)")
+            }
+        }
+    }
+
     /// The bytes of `--from FILE` (`-`: standard input). Unreadable input — a closed or
     /// directory standard input, a missing file — is a usage failure, never a crash.
     static func read(_ file: String) throws(UsageFailure) -> Data {

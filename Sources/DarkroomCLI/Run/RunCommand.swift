@@ -148,24 +148,6 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Sources from the arguments or `--from` (the same list format as `enqueue`).
     static func requests(sources: [String], listFile: String?) throws(UsageFailure) -> [JobRequest] {
-        switch (sources.isEmpty, listFile) {
-        case (false, .some):
-            throw UsageFailure("give sources or --from FILE, not both")
-        case (true, nil):
-            throw UsageFailure("nothing to run: give one or more sources, or --from FILE (- for standard input)")
-        case (false, nil):
-            return sources.map { JobRequest(source: $0) }
-        case (true, .some(let file)):
-            let data = try SourceList.read(file)
-            switch SourceList.parse(data, name: file == "-" ? "<stdin>" : file) {
-            case .success(let requests):
-                guard !requests.isEmpty else { throw UsageFailure("nothing to run: \(file == "-" ? "standard input" : file) lists no sources") }
-                return requests
-            case .failure(let failure):
-                for error in failure.errors.dropLast() { StandardError.line("darkroom: \(error)") }
-                let more = failure.truncated ? " (stopped after \(failure.errors.count) problems)" : ""
-                throw UsageFailure("\(failure.errors.last.map { "\($0)" } ?? "bad list")\(more)")
-            }
-        }
+        try SourceList.requests(sources: sources, listFile: listFile, verb: "run")
     }
 }

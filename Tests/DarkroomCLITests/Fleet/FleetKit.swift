@@ -1,5 +1,3 @@
-import DarkroomCodecs
-import DarkroomCore
 import DarkroomQueue
 import DarkroomTestSupport
 import Foundation
@@ -44,18 +42,7 @@ final class FleetKit: Sendable {
     }
 
     static func png(width: Int, height: Int, seed: Int = 0) throws -> [UInt8] {
-        let bitmap = try Bitmap(width: width, height: height, isOpaque: true) { bytes, rowBytes in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let i = y * rowBytes + x * 4
-                    bytes[i] = UInt8(truncatingIfNeeded: x * 255 / max(width - 1, 1) + seed)
-                    bytes[i + 1] = UInt8(truncatingIfNeeded: y * 255 / max(height - 1, 1))
-                    bytes[i + 2] = UInt8(truncatingIfNeeded: 40 + seed * 13)
-                    bytes[i + 3] = 255
-                }
-            }
-        }
-        return try CoderRegistry.standard.encoder(for: .png).encode(bitmap, options: EncodeOptions())
+        try TestImages.gradient(.png, width: width, height: height, tint: UInt8(truncatingIfNeeded: 40 + seed * 13))
     }
 
     // MARK: Processes

@@ -5,6 +5,7 @@ import DarkroomPipeline
 import DarkroomQueue
 import DarkroomStandardProcessors
 import DarkroomWorker
+import DarkroomTestSupport
 import Foundation
 import Logging
 import Testing
@@ -12,27 +13,13 @@ import Testing
 /// Scratch directories, real images, workers over a `MemoryQueue`, and event collection for the
 /// worker tests.
 enum WorkerTestKit {
-    static func makeDirectory(_ label: String = "worker") throws -> String {
-        let path = NSTemporaryDirectory() + "darkroom-\(label)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        // Real path: /tmp may be a symlink on some systems, and outputs are compared by path.
-        return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-    }
+    static func makeDirectory(_ label: String = "worker") throws -> String { try TestImages.makeDirectory(label) }
 
     static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
 
     /// A `width`×`height` gradient encoded as `format`; `tint` changes the bytes.
     static func image(_ format: ImageFormat = .jpeg, width: Int = 120, height: Int = 80, tint: UInt8 = 90) throws -> [UInt8] {
-        let bitmap = try Bitmap(width: width, height: height, isOpaque: true) { bytes, rowBytes in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let i = y * rowBytes + x * 4
-                    bytes[i] = UInt8(x * 255 / (width - 1)); bytes[i + 1] = UInt8(y * 255 / (height - 1))
-                    bytes[i + 2] = tint; bytes[i + 3] = 255
-                }
-            }
-        }
-        return try CoderRegistry.standard.encoder(for: format).encode(bitmap, options: EncodeOptions(quality: 90))
+        try TestImages.gradient(format, width: width, height: height, tint: tint)
     }
 
     @discardableResult

@@ -57,10 +57,7 @@ extension ImagePipeline {
         if let prefetched { return (prefetched.bytes, .local) }
         if let bytes = memory?.value(for: "o:" + sourceKey) { return (bytes, .memory) }
         let disk = isNetwork ? configuration.diskCache : nil
-        if let disk, let bytes = try await ioPool.run({ try disk.data(for: sourceKey, in: .originals) }) {
-            remember(original: bytes, key: sourceKey)
-            return (bytes, .disk)
-        }
+        if let disk, let found = try await storedOriginal(sourceKey, in: disk) { return found }
         guard let disk, let leases = configuration.leases else {
             return try await download(reference, sourceKey: sourceKey, into: disk, isNetwork: isNetwork)
         }
@@ -68,12 +65,15 @@ extension ImagePipeline {
         // original; the others wait for it in the shared originals area.
         return try await LeasedWork.run(
             key: "source:" + sourceKey, leases: leases, timing: configuration.leaseTiming,
-            lookup: { [self] in
-                guard let bytes = try await ioPool.run({ try disk.data(for: sourceKey, in: .originals) }) else { return nil }
-                remember(original: bytes, key: sourceKey)
-                return (bytes, SourceOrigin.disk)
-            },
+            lookup: { [self] in try await storedOriginal(sourceKey, in: disk) },
             work: { [self] in try await download(reference, sourceKey: sourceKey, into: disk, isNetwork: isNetwork) })
+    }
+
+    /// A network original already in the shared disk cache, kept in memory too once read.
+    private func storedOriginal(_ sourceKey: String, in disk: DiskCache) async throws -> ([UInt8], SourceOrigin)? {
+        guard let bytes = try await ioPool.run({ try disk.data(for: sourceKey, in: .originals) }) else { return nil }
+        remember(original: bytes, key: sourceKey)
+        return (bytes, .disk)
     }
 
     /// Fetches through the provider and stores a network original in the disk cache.

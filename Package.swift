@@ -6,8 +6,8 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-/// Pixel kernels are the hot path; they are compiled with full optimisation even in debug builds
-/// would be nice, but SwiftPM offers no per-target -O. Benchmarks always use `swift build -c release`.
+/// Benchmarks and the shipped binary are built with `swift build -c release`; SwiftPM has no
+/// per-target optimisation level, so debug builds (tests) run the pixel kernels unoptimised.
 let package = Package(
     name: "Darkroom",
     platforms: [.macOS(.v15)],
@@ -43,7 +43,8 @@ let package = Package(
                        providers: [.apt(["libhiredis-dev"])]),
 
         // MARK: Darkroom
-        .target(name: "DarkroomCore", swiftSettings: strictSettings),
+        .target(name: "DarkroomSystem", swiftSettings: strictSettings),
+        .target(name: "DarkroomCore", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
         .target(name: "DarkroomCodecs",
                 dependencies: ["DarkroomCore", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2"],
                 swiftSettings: strictSettings),
@@ -55,10 +56,10 @@ let package = Package(
                 dependencies: ["DarkroomCore", "CCurl"],
                 swiftSettings: strictSettings),
         .target(name: "DarkroomCache",
-                dependencies: ["DarkroomCore", .product(name: "Crypto", package: "swift-crypto")],
+                dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strictSettings),
         .target(name: "DarkroomQueue",
-                dependencies: ["DarkroomCore", "CHiredis"],
+                dependencies: ["DarkroomSystem", "CHiredis"],
                 swiftSettings: strictSettings),
         .target(name: "DarkroomPipeline",
                 dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors",
@@ -85,7 +86,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "DarkroomCoreTests",
-                    dependencies: ["DarkroomCore", "DarkroomStandardProcessors"],
+                    dependencies: ["DarkroomCore", "DarkroomSystem"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomCodecsTests",
                     dependencies: ["DarkroomCore", "DarkroomCodecs"],
@@ -100,14 +101,14 @@ let package = Package(
                     dependencies: ["DarkroomSources", "DarkroomCore", "DarkroomTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomCacheTests",
-                    dependencies: ["DarkroomCache", "DarkroomCore", "DarkroomTestSupport", "darkroom"],
+                    dependencies: ["DarkroomCache", "DarkroomTestSupport", "darkroom"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomPipelineTests",
                     dependencies: ["DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",
                                    "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomQueueTests",
-                    dependencies: ["DarkroomQueue", "DarkroomCore", "DarkroomTestSupport"],
+                    dependencies: ["DarkroomQueue", "DarkroomSystem", "DarkroomTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomWorkerTests",
                     dependencies: ["DarkroomWorker", "DarkroomQueue", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",

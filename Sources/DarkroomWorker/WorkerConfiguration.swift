@@ -1,3 +1,4 @@
+import DarkroomSystem
 import DarkroomCore
 #if canImport(Glibc)
 import Glibc

@@ -5,6 +5,7 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomSources
 import Foundation
+import DarkroomSystem
 
 /// `darkroom process INPUT… -p CHAIN (-o OUTPUT | --out DIR)`: one-shot processing of files.
 struct ProcessCommand: AsyncParsableCommand {

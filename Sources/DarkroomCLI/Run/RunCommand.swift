@@ -8,6 +8,7 @@ import DarkroomSources
 import DarkroomWorker
 import Foundation
 import Logging
+import DarkroomSystem
 
 /// `darkroom run SOURCES… | --from FILE -p CHAIN --out DIR`: the distributed machinery in one
 /// process — an in-memory queue, one worker, the same events — with no Redis.

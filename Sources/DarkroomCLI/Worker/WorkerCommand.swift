@@ -8,6 +8,7 @@ import DarkroomWorker
 import Foundation
 import Logging
 import ServiceLifecycle
+import DarkroomSystem
 
 /// `darkroom worker`: pulls jobs from Redis and runs them until SIGTERM/SIGINT.
 struct WorkerCommand: AsyncParsableCommand {

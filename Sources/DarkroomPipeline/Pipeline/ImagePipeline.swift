@@ -2,6 +2,7 @@ import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomSources
+import DarkroomSystem
 
 /// Kingfisher's "cache → download → process → cache" flow, made for a server fleet:
 /// result cache (memory, then the shared disk) → original cache → provider → decode (shrinking on

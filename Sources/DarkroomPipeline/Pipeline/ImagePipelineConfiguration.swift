@@ -2,6 +2,7 @@ import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomSources
+import DarkroomSystem
 
 extension ImagePipeline {
     /// Everything a pipeline needs, as a value (Nuke's `ImagePipeline.Configuration`).

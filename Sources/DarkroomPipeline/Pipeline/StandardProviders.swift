@@ -1,5 +1,6 @@
 import DarkroomCore
 import DarkroomSources
+import DarkroomSystem
 
 /// The providers every pipeline has: HTTP(S) through libcurl, local files and `data:` URIs.
 public enum StandardProviders {

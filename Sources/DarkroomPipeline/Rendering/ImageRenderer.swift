@@ -1,5 +1,6 @@
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomSystem
 
 /// Turns source bytes into an encoded result: decode (shrinking on load when the chain starts by
 /// making the image smaller) → processors in order → pick the format → encode.

@@ -1,5 +1,5 @@
-import DarkroomCore
 import Synchronization
+import DarkroomSystem
 
 /// The async face of Redis: a pool of `RedisConnection`s used from `BlockingWorkPool` threads, so
 /// hiredis' blocking socket calls never run on Swift's cooperative pool.

@@ -1,3 +1,4 @@
+import DarkroomSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

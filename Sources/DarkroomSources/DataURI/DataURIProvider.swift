@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomSystem
 
 /// Reads `data:` URIs (RFC 2397): `data:[<mediatype>][;base64],<data>`, with a base64 or a
 /// percent-encoded payload.

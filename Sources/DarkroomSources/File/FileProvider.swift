@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DarkroomCore
+import DarkroomSystem
 
 /// Reads local files: bare paths (`photos/a.jpg`, `/srv/img/a.jpg`) and `file:` URLs
 /// (`file:///srv/img/a%20b.jpg`, percent-decoded).

@@ -1,4 +1,5 @@
 import CCurl
+import DarkroomSystem
 
 /// One libcurl easy handle and the state its callbacks share, for the hops of one fetch.
 ///

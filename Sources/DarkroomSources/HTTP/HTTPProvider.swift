@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomSystem
 
 /// Fetches `http` and `https` sources through libcurl, under a `SourcePolicy`.
 ///

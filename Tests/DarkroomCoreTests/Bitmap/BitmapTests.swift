@@ -1,5 +1,6 @@
 import DarkroomCore
 import Testing
+import DarkroomSystem
 
 @Suite("Bitmap and geometry")
 struct BitmapTests {

@@ -1,6 +1,6 @@
 @testable import DarkroomQueue
-import DarkroomCore
 import DarkroomTestSupport
+import DarkroomSystem
 
 /// Helpers for the Redis connection tests.
 enum RedisTestKit {

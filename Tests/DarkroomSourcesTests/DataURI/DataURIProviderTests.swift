@@ -1,6 +1,7 @@
 import DarkroomCore
 import Testing
 @testable import DarkroomSources
+import DarkroomSystem
 
 @Suite("data: URI provider")
 struct DataURIProviderTests {

@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import DarkroomSystem
 #endif
 
 /// A fresh, real temporary directory per test (resolved, so expectations can compare paths).

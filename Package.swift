@@ -85,6 +85,11 @@ let package = Package(
         .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
 
         // MARK: Tests
+        // A test tool, not shipped: concurrent stores and verified reads on one cache directory.
+        .executableTarget(name: "darkroom-cache-stress",
+                          dependencies: ["DarkroomCache",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Tests/Tools/CacheStress", swiftSettings: strictSettings),
         .testTarget(name: "DarkroomCoreTests",
                     dependencies: ["DarkroomCore", "DarkroomSystem"],
                     swiftSettings: strictSettings),
@@ -101,7 +106,7 @@ let package = Package(
                     dependencies: ["DarkroomSources", "DarkroomCore", "DarkroomTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomCacheTests",
-                    dependencies: ["DarkroomCache", "DarkroomTestSupport", "darkroom"],
+                    dependencies: ["DarkroomCache", "DarkroomTestSupport", "darkroom", "darkroom-cache-stress"],
                     swiftSettings: strictSettings),
         .testTarget(name: "DarkroomPipelineTests",
                     dependencies: ["DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",

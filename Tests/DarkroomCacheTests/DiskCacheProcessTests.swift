@@ -12,7 +12,7 @@ struct DiskCacheProcessTests {
         let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
         let limit = 1_000_000, keys = 60, maxBytes = 64 * 1024
         let processes = try (1...4).map { seed in
-            try CacheTestKit.start(["cache", "stress", "--cache", directory, "--keys", "\(keys)", "--seconds", "1.5",
+            try CacheTestKit.startStress(["--cache", directory, "--keys", "\(keys)", "--seconds", "1.5",
                                     "--seed", "\(seed)", "--value-bytes", "64KiB", "--reads", "0.6",
                                     "--limit", "\(limit)", "--sweep-spacing", "200ms"])
         }
@@ -53,7 +53,7 @@ struct DiskCacheProcessTests {
         let maxBytes = 8 * 1024 * 1024
         var leftovers: [String] = []
         for _ in 0..<3 where leftovers.isEmpty {
-            let process = try CacheTestKit.start(["cache", "stress", "--cache", directory, "--keys", "2", "--seconds", "20",
+            let process = try CacheTestKit.startStress(["--cache", directory, "--keys", "2", "--seconds", "20",
                                                   "--value-bytes", "8MiB", "--fixed-size", "--reads", "0"])
             // Wait for a write in progress (a temporary file), then kill the writer mid-write.
             let deadline = Date().addingTimeInterval(10)

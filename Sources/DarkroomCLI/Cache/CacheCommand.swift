@@ -14,7 +14,7 @@ struct CacheCommand: ParsableCommand {
             key>; entries are the stored bytes exactly. Writers keep the limits on their own \
             (automatic sweeps); prune is for operators.
             """,
-        subcommands: [CacheStatsCommand.self, CachePruneCommand.self, CacheStressCommand.self]
+        subcommands: [CacheStatsCommand.self, CachePruneCommand.self]
     )
 }
 

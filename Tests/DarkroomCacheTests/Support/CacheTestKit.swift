@@ -87,11 +87,16 @@ enum CacheTestKit {
         var error: String
     }
 
-    /// Starts `darkroom arguments…` with `environment` changes (nil value: unset) and returns the
-    /// process, with its output going to files read by `finish`.
-    static func start(_ arguments: [String], environment: [String: String?] = [:]) throws -> Process {
+    /// Starts `darkroom-cache-stress arguments…`, the cache stress test tool (Tests/Tools/CacheStress).
+    static func startStress(_ arguments: [String]) throws -> Process {
+        try start(arguments, executable: try DarkroomBinary.path(named: "darkroom-cache-stress"))
+    }
+
+    /// Starts `darkroom arguments…` (or `executable`) with `environment` changes (nil value: unset)
+    /// and returns the process, with its output going to pipes read by `finish`.
+    static func start(_ arguments: [String], environment: [String: String?] = [:], executable: String? = nil) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try darkroomBinary)
+        process.executableURL = URL(fileURLWithPath: try executable ?? darkroomBinary)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (name, value) in environment { env[name] = value }

@@ -1,19 +1,23 @@
 import ArgumentParser
 import DarkroomCache
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `darkroom cache stress`: a hidden test tool. Several of these processes run at once against one
-/// directory, storing and reading keys `stress-0…` whose content is derived from the key (see
+/// `darkroom-cache-stress`: a test tool, built with the tests and not shipped in `darkroom`. The
+/// cache tests run several of these processes at once against one directory, storing and reading keys `stress-0…` whose content is derived from the key (see
 /// `StressValue`), and checking every byte they read. Exit status 1 when any read returned a wrong
 /// or partial value or an operation failed; one JSON line of counts on standard output.
-struct CacheStressCommand: ParsableCommand {
+@main
+struct CacheStress: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stress",
-        abstract: "Test tool: concurrent stores and verified reads on a cache directory.",
-        shouldDisplay: false
+        commandName: "darkroom-cache-stress",
+        abstract: "Test tool: concurrent stores and verified reads on a cache directory."
     )
 
-    @OptionGroup var cache: CacheDirectoryOption
+    @Option(name: .customLong("cache"), help: ArgumentHelp("The cache directory.", valueName: "DIR"))
+    var directory: String
 
     @Option(help: "Number of distinct keys.")
     var keys: Int = 64
@@ -46,28 +50,24 @@ struct CacheStressCommand: ParsableCommand {
     var operations: Int?
 
     func run() throws {
-        let directory: String
         let maxValue: Int, limitBytes: Int
         let spacing: Duration
-        do throws(UsageFailure) {
-            directory = try cache.resolve(mustExist: false)
-            do {
-                maxValue = try ByteCountText.parse(valueBytes)
-                limitBytes = try ByteCountText.parse(limit)
-            } catch { throw UsageFailure("\(error)") }
-            do { spacing = try DurationText.parse(sweepSpacing) } catch { throw UsageFailure("\(error)") }
-            guard keys >= 1, (0...1).contains(reads), seconds >= 0, limitBytes > 0 else {
-                throw UsageFailure("stress: --keys ≥ 1, --reads in 0…1, --seconds ≥ 0 and a positive --limit are required")
-            }
+        do {
+            maxValue = try ByteCountText.parse(valueBytes)
+            limitBytes = try ByteCountText.parse(limit)
+            spacing = try DurationText.parse(sweepSpacing)
         } catch {
-            throw error.exit()
+            throw ValidationError("\(error)")
+        }
+        guard keys >= 1, (0...1).contains(reads), seconds >= 0, limitBytes > 0 else {
+            throw ValidationError("--keys ≥ 1, --reads in 0…1, --seconds ≥ 0 and a positive --limit are required")
         }
         let configuration = DiskCache.Configuration(
             resultsLimitBytes: limitBytes, originalsLimitBytes: limitBytes, recencyRefreshInterval: .seconds(1),
             durableWrites: durable, automaticSweep: .init(writtenFraction: 0.05, minimumSpacing: spacing))
         let diskCache: DiskCache
         do { diskCache = try DiskCache(directory: directory, configuration: configuration) } catch {
-            StandardError.line("darkroom: \(error) [\(error.code)]")
+            Self.printError("\(error) [\(error.code)]")
             throw ExitCode(1)
         }
 
@@ -88,7 +88,7 @@ struct CacheStressCommand: ParsableCommand {
                         counts.hits += 1
                         if found != expected {
                             counts.mismatches += 1
-                            StandardError.line("darkroom: stress: \(StressValue.key(index)) read \(found.count) bytes that are not the \(expected.count) stored")
+                            Self.printError("\(StressValue.key(index)) read \(found.count) bytes that are not the \(expected.count) stored")
                         }
                     }
                 } else {
@@ -98,7 +98,7 @@ struct CacheStressCommand: ParsableCommand {
                 }
             } catch {
                 counts.errors += 1
-                StandardError.line("darkroom: stress: \(error) [\(error.code)]")
+                Self.printError("\(error) [\(error.code)]")
             }
             counts.operations += 1
         }
@@ -109,8 +109,14 @@ struct CacheStressCommand: ParsableCommand {
         counts.seconds = (ContinuousClock.now - start) / .seconds(1)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        StandardOutput.line(String(decoding: try encoder.encode(counts), as: UTF8.self))
+        print(String(decoding: try encoder.encode(counts), as: UTF8.self))
         if counts.mismatches > 0 || counts.errors > 0 { throw ExitCode(1) }
+    }
+
+    /// One line on file descriptor 2 (the C `stderr` global is not concurrency-safe in Swift 6).
+    private static func printError(_ text: String) {
+        let bytes = Array("darkroom-cache-stress: \(text)\n".utf8)
+        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
     }
 }
 

@@ -4,15 +4,16 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomSources
 import Foundation
+import DarkroomTestSupport
 import Testing
 
 @Suite("ImagePipeline: caches and origins")
 struct ImagePipelineCacheTests {
     @Test("Given no disk cache, the first retrieve computes and the second comes from memory")
     func memoryHit() async throws {
-        let dir = try PipelineTestSupport.temporaryDirectory()
+        let dir = try TestImages.makeDirectory("pipeline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try PipelineTestSupport.write(try PipelineTestSupport.image(.png), to: "\(dir)/a.png")
+        try TestImages.write(try TestImages.gradient(.png, width: 160, height: 90, tint: 120), to: "\(dir)/a.png")
         var configuration = ImagePipeline.Configuration()
         configuration.sourcePolicy = .interactive
         let pipeline = ImagePipeline(configuration: configuration)
@@ -30,9 +31,9 @@ struct ImagePipelineCacheTests {
 
     @Test("Given a disk cache, a new process (a new pipeline) finds the result on disk")
     func diskHit() async throws {
-        let dir = try PipelineTestSupport.temporaryDirectory()
+        let dir = try TestImages.makeDirectory("pipeline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try PipelineTestSupport.write(try PipelineTestSupport.image(.jpeg), to: "\(dir)/a.jpg")
+        try TestImages.write(try TestImages.gradient(.jpeg, width: 160, height: 90, tint: 120), to: "\(dir)/a.jpg")
         var configuration = ImagePipeline.Configuration()
         configuration.sourcePolicy = .interactive
         configuration.diskCache = try DiskCache(directory: "\(dir)/cache")
@@ -51,23 +52,23 @@ struct ImagePipelineCacheTests {
 
     @Test("Editing a file makes a new original, so the cached result is not reused")
     func editedFileIsNewSource() async throws {
-        let dir = try PipelineTestSupport.temporaryDirectory()
+        let dir = try TestImages.makeDirectory("pipeline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = "\(dir)/a.png"
-        try PipelineTestSupport.write(try PipelineTestSupport.image(.png, width: 100, height: 50), to: path)
+        try TestImages.write(try TestImages.gradient(.png, width: 100, height: 50, tint: 120), to: path)
         var configuration = ImagePipeline.Configuration()
         configuration.sourcePolicy = .interactive
         let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(source: SourceReference(path), chain: try PipelineTestSupport.chain("downsample(20x20)"))
         #expect(try await pipeline.retrieve(request).size == PixelSize(width: 20, height: 10))
-        try PipelineTestSupport.write(try PipelineTestSupport.image(.png, width: 50, height: 100), to: path)
+        try TestImages.write(try TestImages.gradient(.png, width: 50, height: 100, tint: 120), to: path)
         let after = try await pipeline.retrieve(request)
         #expect(after.origin == .miss && after.size == PixelSize(width: 10, height: 20))
     }
 
     @Test("A data: URI is a source like any other")
     func dataURI() async throws {
-        let png = try PipelineTestSupport.image(.png, width: 8, height: 8)
+        let png = try TestImages.gradient(.png, width: 8, height: 8, tint: 120)
         let uri = "data:image/png;base64," + Data(png).base64EncodedString()
         let result = try await ImagePipeline().retrieve(ImageRequest(source: SourceReference(uri), chain: try PipelineTestSupport.chain("blackWhite")))
         #expect(result.size == PixelSize(width: 8, height: 8) && result.format == .png)
@@ -75,9 +76,9 @@ struct ImagePipelineCacheTests {
 
     @Test("Queued-job policy refuses files outside the allowed roots")
     func fileRootsEnforced() async throws {
-        let dir = try PipelineTestSupport.temporaryDirectory()
+        let dir = try TestImages.makeDirectory("pipeline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try PipelineTestSupport.write(try PipelineTestSupport.image(.png), to: "\(dir)/a.png")
+        try TestImages.write(try TestImages.gradient(.png, width: 160, height: 90, tint: 120), to: "\(dir)/a.png")
         let pipeline = ImagePipeline() // default policy: no file roots
         await #expect {
             _ = try await pipeline.retrieve(ImageRequest(source: SourceReference("\(dir)/a.png"), chain: ProcessorChain()))
@@ -89,9 +90,9 @@ struct ImagePipelineCacheTests {
 struct ImagePipelineDamagedCacheTests {
     @Test("A cached result that is not an image is dropped and recomputed")
     func damagedEntryRecomputed() async throws {
-        let dir = try PipelineTestSupport.temporaryDirectory()
+        let dir = try TestImages.makeDirectory("pipeline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try PipelineTestSupport.write(try PipelineTestSupport.image(.png), to: "\(dir)/a.png")
+        try TestImages.write(try TestImages.gradient(.png, width: 160, height: 90, tint: 120), to: "\(dir)/a.png")
         var configuration = ImagePipeline.Configuration()
         configuration.sourcePolicy = .interactive
         configuration.memoryCacheBytes = 0

@@ -24,7 +24,7 @@ struct ImagePipelineHTTPTests {
 
     @Test("Given a slow server, 20 concurrent requests for one URL make one server hit")
     func coalescing() async throws {
-        let jpeg = try PipelineTestSupport.image(.jpeg)
+        let jpeg = try TestImages.gradient(.jpeg, width: 160, height: 90, tint: 120)
         let server = try TestHTTPServer { request in
             usleep(1_000_000) // keep the first fetch in flight while the others arrive, even on a loaded machine
             return request.path == "/photo.jpg" ? .ok(jpeg) : .status(404)
@@ -44,9 +44,9 @@ struct ImagePipelineHTTPTests {
 
     @Test("A second chain on the same URL does not download again, in this process or the next")
     func originalsAreReused() async throws {
-        let dir = try PipelineTestSupport.temporaryDirectory()
+        let dir = try TestImages.makeDirectory("pipeline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let jpeg = try PipelineTestSupport.image(.jpeg)
+        let jpeg = try TestImages.gradient(.jpeg, width: 160, height: 90, tint: 120)
         let server = try TestHTTPServer { _ in .ok(jpeg) }
         defer { server.stop() }
         let disk = try DiskCache(directory: "\(dir)/cache")

@@ -27,4 +27,9 @@ public enum TestImages {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
+
+    /// Writes `bytes` to `path`, replacing any file there.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
 }

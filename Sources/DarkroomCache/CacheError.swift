@@ -3,10 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// Why a cache operation failed: a stable `code` for logs and job events, a message that names
 /// the file and says what to do, and whether retrying later may help.
-public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct CacheError: DarkroomError, Equatable {
     /// Stable machine-readable code, e.g. `cache.disk-full`.
     public let code: String
     /// One line for a person: what failed, where, and what to do.
@@ -62,11 +63,15 @@ public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
                               message: "\(path): cannot \(operation) (\(errnoText(code))); check the cache directory's owner and mode",
                               isTransient: false, systemError: code)
         default:
-            let transient = [EIO, ESTALE, ETIMEDOUT, EINTR, EAGAIN, ENFILE, EMFILE, ENOMEM, EBUSY].contains(code)
             return CacheError(code: "cache.io", message: "\(path): cannot \(operation) (\(errnoText(code)))",
-                              isTransient: transient, systemError: code)
+                              isTransient: Errno(code).isTransientIO, systemError: code)
         }
     }
 
-    static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    static func errnoText(_ code: Int32) -> String { Errno(code).message }
+}
+
+extension CacheError {
+    public var errorCode: String { code }
+    public var errorMessage: String { message }
 }

@@ -1,3 +1,4 @@
+import DarkroomSystem
 /// How long to wait before trying again: exponential with "full jitter" (AWS Architecture Blog,
 /// "Exponential Backoff And Jitter"): attempt n waits a uniformly random time in
 /// `0 … min(cap, base × 2^(n−1))`. Full jitter spreads the retries of a fleet that failed together
@@ -39,15 +40,10 @@ public struct RetryBackoff: Sendable, Hashable {
     public func delay(afterAttempt attempt: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         // Doubles, not integer shifts: attempt counts come from job records and must not overflow.
         let exponent = Double(min(max(attempt - 1, 0), 60))
-        let ceiling = min(Self.seconds(base) * Double.pow2(exponent), Self.seconds(cap))
+        let ceiling = min(base.inSeconds * Double.pow2(exponent), cap.inSeconds)
         guard ceiling > 0 else { return .zero }
         let chosen = jitter == .full ? Double.random(in: 0...ceiling, using: &generator) : ceiling
         return .nanoseconds(Int64(chosen * 1e9))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }
 

@@ -1,3 +1,4 @@
+import DarkroomSystem
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
@@ -107,7 +108,7 @@ extension Worker {
                                            fallback: names.fallback, durable: durable)
                 }
             }
-            writeMilliseconds = Self.milliseconds(clock.now - start)
+            writeMilliseconds = (clock.now - start).inMilliseconds
         }
         return JobResult(output: path, format: image.format.rawValue, width: image.size.width, height: image.size.height,
                          bytes: image.bytes.count, cache: CacheOutcome(image.origin),
@@ -171,11 +172,6 @@ extension Worker {
         case .memory, .disk:
             return DarkroomQueue.StageTimings(fetch: timings.fetch, store: outputWrite)
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }
 

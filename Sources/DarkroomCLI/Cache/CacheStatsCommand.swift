@@ -1,3 +1,4 @@
+import DarkroomSystem
 import ArgumentParser
 import DarkroomCache
 import Foundation
@@ -96,7 +97,7 @@ struct CacheStatsRecord: Encodable {
         self.directory = directory
         entries = stats.entries
         bytes = stats.bytes
-        oldestEntryAgeSeconds = stats.oldestEntryAge.map(Self.seconds)
+        oldestEntryAgeSeconds = stats.oldestEntryAge.map(\.inSeconds)
         hits = stats.hits
         misses = stats.misses
         hitRatio = stats.hitRatio
@@ -104,13 +105,8 @@ struct CacheStatsRecord: Encodable {
         for area in stats.areas {
             areas[area.area.rawValue] = Area(
                 entries: area.entries, bytes: area.bytes, temporaryFiles: area.temporaryFiles, temporaryBytes: area.temporaryBytes,
-                oldestEntryAgeSeconds: area.oldestEntryAge.map(Self.seconds), newestEntryAgeSeconds: area.newestEntryAge.map(Self.seconds),
+                oldestEntryAgeSeconds: area.oldestEntryAge.map(\.inSeconds), newestEntryAgeSeconds: area.newestEntryAge.map(\.inSeconds),
                 hits: area.hits, misses: area.misses, hitRatio: area.hitRatio)
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

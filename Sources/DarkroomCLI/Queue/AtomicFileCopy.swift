@@ -3,9 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// Copies a file so that the destination is either absent or whole: the bytes go to a temporary
-/// file beside it, are flushed to disk, and are renamed over it. A reader never sees half a result.
+/// file beside it, are flushed to disk, and are renamed over it (DarkroomSystem's
+/// `AtomicFileWriter` with `syncsData`). A reader never sees half a result.
 enum AtomicFileCopy {
     enum Failure: Error, Equatable, CustomStringConvertible {
         /// The source does not exist (any more).
@@ -15,7 +17,7 @@ enum AtomicFileCopy {
         var description: String {
             switch self {
             case .sourceMissing(let path): return "\(path) does not exist"
-            case let .system(what, path, code): return "cannot \(what) \(path): \(String(cString: strerror(code)))"
+            case let .system(what, path, code): return "cannot \(what) \(path): \(Errno(code).message)"
             }
         }
     }
@@ -39,32 +41,26 @@ enum AtomicFileCopy {
             let name = source.split(separator: "/").last.map(String.init) ?? "result"
             target = destination.hasSuffix("/") ? destination + name : destination + "/" + name
         }
-        let slash = target.lastIndex(of: "/")
-        let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
-        let baseName = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        let temporary = "\(directory)/.\(baseName).\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16)).tmp"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard output >= 0 else { throw .system("create a file in", path: directory, errno: errno) }
-        var committed = false
-        defer {
-            if !committed { unlink(temporary) }
-        }
-        let bytes: Int
-        do {
-            bytes = try pump(input, source: source, into: output, path: target)
-        } catch {
-            close(output)
-            throw error
-        }
-        guard fsync(output) == 0 else {
-            let code = errno
-            close(output)
-            throw .system("flush", path: target, errno: code)
-        }
-        guard close(output) == 0 else { throw .system("write", path: target, errno: errno) }
-        guard rename(temporary, target) == 0 else { throw .system("rename a temporary file to", path: target, errno: errno) }
-        committed = true
+        var (writer, baseName) = AtomicFileWriter.forFile(target, options: .init(syncsData: true))
+        writer.options.temporaryPrefix = ".\(baseName)."
+        writer.options.temporarySuffix = ".tmp"
+        let file: PendingFile
+        do throws(AtomicFileError) { file = try writer.begin() } catch { throw failure(error, target: target, directory: writer.directory) }
+        // A failed copy throws past `file`, which removes the temporary file as it goes.
+        let bytes = try pump(input, source: source, into: file.descriptor, path: target)
+        do throws(AtomicFileError) { try file.replace(baseName) } catch { throw failure(error, target: target, directory: writer.directory) }
         return (target, bytes)
+    }
+
+    /// This command's wording for each step of the atomic write.
+    private static func failure(_ error: AtomicFileError, target: String, directory: String) -> Failure {
+        let code = error.systemError.code
+        switch error.stage {
+        case .createDirectory, .createTemporary: return .system("create a file in", path: directory, errno: code)
+        case .write, .close: return .system("write", path: target, errno: code)
+        case .sync: return .system("flush", path: target, errno: code)
+        case .replace, .link: return .system("rename a temporary file to", path: target, errno: code)
+        }
     }
 
     /// Reads `input` to its end and writes everything to `output`.
@@ -72,21 +68,13 @@ enum AtomicFileCopy {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system("read", path: source, errno: errno)
+            let count = buffer.withUnsafeMutableBytes { chunk in
+                SystemCall.retryingInterrupts { read(input, chunk.baseAddress, chunk.count) }
             }
+            if count < 0 { throw .system("read", path: source, errno: errno) }
             if count == 0 { return total }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw .system("write", path: path, errno: errno)
-                }
-                offset += written
-            }
+            let failure = buffer.withUnsafeBytes { SystemCall.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if let failure { throw .system("write", path: path, errno: failure.code) }
             total += count
         }
     }

@@ -1,3 +1,4 @@
+import DarkroomSystem
 import ArgumentParser
 import DarkroomQueue
 import Foundation
@@ -99,7 +100,7 @@ struct WaitSummary: Encodable {
         remaining = result.progress.remaining
         complete = result.progress.isComplete
         timedOut = result.timedOut && !result.progress.isComplete
-        seconds = (ProgressBar.seconds(result.elapsed) * 1000).rounded() / 1000
+        seconds = (result.elapsed.inSeconds * 1000).rounded() / 1000
         failures = result.failures
     }
 

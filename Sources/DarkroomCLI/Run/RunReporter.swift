@@ -1,3 +1,4 @@
+import DarkroomSystem
 import DarkroomQueue
 import Foundation
 
@@ -85,7 +86,7 @@ struct RunReporter: Sendable {
     /// `run: 98 succeeded, 2 failed of 100 in 3.21 s (31.2/s) → DIR` on standard output, or on
     /// standard error when standard output carries `--json` records.
     func printSummary(_ outcome: Outcome) {
-        let seconds = Double(outcome.elapsed.components.seconds) + Double(outcome.elapsed.components.attoseconds) / 1e18
+        let seconds = outcome.elapsed.inSeconds
         let rate = seconds > 0 ? Double(total) / seconds : 0
         var line = "run: \(outcome.succeeded) succeeded"
         if outcome.failed > 0 { line += ", \(outcome.failed) failed" }

@@ -1,31 +1,21 @@
-import DarkroomCache
-import DarkroomCodecs
-import DarkroomCore
-import DarkroomPipeline
-import DarkroomSources
+import DarkroomSystem
 
 /// The stable code and one-line message for any error a render can throw; used in JSON records
-/// and (later) job events.
+/// and (later) job events. Read from `DarkroomError`, so every Darkroom error is covered:
+///
+/// | Error | Code | Message |
+/// |---|---|---|
+/// | a `DarkroomError` naming its source (codec, source, render, file errors) | its `errorCode` | its message |
+/// | any other `DarkroomError` (chain, bitmap, cache errors…) | its `errorCode` | `INPUT: ` + its message |
+/// | anything else | `internal` | `INPUT: ` + its description |
 enum ErrorReport {
     static func code(of error: any Error) -> String {
-        switch error {
-        case let error as CodecError: return error.code.rawValue
-        case let error as ChainError: return error.code.rawValue
-        case let error as RenderError: return error.code
-        case let error as FileIOError: return error.code
-        case let error as SourceError: return error.code.rawValue
-        case let error as CacheError: return error.code
-        case is BitmapError: return "image.too-large"
-        default: return "internal"
-        }
+        (error as? any DarkroomError)?.errorCode ?? "internal"
     }
 
     /// The message for `error` while working on `input`; prefixed with the input unless the
-    /// error already names its source (codec and file errors do).
+    /// error already names its source.
     static func message(of error: any Error, input: String) -> String {
-        switch error {
-        case is CodecError, is FileIOError, is RenderError, is SourceError: return "\(error)"
-        default: return "\(input): \(error)"
-        }
+        (error as? any DarkroomError)?.message(about: input) ?? "\(input): \(error)"
     }
 }

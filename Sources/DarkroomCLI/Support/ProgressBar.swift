@@ -1,3 +1,4 @@
+import DarkroomSystem
 import Synchronization
 
 /// A one-line progress bar with rate and ETA, drawn on standard error only when it is a terminal
@@ -154,15 +155,11 @@ final class ProgressBar: Sendable {
     /// Items per second over the recent window, or over the whole run while the window is short.
     private func rate(_ state: State, now: ContinuousClock.Instant) -> Double? {
         if let oldest = state.samples.first {
-            let span = Self.seconds(now - oldest.0)
+            let span = (now - oldest.0).inSeconds
             if span >= 1 { return Double(state.finished - oldest.1) / span }
         }
-        let elapsed = Self.seconds(now - start)
+        let elapsed = (now - start).inSeconds
         return elapsed >= 0.5 ? Double(state.finished) / elapsed : nil
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The bar's text for the given numbers, at most `width` columns (the bar itself shrinks, then
@@ -174,7 +171,7 @@ final class ProgressBar: Sendable {
         if failed > 0 { tail += "  \(grouped(failed)) failed" }
         if let rate, rate.isFinite, rate >= 0 { tail += "  \(formatRate(rate))/s" }
         if done {
-            tail += "  in \(clock(seconds(elapsed)))"
+            tail += "  in \(clock(elapsed.inSeconds))"
         } else if let rate, rate > 0, rate.isFinite {
             tail += "  ETA \(clock(Double(max(total - finished, 0)) / rate))"
         } else {

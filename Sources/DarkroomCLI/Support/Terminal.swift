@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// What the CLI needs to know about the terminal: whether a descriptor is one, and its width.
 enum Terminal {
@@ -19,20 +20,7 @@ enum Terminal {
 
     /// Writes `text` to `descriptor` as one `write` (no newline added), retrying short writes.
     static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        // A failed write is dropped: there is nowhere left to report it.
+        _ = Array(text.utf8).withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
     }
 }
-
-#if canImport(Glibc)
-private let systemWrite = Glibc.write
-#else
-private let systemWrite = Darwin.write
-#endif

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// One entry found by a scan: 56 bytes, so a scan of a million entries fits in ~60 MB.
 struct ScannedEntry {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 import Synchronization
 
 /// Decides when a writing process sweeps an area itself (see `DiskCache.AutomaticSweep`).

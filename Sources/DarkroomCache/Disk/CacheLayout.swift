@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// Where everything lives inside a cache directory:
 ///
@@ -71,15 +72,14 @@ struct CacheLayout: Sendable {
         case .failure(let failure) where failure.code == ENOENT:
             // Write to a private name, then link it into place: link fails with EEXIST when a
             // racing process got there first, and then its file (same text) is checked instead.
-            let temporary = "\(root)/.VERSION.\(getpid()).\(UInt32.random(in: .min ... .max))"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            guard fd >= 0 else { throw .system("write", path: versionFile, errno: errno) }
-            let failure = Array(Self.versionLine.utf8).withUnsafeBytes { POSIX.writeAll(fd, $0) }
-            close(fd)
-            defer { unlink(temporary) }
-            if let failure { throw .system("write", path: versionFile, errno: failure) }
-            if link(temporary, versionFile) != 0 && errno != EEXIST {
-                throw .system("write", path: versionFile, errno: errno)
+            do throws(AtomicFileError) {
+                let file = try AtomicFileWriter(directory: root, options: .init(temporaryPrefix: ".VERSION.")).begin()
+                try file.write(Array(Self.versionLine.utf8))
+                if let failure = try file.link(as: "VERSION"), failure.code != EEXIST {
+                    throw AtomicFileError(.link, failure)
+                }
+            } catch {
+                throw .system("write", path: versionFile, errno: error.systemError.code)
             }
             if case .success(let text) = Self.readSmallFile(versionFile), text == Self.versionLine { return }
             throw .layout(path: root, reason: "another program wrote a different VERSION file; use another --cache directory")
@@ -96,8 +96,10 @@ struct CacheLayout: Sendable {
         var bytes = [UInt8](repeating: 0, count: 4096)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 { if errno == EINTR { continue }; return .failure(Errno(errno)) }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                SystemCall.retryingInterrupts { read(fd, buffer.baseAddress! + count, buffer.count - count) }
+            }
+            if n < 0 { return .failure(.current) }
             if n == 0 { break }
             count += n
         }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// A directory of cached originals and results that many processes on many hosts share (a local
 /// disk, NFS, CephFS), with atomic writes, a size limit per area that holds, LRU eviction that

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// Reading and atomically writing one entry file.
 enum EntryIO {
@@ -65,35 +66,25 @@ enum EntryIO {
     }
 
     /// Writes `bytes` to a new temporary file in `directory` (the entry's own directory, so the
-    /// rename is atomic on NFS and CephFS too), then renames it over `path`. A reader sees the
-    /// old entry or the new one, never part of one. On any failure the temporary file is removed.
+    /// rename is atomic on NFS and CephFS too), then renames it over `path`, through the shared
+    /// `AtomicFileWriter`: a reader sees the old entry or the new one, never part of one. On any
+    /// failure the temporary file is removed. `durable` syncs the data and the directory.
     static func write(_ bytes: [UInt8], to path: String, directory: String, durable: Bool) throws(CacheError) {
         guard !bytes.isEmpty else { throw .invalidArgument("an empty value cannot be cached (empty entries read as misses)") }
         guard bytes.count <= maximumEntryBytes else { throw .invalidArgument("\(bytes.count) bytes is over the 4 GiB entry limit") }
-        let temporary = "\(directory)/\(CacheLayout.temporaryPrefix)\(String(getpid(), radix: 16))-\(String(UInt64.random(in: .min ... .max), radix: 16))"
-        var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        if fd < 0 && errno == ENOENT {
-            // First entry in this fan-out directory (or someone removed it): create it, retry.
-            if let failure = POSIX.makeDirectories(directory) { throw .system("create", path: directory, errno: failure) }
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        }
-        guard fd >= 0 else { throw .system("create a temporary file in", path: directory, errno: errno) }
-
-        func fail(_ operation: String, _ code: Int32, closing: Bool) -> CacheError {
-            if closing { close(fd) }
-            unlink(temporary)
-            return .system(operation, path: path, errno: code)
-        }
-        if let failure = bytes.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) { throw fail("write", failure, closing: true) }
-        if durable && fsync(fd) != 0 { throw fail("fsync", errno, closing: true) }
-        // On NFS, close flushes the data to the server: a full volume or quota often shows here.
-        if close(fd) != 0 { throw fail("write", errno, closing: false) }
-        if rename(temporary, path) != 0 { throw fail("rename into place", errno, closing: false) }
-        if durable {
-            let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if directoryFD >= 0 {
-                _ = fsync(directoryFD)
-                close(directoryFD)
+        let options = AtomicFileWriter.Options(temporaryPrefix: CacheLayout.temporaryPrefix, syncsData: durable,
+                                               syncsDirectory: durable, createsMissingDirectory: true)
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        do throws(AtomicFileError) {
+            try AtomicFileWriter(directory: directory, options: options).write(bytes, replacing: name)
+        } catch {
+            switch error.stage {
+            case .createDirectory: throw .system("create", path: directory, errno: error.systemError.code)
+            case .createTemporary: throw .system("create a temporary file in", path: directory, errno: error.systemError.code)
+            // On NFS, close flushes the data to the server: a full volume or quota often shows there.
+            case .write, .close: throw .system("write", path: path, errno: error.systemError.code)
+            case .sync: throw .system("fsync", path: path, errno: error.systemError.code)
+            case .replace, .link: throw .system("rename into place", path: path, errno: error.systemError.code)
             }
         }
     }

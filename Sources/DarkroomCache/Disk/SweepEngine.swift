@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// Expiry, LRU eviction and temporary-file cleanup for a cache directory.
 ///

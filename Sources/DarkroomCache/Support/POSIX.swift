@@ -3,9 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// The few system calls the disk cache needs, wrapped so callers get an `errno` instead of `-1`
-/// and never forget `EINTR`. No Foundation: these run on every cache hit.
+/// and never forget `EINTR`
+/// (the shared pieces, `Errno` and `SystemCall`, are in DarkroomSystem). No Foundation: these run on every cache hit.
 enum POSIX {
     /// Wall-clock time in nanoseconds since the epoch: the clock file modification times use, so
     /// ages are comparable with `st_mtim` (on NFS, with the server's clock, give or take skew).
@@ -33,24 +35,6 @@ enum POSIX {
         return lstat(path, &info) == 0 ? .success(info) : .failure(Errno(errno))
     }
 
-    /// Writes all of `bytes` to `fd`, retrying short writes and `EINTR`. Returns the errno of a
-    /// failed write (`ENOSPC` included), or nil when everything was written.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard var pointer = bytes.baseAddress else { return nil }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = write(fd, pointer, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if written == 0 { return EIO }
-            pointer += written
-            remaining -= written
-        }
-        return nil
-    }
-
     /// Reads exactly `count` bytes from `fd` into a new array; fails with the errno, or with 0
     /// for a file that turned out shorter than `count`.
     static func readExactly(_ fd: Int32, count: Int) -> Result<[UInt8], Errno> {
@@ -59,10 +43,9 @@ enum POSIX {
             initialized = 0
             guard let base = buffer.baseAddress else { return }
             while initialized < count {
-                let n = read(fd, base + initialized, count - initialized)
+                let n = SystemCall.retryingInterrupts { read(fd, base + initialized, count - initialized) }
                 if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = Errno(errno)
+                    failure = .current
                     return
                 }
                 if n == 0 {
@@ -85,12 +68,7 @@ enum POSIX {
     /// Creates `path` and any missing parents (mode 0777 less the umask, so an operator can share
     /// a cache between users with `umask 002`).
     static func makeDirectories(_ path: String) -> Int32? {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            current += "/" + part
-            if let failure = makeDirectory(current) { return failure }
-        }
-        return nil
+        FileSystem.makeDirectories(path, mode: 0o777)?.code
     }
 
     /// Sets the modification (and access) time of `path` to now. Uses `UTIME_NOW` for both, which
@@ -113,10 +91,4 @@ enum POSIX {
         }
         return safe.isEmpty ? "unknown-host" : String(safe.prefix(64))
     }
-}
-
-/// An `errno` value carried through a `Result`.
-struct Errno: Error, Equatable {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
 }

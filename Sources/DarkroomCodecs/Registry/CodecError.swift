@@ -1,6 +1,8 @@
+import DarkroomSystem
+
 /// Why an image could not be read or written. `description` names the source and the reason:
 /// `photos/cat.jpg: truncated JPEG data (premature end of data segment)`.
-public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct CodecError: DarkroomError, Equatable {
     /// Stable codes for scripts, job records and tests.
     public enum Code: String, Sendable {
         /// Zero bytes.
@@ -38,4 +40,11 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(source): \(message)" }
+}
+
+extension CodecError {
+    public var errorCode: String { code.rawValue }
+    /// A damaged or unsupported image stays so: never worth a retry.
+    public var isTransient: Bool { false }
+    public var messageNamesSource: Bool { true }
 }

@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 import Synchronization
 
 /// A decoded image: 8-bit RGBA, premultiplied alpha, rows `bytesPerRow` apart, in sRGB.
@@ -156,7 +158,7 @@ public struct Bitmap: Sendable {
 }
 
 /// Why a bitmap could not be made.
-public enum BitmapError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum BitmapError: DarkroomError, Equatable {
     case emptySize(width: Int, height: Int)
     case tooLarge(width: Int, height: Int)
     case bufferSizeMismatch(expected: Int, got: Int)
@@ -171,4 +173,11 @@ public enum BitmapError: Error, Sendable, Equatable, CustomStringConvertible {
             return "pixel buffer holds \(got) bytes, expected \(expected)"
         }
     }
+}
+
+extension BitmapError {
+    /// Every case is reported as the size limit it almost always is (a header's size passed
+    /// the decoder but not the bitmap), a code scripts already match on.
+    public var errorCode: String { "image.too-large" }
+    public var isTransient: Bool { false }
 }

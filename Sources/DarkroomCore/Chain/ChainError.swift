@@ -1,9 +1,11 @@
+import DarkroomSystem
+
 /// Why a chain could not be read or built. Every case names where, so a person can fix the text.
 ///
 /// `description` is the one-line message the CLI prints, for example
 /// `blur: radius must be > 0 (got -3) at column 31` or
 /// `unknown processor 'rond' at column 1 — did you mean 'roundCorner'?`.
-public struct ChainError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ChainError: DarkroomError, Equatable {
     /// A stable code for scripts and job records.
     public enum Code: String, Sendable {
         case syntax = "chain.syntax"
@@ -43,4 +45,12 @@ public struct ChainError: Error, Sendable, Equatable, CustomStringConvertible {
         if let suggestion { text += " — did you mean '\(suggestion)'?" }
         return text
     }
+}
+
+extension ChainError {
+    public var errorCode: String { code.rawValue }
+    /// The chain text is wrong; running it again cannot help.
+    public var isTransient: Bool { false }
+    /// The message names the processor and column, not the chain: a job record says "bad chain".
+    public var contextLabel: String? { "bad chain" }
 }

@@ -3,44 +3,24 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
-/// Plain POSIX atomic writing of outputs: no Foundation in the hot path, and errors that name the
-/// file and say what went wrong. (Sources are read by `FileProvider`, which confines them.)
+/// Atomic writing of outputs (through DarkroomSystem's `AtomicFileWriter`): no Foundation in the
+/// hot path, and errors that name the file and say what went wrong. (Sources are read by
+/// `FileProvider`, which confines them.)
 public enum FileIO {
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync'd
     /// only when `durable`, then renamed over `path`. A reader sees the old file or the new
     /// one, never half of one; a crash leaves at most a `.darkroom-tmp-*` file behind.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(FileIOError) {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.darkroom-tmp-\(name)-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var ok = false
-        defer {
-            if !ok { unlink(temporary) }
+        // 0644 whatever the umask: outputs are for other users and web servers to read.
+        var (writer, name) = AtomicFileWriter.forFile(path, options: .init(mode: 0o644, ignoresUmask: true, syncsData: durable))
+        writer.options.temporaryPrefix = ".darkroom-tmp-\(name)-"
+        do throws(AtomicFileError) {
+            try writer.write(bytes, replacing: name)
+        } catch {
+            throw .cannotWrite(path: path, reason: error.systemError.message, systemError: error.systemError.code)
         }
-        fchmod(fd, 0o644)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = errnoText()
-                close(fd)
-                throw .cannotWrite(path: path, reason: reason)
-            }
-            done += n
-        }
-        if durable && fsync(fd) != 0 {
-            let reason = errnoText()
-            close(fd)
-            throw .cannotWrite(path: path, reason: reason)
-        }
-        guard close(fd) == 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
-        guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
-        ok = true
     }
 
     /// True when `path` exists and is a directory.
@@ -51,22 +31,18 @@ public enum FileIO {
 
     /// Creates `path` and its parents (mode 0755); fine if it exists.
     public static func createDirectory(_ path: String) throws(FileIOError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw .cannotWrite(path: path, reason: errnoText())
-            }
+        if let failure = FileSystem.makeDirectories(path, mode: 0o755) {
+            throw .cannotWrite(path: path, reason: failure.message, systemError: failure.code)
         }
         guard isDirectory(path) else { throw .cannotWrite(path: path, reason: "exists and is not a directory") }
     }
-
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
-/// Why an output could not be written.
-public enum FileIOError: Error, Sendable, Equatable, CustomStringConvertible {
-    case cannotWrite(path: String, reason: String)
+/// Why an output could not be written. Transient when the volume or quota is full (someone may
+/// free space); any other failure (permissions, a missing mount) needs a person.
+public enum FileIOError: DarkroomError, Equatable {
+    /// `systemError` is the errno behind `reason`, when a system call failed.
+    case cannotWrite(path: String, reason: String, systemError: Int32? = nil)
 
     public var code: String {
         switch self {
@@ -74,9 +50,21 @@ public enum FileIOError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    public var errorCode: String { code }
+    public var messageNamesSource: Bool { true }
+
+    public var systemError: Int32? {
+        switch self {
+        case let .cannotWrite(_, _, systemError): return systemError
+        }
+    }
+
+    /// A full disk or quota (by errno, not by the message's text).
+    public var isTransient: Bool { systemError.map { Errno($0).isOutOfSpace } ?? false }
+
     public var description: String {
         switch self {
-        case let .cannotWrite(path, reason): return "\(path): cannot write (\(reason))"
+        case let .cannotWrite(path, reason, _): return "\(path): cannot write (\(reason))"
         }
     }
 }

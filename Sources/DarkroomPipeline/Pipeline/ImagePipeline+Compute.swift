@@ -1,3 +1,4 @@
+import DarkroomSystem
 import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
@@ -24,7 +25,7 @@ extension ImagePipeline {
 
         var start = clock.now
         let (original, sourceOrigin) = try await original(for: request.source, sourceKey: sourceKey, prefetched: prefetched)
-        timings.fetch = ImageRenderer.milliseconds(clock.now - start)
+        timings.fetch = (clock.now - start).inMilliseconds
 
         let renderRequest = RenderRequest(source: EncodedImage(bytes: original, sourceName: request.source.description),
                                           chain: request.chain, output: request.output)
@@ -43,7 +44,7 @@ extension ImagePipeline {
         if rendered.bytes.count <= configuration.memoryCacheMaxResultBytes {
             memory?.set(rendered.bytes, for: "r:" + resultKey, cost: rendered.bytes.count)
         }
-        timings.store = ImageRenderer.milliseconds(clock.now - start)
+        timings.store = (clock.now - start).inMilliseconds
 
         return ImageResult(bytes: rendered.bytes, format: rendered.format, size: rendered.size, cachePath: cachePath,
                            origin: .miss, sourceOrigin: sourceOrigin, source: rendered.source, timings: timings)

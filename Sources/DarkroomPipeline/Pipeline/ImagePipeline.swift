@@ -48,7 +48,7 @@ public final class ImagePipeline: Sendable {
         if let sourceKey = try await ioPool.run({ [fetcher] in try fetcher.registry.cacheKey(for: request.source, policy: policy) }) {
             let resultKey = request.resultKey(sourceKey: sourceKey)
             if var cached = try await cachedResult(resultKey, for: request) {
-                cached.timings.fetch = ImageRenderer.milliseconds(clock.now - start)
+                cached.timings.fetch = (clock.now - start).inMilliseconds
                 return cached
             }
             return try await resultWork.run(key: resultKey) { [self] in

@@ -23,7 +23,7 @@ public struct ImageRenderer: Sendable {
 
         var start = clock.now
         let decoded = try coders.decode(request.source, options: DecodeOptions(hint: request.chain.decodeHint, limits: limits.decode))
-        timings.decode = Self.milliseconds(clock.now - start)
+        timings.decode = (clock.now - start).inMilliseconds
 
         start = clock.now
         let context = ImageProcessingContext(decoder: coders)
@@ -32,7 +32,7 @@ public struct ImageRenderer: Sendable {
         case .bitmap(let result): bitmap = result
         case .data(let encoded): bitmap = try coders.decode(encoded, options: DecodeOptions(limits: limits.decode)).bitmap
         }
-        timings.process = Self.milliseconds(clock.now - start)
+        timings.process = (clock.now - start).inMilliseconds
         try limits.checkOutput(bitmap.size, source: request.source.sourceName)
 
         start = clock.now
@@ -40,13 +40,8 @@ public struct ImageRenderer: Sendable {
                                                   chainIntroducesTransparency: request.chain.introducesTransparency,
                                                   resultIsOpaque: bitmap.isOpaque)
         let bytes = try coders.encoder(for: format).encode(bitmap, options: request.output.encoding)
-        timings.encode = Self.milliseconds(clock.now - start)
+        timings.encode = (clock.now - start).inMilliseconds
 
         return RenderResult(bytes: bytes, format: format, size: bitmap.size, source: decoded.info, timings: timings)
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

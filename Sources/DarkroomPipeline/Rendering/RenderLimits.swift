@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 import DarkroomCodecs
 import DarkroomCore
 
@@ -22,7 +24,7 @@ public struct RenderLimits: Sendable, Hashable {
 }
 
 /// Errors of the render step itself (codec and chain errors pass through unchanged).
-public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum RenderError: DarkroomError, Equatable {
     case outputTooLarge(source: String, size: PixelSize, limit: Int)
 
     /// A stable code for scripts and job records.
@@ -38,4 +40,11 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(source): the result would be \(size), over the \(limit) px per side output limit (raise it with --max-output-dimension)"
         }
     }
+}
+
+extension RenderError {
+    public var errorCode: String { code }
+    /// A limit, not a hiccup: the same job gives the same result.
+    public var isTransient: Bool { false }
+    public var messageNamesSource: Bool { true }
 }

@@ -1,3 +1,4 @@
+import DarkroomSystem
 import Foundation
 
 /// A UTC instant with millisecond precision, written in JSON as ISO-8601 with exactly three
@@ -76,17 +77,5 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(iso8601)
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds in this duration, rounded toward zero, saturating at `Int64` limits.
-    public var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        if overflow { return seconds > 0 ? .max : .min }
-        let (sum, overflow2) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        if overflow2 { return seconds > 0 ? .max : .min }
-        return sum
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 import CHiredis
 
 /// One open hiredis context: the blocking socket, its write buffer and reply reader.
@@ -150,8 +151,8 @@ final class HiredisSession {
 
 /// A `timeval` for a duration; zero (which means "no timeout" to the socket) is raised to 1 µs.
 private func makeTimeval(_ duration: Duration) -> timeval {
-    let (seconds, attoseconds) = duration.components
-    var micros = attoseconds / 1_000_000_000_000
+    let (seconds, microseconds) = duration.secondsAndMicroseconds
+    var micros = microseconds
     if seconds <= 0 && micros <= 0 { micros = 1 }
     return timeval(tv_sec: Int(max(seconds, 0)), tv_usec: Int(micros))
 }

@@ -1,3 +1,4 @@
+import DarkroomSystem
 /// Timeouts and reconnect policy for a `RedisConnection`.
 public struct RedisConnectionOptions: Sendable, Equatable {
     /// How long one connect attempt may take (TCP connect or unix socket), AUTH and SELECT included.
@@ -33,7 +34,7 @@ public struct RedisConnectionOptions: Sendable, Equatable {
         let base = initialBackoff * (1 << exponent)
         let capped = base > maximumBackoff ? maximumBackoff : base
         let half = capped / 2
-        let nanos = half.components.seconds &* 1_000_000_000 &+ half.components.attoseconds / 1_000_000_000
+        let nanos = half.saturatingNanoseconds
         return half + .nanoseconds(nanos > 0 ? Int64.random(in: 0...nanos) : 0)
     }
 }

@@ -1,9 +1,11 @@
+import DarkroomSystem
+
 /// Everything that can go wrong talking to Redis, typed so callers can decide what to do.
 ///
 /// `isTransient` is the retry rule the worker uses: a transient error (the connection failed or
 /// dropped, a timeout, a server that is loading or busy) may succeed later, so the job is retried
 /// with backoff; anything else (a bad URL, a wrong password, a script bug) will not fix itself.
-public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum RedisError: DarkroomError, Equatable {
     /// The URL (or `DARKROOM_REDIS_URL`) could not be parsed, or a password file could not be read.
     case invalidURL(String)
     /// No connection could be made to `endpoint` (after every reconnect attempt).
@@ -58,4 +60,9 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed: return "the Redis connection is closed"
         }
     }
+}
+
+extension RedisError {
+    /// One code for every Redis failure; the message and `isTransient` tell them apart.
+    public var errorCode: String { "queue.redis" }
 }

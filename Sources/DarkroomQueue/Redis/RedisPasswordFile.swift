@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// Reads a Redis password from a file (a Kubernetes/Docker secret, mode 0600), so it never has to
 /// be on a command line where `ps` shows it.
@@ -17,9 +18,10 @@ enum RedisPasswordFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                SystemCall.retryingInterrupts { systemRead(fd, buffer.baseAddress, buffer.count) }
+            }
             if count < 0 {
-                if errno == EINTR { continue }
                 throw .invalidURL("cannot read the Redis password file \(path): \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }

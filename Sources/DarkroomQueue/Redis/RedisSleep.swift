@@ -10,9 +10,8 @@ import Darwin
 /// sleeping the thread is what is wanted here.
 enum RedisSleep {
     static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        guard seconds > 0 || attoseconds > 0 else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        guard duration > .zero else { return }
+        var request = duration.asTimespec
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }

@@ -1,3 +1,4 @@
+import DarkroomSystem
 import Foundation
 import Synchronization
 

@@ -1,84 +1,35 @@
-/// SHA-256 (FIPS 180-4), for content-addressed cache keys (`data:` URIs) without a crypto
-/// dependency in `DarkroomSources`.
+import Crypto
+
+/// SHA-256 for content-addressed keys (`data:` URIs, long lease names), through swift-crypto
+/// (the same implementation the disk cache names its entries with) rather than a copy of our own.
 ///
 /// Incremental: feed bytes with `update`, then call `finalize` once. The one-shot helpers
 /// `digest(of:)` and `hexDigest(of:)` cover the common case. Named `SHA256Hasher` rather than
-/// `SHA256` so that a file importing both this module and swift-crypto sees no ambiguity.
-public struct SHA256Hasher: Sendable {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-        (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
-    /// Bytes not yet forming a whole 64-byte block.
-    private var pending: [UInt8] = []
-    /// Total message length in bytes (the padding stores it in bits, modulo 2^64 as FIPS allows).
-    private var length: UInt64 = 0
+/// `SHA256` so that a file importing both this module and swift-crypto sees no ambiguity. Not
+/// `Sendable`, as swift-crypto's running hash is not: a hasher is filled and finished in one place.
+public struct SHA256Hasher {
+    private var hasher = SHA256()
 
-    public init() {
-        pending.reserveCapacity(64)
-    }
+    public init() {}
 
     /// Adds `bytes` to the message.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var base = bytes.baseAddress, !bytes.isEmpty else { return }
-        var remaining = bytes.count
-        length &+= UInt64(remaining)
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, remaining)
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
-            base += take
-            remaining -= take
-            guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress($0.baseAddress!) }
-            pending.removeAll(keepingCapacity: true)
-        }
-        while remaining >= 64 {
-            compress(base)
-            base += 64
-            remaining -= 64
-        }
-        if remaining > 0 {
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: remaining))
-        }
+        hasher.update(bufferPointer: bytes)
     }
 
     /// Adds `bytes` to the message.
     public mutating func update(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { update($0) }
+        hasher.update(data: bytes)
     }
 
-    /// Pads the message and returns the 32-byte digest. The hasher is spent afterwards.
+    /// Returns the 32-byte digest. The hasher is spent afterwards.
     public mutating func finalize() -> [UInt8] {
-        let bitLength = length &* 8
-        var tail = pending
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        tail.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                compress(raw.baseAddress! + offset)
-                offset += 64
-            }
-        }
-        pending.removeAll()
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in words {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return digest
+        Array(hasher.finalize())
     }
 
     /// The digest of `bytes`.
     public static func digest(of bytes: [UInt8]) -> [UInt8] {
-        var hasher = SHA256Hasher()
-        hasher.update(bytes)
-        return hasher.finalize()
+        Array(SHA256.hash(data: bytes))
     }
 
     /// The digest of `bytes` as 64 lower-case hexadecimal digits.
@@ -99,60 +50,4 @@ public struct SHA256Hasher: Sendable {
             return index
         }
     }
-
-    /// Processes one 64-byte block at `block` (FIPS 180-4 §6.2.2).
-    private mutating func compress(_ block: UnsafeRawPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for t in 0..<16 {
-                let p = block + t * 4
-                w[t] = UInt32(p.load(fromByteOffset: 0, as: UInt8.self)) << 24
-                    | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
-                    | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8
-                    | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
-            }
-            for t in 16..<64 {
-                let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = state
-            SHA256Hasher.roundConstants.withUnsafeBufferPointer { k in
-                for t in 0..<64 {
-                    let sigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ sigma1 &+ choice &+ k[t] &+ w[t]
-                    let sigma0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = sigma0 &+ majority
-                    h = g
-                    g = f
-                    f = e
-                    e = d &+ t1
-                    d = c
-                    c = b
-                    b = a
-                    a = t1 &+ t2
-                }
-            }
-            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                     state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
-        }
-    }
-
-    @inline(__always)
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 {
-        (x >> n) | (x << (32 - n))
-    }
-
-    /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
-    private static let roundConstants: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
 }

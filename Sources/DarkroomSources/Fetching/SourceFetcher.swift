@@ -1,3 +1,4 @@
+import DarkroomSystem
 import Synchronization
 
 /// Fetches sources through a `ProviderRegistry`, sharing work between concurrent callers and
@@ -167,8 +168,7 @@ public final class SourceFetcher: Sendable {
     }
 
     private static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let tenths = max(0, seconds * 10 + attoseconds / 100_000_000_000_000_000)
+        let tenths = duration.wholeTenthsOfSeconds
         return "\(tenths / 10).\(tenths % 10) s"
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// Opens a `ConfinedFile` without following any symbolic link, so that what is read is what the
 /// policy admitted.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DarkroomSystem
 
 /// A file system path as raw bytes (Linux paths are bytes, not necessarily UTF-8), without the
 /// terminating NUL.
@@ -102,11 +103,4 @@ struct FilePath: Hashable, Sendable {
         }
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-/// A C `errno` value with its message.
-struct Errno: Error, Equatable, Sendable {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    var message: String { String(cString: strerror(code)) }
 }

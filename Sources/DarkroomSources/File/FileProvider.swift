@@ -88,13 +88,13 @@ public struct FileProvider: DataProviding {
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var total = 0
             while total < size, let base = buffer.baseAddress {
-                let got = read(descriptor, base + total, min(size - total, 1 << 30))
+                let got = SystemCall.retryingInterrupts { read(descriptor, base + total, min(size - total, 1 << 30)) }
                 if got > 0 {
                     total += got
                 } else if got == 0 {
                     break
-                } else if errno != EINTR {
-                    failure = Errno(errno)
+                } else {
+                    failure = .current
                     break
                 }
             }

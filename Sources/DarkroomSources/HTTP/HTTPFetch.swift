@@ -1,3 +1,4 @@
+import DarkroomSystem
 import CCurl
 
 /// One HTTP fetch, blocking, on a network-pool thread: the redirect loop and the mapping of what
@@ -40,7 +41,7 @@ struct HTTPFetch {
         var redirects = 0
         while true {
             let subject = redirects == 0 ? "" : "redirects to \(url), which "
-            let elapsed = Self.milliseconds(clock.now - start)
+            let elapsed = Int((clock.now - start).wholeMilliseconds)
             if cancellation.isCancelled { throw cancelled() }
             guard elapsed < totalMilliseconds else { throw totalTimeout(subject) }
             if let disagreement = CurlURLCheck.disagreement(with: url) {
@@ -50,7 +51,7 @@ struct HTTPFetch {
             let hop = transfer.perform(url, addressPolicy: rule, timeoutMilliseconds: totalMilliseconds - elapsed)
             if hop.code != CURLE_OK {
                 try explainFailure(hop, transfer: transfer, url: url, subject: subject,
-                                   elapsed: Self.milliseconds(clock.now - start), total: totalMilliseconds)
+                                   elapsed: Int((clock.now - start).wholeMilliseconds), total: totalMilliseconds)
             }
             if (300..<400).contains(hop.status), let location = hop.redirectLocation, !location.isEmpty {
                 redirects += 1
@@ -116,10 +117,5 @@ struct HTTPFetch {
 
     private func cancelled() -> SourceError {
         failure(.timeout, "was cancelled before the transfer finished (the job was cancelled or the worker is stopping)")
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -95,25 +95,15 @@ private final class PoolState: @unchecked Sendable {
     }
 
     func startThread() {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let state = Unmanaged<PoolState>.fromOpaque(raw!).takeRetainedValue()
-            state.loop()
-            return nil
-        }, box)
-        guard result == 0 else {
-            // Out of threads: the queued work waits for the threads already running. Only a
-            // pool that could not start even one thread cannot make progress.
-            Unmanaged<PoolState>.fromOpaque(box).release()
-            pthread_mutex_lock(mutex)
-            started -= 1
-            let none = started == 0
-            pthread_mutex_unlock(mutex)
-            precondition(!none, "BlockingWorkPool could not start a thread (pthread_create: \(result))")
-            return
-        }
-        pthread_detach(thread)
+        // The thread holds the state strongly until its loop ends.
+        guard !DetachedThread.start({ self.loop() }) else { return }
+        // Out of threads: the queued work waits for the threads already running. Only a pool
+        // that could not start even one thread cannot make progress.
+        pthread_mutex_lock(mutex)
+        started -= 1
+        let none = started == 0
+        pthread_mutex_unlock(mutex)
+        precondition(!none, "BlockingWorkPool could not start a thread")
     }
 
     private func loop() {

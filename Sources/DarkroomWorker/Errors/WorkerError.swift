@@ -1,18 +1,25 @@
+import DarkroomSystem
+
 /// A job failure the worker itself detects (outside the pipeline): an output it may not or
 /// cannot write, an output format it cannot encode. Carries its own code and retry rule.
-public struct WorkerError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct WorkerError: DarkroomError, Equatable {
     /// A stable dotted code, e.g. `output.not-allowed`.
     public var code: String
     public var message: String
     /// True when trying again later may succeed (a full disk).
     public var isTransient: Bool
+    /// The errno behind the failure, when a system call failed (writing an output).
+    public var systemError: Int32?
 
-    public init(code: String, message: String, isTransient: Bool) {
+    public init(code: String, message: String, isTransient: Bool, systemError: Int32? = nil) {
         self.code = code
         self.message = message
         self.isTransient = isTransient
+        self.systemError = systemError
     }
 
+    public var errorCode: String { code }
+    public var errorMessage: String { message }
     public var description: String { message }
 
     /// The job's `output` is outside every `--allow-output-root` (or the worker has none).

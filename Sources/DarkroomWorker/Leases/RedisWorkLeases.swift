@@ -1,3 +1,4 @@
+import DarkroomSystem
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources

@@ -1,3 +1,4 @@
+import DarkroomSystem
 import Testing
 @testable import DarkroomSources
 

@@ -4,16 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Starts a short-lived detached thread for blocking work (a sweep walking a network volume),
-/// outside Swift's cooperative pool, whose threads must never block for long.
-enum DetachedThread {
+/// Starts a detached thread for blocking work, outside Swift's cooperative pool, whose threads
+/// must never block for long: a cache sweep walking a network volume, and every thread of a
+/// `BlockingWorkPool`. The one place Darkroom calls `pthread_create`.
+public enum DetachedThread {
     private final class Job {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// Runs `body` on a new thread. Returns false (and runs nothing) when no thread could be made.
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let job = Unmanaged.passRetained(Job(body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?

@@ -111,10 +111,10 @@ struct ProcessCommand: AsyncParsableCommand {
         var decodeLimits = DecodeLimits()
         decodeLimits.maxPixels = Int(maxPixels * 1_000_000)
         // The per-bitmap ceiling must admit every input the decode limit admits.
-        Bitmap.maximumPixelCount = max(Int(maxOutputPixels * 1_000_000), decodeLimits.maxPixels)
+        let bitmapLimits = BitmapLimits(maxPixelCount: max(Int(maxOutputPixels * 1_000_000), decodeLimits.maxPixels))
         decodeLimits.strict = !lenient
         var configuration = ImagePipeline.Configuration()
-        configuration.limits = RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)
+        configuration.limits = RenderLimits(decode: decodeLimits, bitmap: bitmapLimits, maxOutputDimension: maxOutputDimension)
         configuration.sourcePolicy = policy
         configuration.diskCache = diskCache
         let cores = concurrency ?? Cores.count

@@ -170,11 +170,11 @@ struct WorkerCommand: AsyncParsableCommand {
         var decodeLimits = DecodeLimits()
         decodeLimits.maxPixels = Int(maxPixels * 1_000_000)
         decodeLimits.strict = !lenient
-        Bitmap.maximumPixelCount = max(Bitmap.maximumPixelCount, decodeLimits.maxPixels)
+        let bitmapLimits = BitmapLimits(maxPixelCount: max(BitmapLimits.standardMaxPixelCount, decodeLimits.maxPixels))
         let cores = concurrency ?? Cores.count
         var pipeline = ImagePipeline.Configuration()
         pipeline.sourcePolicy = policy
-        pipeline.limits = RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)
+        pipeline.limits = RenderLimits(decode: decodeLimits, bitmap: bitmapLimits, maxOutputDimension: maxOutputDimension)
         pipeline.diskCache = try CacheDirectory.open(flag: cache, disabled: false)
         pipeline.maxConcurrentProcessing = min(cores, Cores.count)
 

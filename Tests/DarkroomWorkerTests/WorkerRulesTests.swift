@@ -33,7 +33,7 @@ struct WorkerRulesTests {
         (CodecError(.corrupt, source: "a.jpg", "bad Huffman code") as any Error, "image.corrupt", false),
         (ChainError(code: .invalidArgument, processor: "blur", column: 6, message: "radius must be > 0") as any Error, "chain.invalid-argument", false),
         (RenderError.outputTooLarge(source: "a", size: PixelSize(width: 99_999, height: 1), limit: 16_383) as any Error, "output.too-large", false),
-        (BitmapError.tooLarge(width: 70_000, height: 70_000) as any Error, "image.too-large", false),
+        (BitmapError.tooLarge(width: 70_000, height: 70_000, maxPixelCount: 100_000_000) as any Error, "image.too-large", false),
         (SourceError(.notFound, source: "http://x/a.jpg", "answered 404") as any Error, "source.not-found", false),
         (SourceError(.forbidden, source: "http://x/a.jpg", "answered 403") as any Error, "source.forbidden", false),
         (SourceError(.refused, source: "http://10.0.0.1/a.jpg", "private address") as any Error, "source.refused", false),

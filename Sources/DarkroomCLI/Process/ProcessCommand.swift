@@ -50,17 +50,8 @@ struct ProcessCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON record per image on standard output.")
     var json = false
 
-    @Flag(help: "Accept truncated or slightly corrupt images when the decoder can recover them (default: strict).")
-    var lenient = false
-
-    @Option(help: "Largest input in megapixels, checked from the header before decoding.")
-    var maxPixels: Double = 50
-
-    @Option(help: "Longest side of a result, in pixels.")
-    var maxOutputDimension: Int = 16_383
-
-    @Option(help: "Most pixels any one bitmap may hold while processing, in megapixels (checked before allocating).")
-    var maxOutputPixels: Double = 100
+    @OptionGroup
+    var limits: LimitOptions
 
     @OptionGroup(title: "Sources")
     var sources: SourcePolicyOptions
@@ -75,6 +66,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let chain: ProcessorChain
         let outputFormat: ImageFormat?
         let plan: ProcessPlan
+        let renderLimits: RenderLimits
         let policy: SourcePolicy
         let diskCache: DiskCache?
         do {
@@ -89,15 +81,7 @@ struct ProcessCommand: AsyncParsableCommand {
             }
             guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
-            guard (0.001...1000).contains(maxPixels) else {
-                throw UsageFailure("--max-pixels must be 0.001…1000 megapixels (got \(maxPixels))")
-            }
-            guard (0.001...1000).contains(maxOutputPixels) else {
-                throw UsageFailure("--max-output-pixels must be 0.001…1000 megapixels (got \(maxOutputPixels))")
-            }
-            guard (1...65_535).contains(maxOutputDimension) else {
-                throw UsageFailure("--max-output-dimension must be 1…65535 pixels (got \(maxOutputDimension))")
-            }
+            renderLimits = try limits.renderLimits()
             plan = try ProcessPlan.make(inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat)
             policy = try sources.policy(typedByAPerson: true)
             diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)
@@ -108,13 +92,8 @@ struct ProcessCommand: AsyncParsableCommand {
             throw failure.exit()
         }
 
-        var decodeLimits = DecodeLimits()
-        decodeLimits.maxPixels = Int(maxPixels * 1_000_000)
-        // The per-bitmap ceiling must admit every input the decode limit admits.
-        Bitmap.maximumPixelCount = max(Int(maxOutputPixels * 1_000_000), decodeLimits.maxPixels)
-        decodeLimits.strict = !lenient
         var configuration = ImagePipeline.Configuration()
-        configuration.limits = RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)
+        configuration.limits = renderLimits
         configuration.sourcePolicy = policy
         configuration.diskCache = diskCache
         let cores = concurrency ?? Cores.count

@@ -60,6 +60,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON record per job on standard output.")
     var json = false
 
+    @OptionGroup
+    var limits: LimitOptions
+
     @OptionGroup(title: "Sources")
     var sourceOptions: SourcePolicyOptions
 
@@ -76,6 +79,8 @@ struct RunCommand: AsyncParsableCommand {
         var workerConfiguration: WorkerConfiguration
         let diskCache: DiskCache?
         do {
+            // Checked first: a bad limit flag fails before a job list is read.
+            let renderLimits = try limits.renderLimits()
             (jobs, directory) = try await plan()
             let policy = try sourceOptions.policy(typedByAPerson: true)
             diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)
@@ -83,6 +88,7 @@ struct RunCommand: AsyncParsableCommand {
             let cores = concurrency ?? Cores.count
             let hasNetworkSources = jobs.contains { $0.source.lowercased().hasPrefix("http") }
             var configuration = ImagePipeline.Configuration()
+            configuration.limits = renderLimits
             configuration.sourcePolicy = policy
             configuration.diskCache = diskCache
             configuration.maxConcurrentProcessing = cores

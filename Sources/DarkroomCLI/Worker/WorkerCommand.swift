@@ -70,14 +70,8 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
-    @Flag(help: "Accept truncated or slightly corrupt images when the decoder can recover them (default: strict).")
-    var lenient = false
-
-    @Option(help: "Largest input in megapixels, checked from the header before decoding.")
-    var maxPixels: Double = 50
-
-    @Option(help: "Longest side of a result, in pixels.")
-    var maxOutputDimension: Int = 16_383
+    @OptionGroup
+    var limits: LimitOptions
 
     @OptionGroup(title: "Redis")
     var redis: RedisOptions
@@ -155,10 +149,7 @@ struct WorkerCommand: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw UsageFailure("--log-level must be trace, debug, info, notice, warning, error or critical (got '\(logLevel)')")
         }
-        guard (0.001...1000).contains(maxPixels) else { throw UsageFailure("--max-pixels must be 0.001…1000 megapixels (got \(maxPixels))") }
-        guard (1...65_535).contains(maxOutputDimension) else {
-            throw UsageFailure("--max-output-dimension must be 1…65535 pixels (got \(maxOutputDimension))")
-        }
+        let renderLimits = try limits.renderLimits()
         let workingDirectory = FileManager.default.currentDirectoryPath
         let roots = outputRoots.map { PathResolver.absolute($0, from: workingDirectory) }
         for root in roots where !FileIO.isDirectory(root) {
@@ -167,14 +158,10 @@ struct WorkerCommand: AsyncParsableCommand {
 
         var policy = try sources.policy(typedByAPerson: false)
         policy.fileRoots = policy.fileRoots?.map { PathResolver.absolute($0, from: workingDirectory) }
-        var decodeLimits = DecodeLimits()
-        decodeLimits.maxPixels = Int(maxPixels * 1_000_000)
-        decodeLimits.strict = !lenient
-        Bitmap.maximumPixelCount = max(Bitmap.maximumPixelCount, decodeLimits.maxPixels)
         let cores = concurrency ?? Cores.count
         var pipeline = ImagePipeline.Configuration()
         pipeline.sourcePolicy = policy
-        pipeline.limits = RenderLimits(decode: decodeLimits, maxOutputDimension: maxOutputDimension)
+        pipeline.limits = renderLimits
         pipeline.diskCache = try CacheDirectory.open(flag: cache, disabled: false)
         pipeline.maxConcurrentProcessing = min(cores, Cores.count)
 

@@ -45,7 +45,8 @@ public struct GIFDecoder: ImageDecoding {
             var walk = Walk(limits: limits)
             try walk.run(file, stopAfterFirstFrame: true) { (file: borrowing GIFFile, header, transparentIndex) throws(CodecError) in
                 guard let colors = header.localColors ?? file.globalColors else { throw Self.missingColorTable(source) }
-                var bitmap = try CodecBitmap.transparent(width: screen.width, height: screen.height, source: source)
+                var bitmap = try CodecBitmap.transparent(width: screen.width, height: screen.height,
+                                                         limits: options.bitmapLimits, source: source)
                 let palette = GIFFrameDrawing.palette(colors, transparentIndex: transparentIndex)
                 do throws(CodecError) {
                     complete = try GIFFrameDrawing.draw(file, header: header, palette: palette, into: &bitmap, strict: limits.strict)
@@ -60,7 +61,9 @@ public struct GIFDecoder: ImageDecoding {
                 // Lenient mode lets the walk end quietly; a first frame with no row is still an error.
                 if let drawFailure { throw drawFailure }
                 // The first frame is empty (0×0): the screen stays transparent.
-                return DecodedImage(bitmap: try CodecBitmap.transparent(width: screen.width, height: screen.height, source: source), info: info)
+                let empty = try CodecBitmap.transparent(width: screen.width, height: screen.height,
+                                                        limits: options.bitmapLimits, source: source)
+                return DecodedImage(bitmap: empty, info: info)
             }
             bitmap.isOpaque = complete && walk.firstFrameCoversScreen && bitmap.scanIsOpaque()
             return DecodedImage(bitmap: bitmap, info: info)

@@ -53,7 +53,7 @@ public struct JPEGDecoder: ImageDecoding {
 
         var bitmap: Bitmap
         do {
-            bitmap = try Bitmap(width: size.width, height: size.height, isOpaque: true) { buffer, rowBytes in
+            bitmap = try Bitmap(width: size.width, height: size.height, isOpaque: true, limits: options.bitmapLimits) { buffer, rowBytes in
                 guard let base = buffer.baseAddress else { return }
                 try decompress(input, into: base, size: size, bytesPerRow: rowBytes,
                                pixelFormat: color.isCMYK ? TJPF_CMYK : TJPF_RGBA, strict: limits.strict, source: source)

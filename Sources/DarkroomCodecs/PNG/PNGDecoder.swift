@@ -49,7 +49,8 @@ public struct PNGDecoder: ImageDecoding {
             let hasTransparency = try reader.hasTransparencyChunk()
             let profile = try reader.iccProfile()
             let info = Self.info(header, hasTransparencyChunk: hasTransparency, hasProfile: profile != nil)
-            let bitmap = try PNGPixelDecoding.decode(reader, header: header, hasAlpha: info.hasAlpha, strict: limits.strict)
+            let bitmap = try PNGPixelDecoding.decode(reader, header: header, hasAlpha: info.hasAlpha,
+                                                     bitmapLimits: options.bitmapLimits, strict: limits.strict)
             return (bitmap: bitmap, info: info, profile: profile)
         }
         var bitmap = decoded.bitmap

@@ -9,14 +9,16 @@ import DarkroomCore
 /// Premultiplication happens row by row while the row is still in cache, except for Adam7
 /// 8-bit images, whose rows are only complete after the last pass.
 enum PNGPixelDecoding {
-    static func decode(_ reader: borrowing SpngReader, header: spng_ihdr, hasAlpha: Bool, strict: Bool) throws(CodecError) -> Bitmap {
+    static func decode(_ reader: borrowing SpngReader, header: spng_ihdr, hasAlpha: Bool, bitmapLimits: BitmapLimits,
+                       strict: Bool) throws(CodecError) -> Bitmap {
         let width = Int(header.width), height = Int(header.height)
         let interlaced = header.interlace_method != UInt8(SPNG_INTERLACE_NONE.rawValue)
         let sixteenBit = header.bit_depth == 16
         try reader.startDecoding(format: sixteenBit ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8)
 
         var opaque = true
-        var bitmap = try CodecBitmap.make(width: width, height: height, source: reader.source) { bytes, bytesPerRow throws(CodecError) in
+        var bitmap = try CodecBitmap.make(width: width, height: height, limits: bitmapLimits,
+                                          source: reader.source) { bytes, bytesPerRow throws(CodecError) in
             guard let base = bytes.baseAddress else { return }
             if interlaced && !strict {
                 // A pass may break off; pixels no pass reached must still be defined (transparent).

@@ -36,10 +36,15 @@ public struct DecodeOptions: Sendable {
     /// The chain's shrink-on-load hint, applied to the upright image.
     public var hint: DecodeHint?
     public var limits: DecodeLimits
+    /// The ceiling the decoded bitmap is allocated under, and so the one every bitmap the chain
+    /// derives from it inherits. Checked after `limits`, at allocation: a hard stop even when
+    /// `limits` were raised past it.
+    public var bitmapLimits: BitmapLimits
 
-    public init(hint: DecodeHint? = nil, limits: DecodeLimits = DecodeLimits()) {
+    public init(hint: DecodeHint? = nil, limits: DecodeLimits = DecodeLimits(), bitmapLimits: BitmapLimits = BitmapLimits()) {
         self.hint = hint
         self.limits = limits
+        self.bitmapLimits = bitmapLimits
     }
 }
 

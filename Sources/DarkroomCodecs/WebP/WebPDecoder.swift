@@ -42,8 +42,9 @@ public struct WebPDecoder: ImageDecoding {
             }
             let frame = try container.firstFrame()
             let bitmap = container.isAnimated
-                ? try Self.decodeOntoCanvas(frame, canvas: container.canvasSize, strict: strict, source: source)
-                : try Self.decodeStill(frame, hint: options.hint, strict: strict, source: source)
+                ? try Self.decodeOntoCanvas(frame, canvas: container.canvasSize, bitmapLimits: options.bitmapLimits,
+                                            strict: strict, source: source)
+                : try Self.decodeStill(frame, hint: options.hint, bitmapLimits: options.bitmapLimits, strict: strict, source: source)
             return (bitmap: bitmap, info: container.info, profile: container.iccProfile())
         }
         var bitmap = decoded.bitmap
@@ -54,12 +55,14 @@ public struct WebPDecoder: ImageDecoding {
     }
 
     /// A still image, decoded straight into a bitmap of its own (or its shrunk-on-load) size.
-    static func decodeStill(_ frame: WebPFrame, hint: DecodeHint?, strict: Bool, source: String) throws(CodecError) -> Bitmap {
+    static func decodeStill(_ frame: WebPFrame, hint: DecodeHint?, bitmapLimits: BitmapLimits, strict: Bool,
+                            source: String) throws(CodecError) -> Bitmap {
         let fullSize = PixelSize(width: frame.rect.width, height: frame.rect.height)
         let scaled = WebPShrinkOnLoad.decodeSize(source: fullSize, hint: hint)
         let size = scaled ?? fullSize
         var outcome = WebPPixelDecoding.Outcome.complete
-        var bitmap = try CodecBitmap.make(width: size.width, height: size.height, source: source) { bytes, bytesPerRow throws(CodecError) in
+        var bitmap = try CodecBitmap.make(width: size.width, height: size.height, limits: bitmapLimits,
+                                          source: source) { bytes, bytesPerRow throws(CodecError) in
             guard let base = bytes.baseAddress else { return }
             outcome = try WebPPixelDecoding.decode(frame.bitstream, scaledTo: scaled, frameSize: fullSize,
                                                    into: base, stride: bytesPerRow, strict: strict, source: source)
@@ -78,8 +81,9 @@ public struct WebPDecoder: ImageDecoding {
 
     /// The first frame of an animation, on a transparent canvas of the animation's size.
     /// Disposal and blending do not matter for the first frame: it is drawn on an empty canvas.
-    static func decodeOntoCanvas(_ frame: WebPFrame, canvas: PixelSize, strict: Bool, source: String) throws(CodecError) -> Bitmap {
-        var bitmap = try CodecBitmap.transparent(width: canvas.width, height: canvas.height, source: source)
+    static func decodeOntoCanvas(_ frame: WebPFrame, canvas: PixelSize, bitmapLimits: BitmapLimits, strict: Bool,
+                                 source: String) throws(CodecError) -> Bitmap {
+        var bitmap = try CodecBitmap.transparent(width: canvas.width, height: canvas.height, limits: bitmapLimits, source: source)
         let stride = bitmap.bytesPerRow
         let frameSize = PixelSize(width: frame.rect.width, height: frame.rect.height)
         let result: Result<WebPPixelDecoding.Outcome, CodecError> = bitmap.withUnsafeMutableBytes { bytes in

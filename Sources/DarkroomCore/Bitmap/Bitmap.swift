@@ -1,7 +1,5 @@
 import DarkroomSystem
 
-import Synchronization
-
 /// A decoded image: 8-bit RGBA, premultiplied alpha, rows `bytesPerRow` apart, in sRGB.
 ///
 /// Why this layout: every codec Darkroom links can produce or consume 4-byte RGBA directly, and
@@ -37,20 +35,16 @@ public struct Bitmap: Sendable {
     /// The longest side any bitmap may have.
     public static let maximumDimension = 65_535
 
-    /// The most pixels any one bitmap may hold, process-wide: every allocation is checked against
-    /// it before memory is requested, so a processor asked for `resize(60000x60000)` fails with a
-    /// clear error instead of asking the allocator for 14 GB. Defaults to 100 MP (400 MB of
-    /// RGBA); the CLI sets it from `--max-output-pixels`. Input limits (50 MP by default) are
-    /// separate and checked by decoders from the header.
-    public static var maximumPixelCount: Int {
-        get { pixelCountCeiling.load(ordering: .relaxed) }
-        set { pixelCountCeiling.store(max(1, newValue), ordering: .relaxed) }
-    }
-    private static let pixelCountCeiling = Atomic<Int>(100_000_000)
+    /// The ceiling this bitmap was allocated under, inherited by every bitmap a kernel derives
+    /// from it (a resized or rotated copy), so the limit configured where the image was decoded
+    /// holds through the whole chain. See `BitmapLimits`.
+    public let limits: BitmapLimits
 
-    /// A bitmap filled with `color` (transparent black unless told otherwise).
-    public init(width: Int, height: Int, fill color: RGBAColor = .clear) throws(BitmapError) {
-        try Self.validate(width: width, height: height)
+    /// A bitmap filled with `color` (transparent black unless told otherwise), refused before
+    /// allocating when over `limits`.
+    public init(width: Int, height: Int, fill color: RGBAColor = .clear, limits: BitmapLimits = BitmapLimits()) throws(BitmapError) {
+        try limits.check(width: width, height: height)
+        self.limits = limits
         self.width = width
         self.height = height
         self.bytesPerRow = width * 4
@@ -72,12 +66,14 @@ public struct Bitmap: Sendable {
     }
 
     /// A bitmap whose bytes are written by `initializer`, which must set every byte of the
-    /// `height * bytesPerRow` buffer it is given. `isOpaque` is the caller's promise.
+    /// `height * bytesPerRow` buffer it is given. `isOpaque` is the caller's promise. Refused
+    /// before allocating when over `limits`; kernels pass their source's `limits`.
     public init(
-        width: Int, height: Int, isOpaque: Bool,
+        width: Int, height: Int, isOpaque: Bool, limits: BitmapLimits = BitmapLimits(),
         initializingWith initializer: (_ bytes: UnsafeMutableBufferPointer<UInt8>, _ bytesPerRow: Int) throws -> Void
     ) throws {
-        try Self.validate(width: width, height: height)
+        try limits.check(width: width, height: height)
+        self.limits = limits
         self.width = width
         self.height = height
         self.bytesPerRow = width * 4
@@ -91,11 +87,14 @@ public struct Bitmap: Sendable {
     }
 
     /// Wraps existing premultiplied RGBA bytes (tightly packed rows).
-    public init(width: Int, height: Int, premultipliedRGBA bytes: [UInt8], isOpaque: Bool) throws(BitmapError) {
-        try Self.validate(width: width, height: height)
+    public init(
+        width: Int, height: Int, premultipliedRGBA bytes: [UInt8], isOpaque: Bool, limits: BitmapLimits = BitmapLimits()
+    ) throws(BitmapError) {
+        try limits.check(width: width, height: height)
         guard bytes.count == width * height * 4 else {
             throw BitmapError.bufferSizeMismatch(expected: width * height * 4, got: bytes.count)
         }
+        self.limits = limits
         self.width = width
         self.height = height
         self.bytesPerRow = width * 4
@@ -147,28 +146,21 @@ public struct Bitmap: Sendable {
             return true
         }
     }
-
-    private static func validate(width: Int, height: Int) throws(BitmapError) {
-        guard width > 0, height > 0 else { throw .emptySize(width: width, height: height) }
-        // Both sides are at most 65535, so the product cannot overflow.
-        guard width <= maximumDimension, height <= maximumDimension, width * height <= maximumPixelCount else {
-            throw .tooLarge(width: width, height: height)
-        }
-    }
 }
 
 /// Why a bitmap could not be made.
 public enum BitmapError: DarkroomError, Equatable {
     case emptySize(width: Int, height: Int)
-    case tooLarge(width: Int, height: Int)
+    /// Over `maximumDimension` per side or over the `maxPixelCount` of the limits it was checked against.
+    case tooLarge(width: Int, height: Int, maxPixelCount: Int)
     case bufferSizeMismatch(expected: Int, got: Int)
 
     public var description: String {
         switch self {
         case let .emptySize(w, h):
             return "image size \(w)x\(h) is empty; width and height must be at least 1"
-        case let .tooLarge(w, h):
-            return "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(Bitmap.maximumPixelCount / 1_000_000) MP per image (raise it with --max-output-pixels)"
+        case let .tooLarge(w, h, maxPixelCount):
+            return "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(maxPixelCount / 1_000_000) MP per image (raise it with --max-output-pixels)"
         case let .bufferSizeMismatch(expected, got):
             return "pixel buffer holds \(got) bytes, expected \(expected)"
         }

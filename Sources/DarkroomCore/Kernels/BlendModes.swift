@@ -82,7 +82,7 @@ extension Bitmap {
             (0...255).map { a in let ab = Float(a) / 255; return 255 * aS * ab * (1 - ab) * Float(cs) }
         }
         let w = width, h = height, srcRow = bytesPerRow
-        var result = try Bitmap(width: w, height: h, isOpaque: false) { dst, dstRow in
+        var result = try Bitmap(width: w, height: h, isOpaque: false, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 tables.red.withUnsafeBufferPointer { tr in
                 tables.green.withUnsafeBufferPointer { tg in

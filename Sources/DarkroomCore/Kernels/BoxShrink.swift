@@ -11,7 +11,7 @@ extension Bitmap {
         precondition(fx >= 1 && fy >= 1 && fx * fy <= 4096 * 4096, "box factors out of range")
         let outW = (width + fx - 1) / fx, outH = (height + fy - 1) / fy
         let inW = width, inH = height, srcRow = bytesPerRow
-        return try Bitmap(width: outW, height: outH, isOpaque: isOpaque) { dst, dstRow in
+        return try Bitmap(width: outW, height: outH, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             // Column sums of the block's rows first, then the sums of each block's columns: every
             // input byte is touched once, in row order.
             let columnSums = UnsafeMutablePointer<UInt32>.allocate(capacity: inW * 4)

@@ -10,7 +10,7 @@ extension Bitmap {
     /// are the same. `resultIsOpaque` is the caller's promise about the output.
     public func mappingStoredBytes(_ tables: ChannelLookupTables, resultIsOpaque: Bool) throws -> Bitmap {
         let w = width, h = height, srcRow = bytesPerRow
-        var result = try Bitmap(width: w, height: h, isOpaque: resultIsOpaque) { dst, dstRow in
+        var result = try Bitmap(width: w, height: h, isOpaque: resultIsOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 tables.red.withUnsafeBufferPointer { tr in
                 tables.green.withUnsafeBufferPointer { tg in
@@ -72,7 +72,7 @@ extension Bitmap {
         let (m10, m11, m12, m13) = (Int32(m.g[0]), Int32(m.g[1]), Int32(m.g[2]), Int32(m.g[3]))
         let (m20, m21, m22, m23) = (Int32(m.b[0]), Int32(m.b[1]), Int32(m.b[2]), Int32(m.b[3]))
         let w = width, h = height, srcRow = bytesPerRow
-        var result = try Bitmap(width: w, height: h, isOpaque: isOpaque) { dst, dstRow in
+        var result = try Bitmap(width: w, height: h, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 tables.red.withUnsafeBufferPointer { tr in
                 tables.green.withUnsafeBufferPointer { tg in
@@ -133,7 +133,7 @@ extension Bitmap {
     private func grayscale(weights m: FixedPointColorMatrix) throws -> Bitmap {
         let wr = UInt32(m.r[0]), wg = UInt32(m.r[1]), wb = UInt32(m.r[2])
         let w = width, h = height, srcRow = bytesPerRow
-        var result = try Bitmap(width: w, height: h, isOpaque: isOpaque) { dst, dstRow in
+        var result = try Bitmap(width: w, height: h, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 guard let sp = src.baseAddress, let dp = dst.baseAddress else { return }
                 for y in 0..<h {

@@ -73,7 +73,7 @@ extension Bitmap {
     private func compositingAtopPerPixel(_ s: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), keep: UInt32) throws -> Bitmap {
         let sr = UInt32(s.r), sg = UInt32(s.g), sb = UInt32(s.b)
         let w = width, h = height, srcRow = bytesPerRow
-        var result = try Bitmap(width: w, height: h, isOpaque: isOpaque) { dst, dstRow in
+        var result = try Bitmap(width: w, height: h, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 guard let sp = src.baseAddress, let dp = dst.baseAddress else { return }
                 for y in 0..<h {

@@ -15,7 +15,7 @@ extension Bitmap {
         let w = width, h = height, srcRow = bytesPerRow
         var lowestCoverage: UInt8 = 255
         var coverage = [UInt8](repeating: 0, count: w)
-        var result = try Bitmap(width: w, height: h, isOpaque: false) { dst, dstRow in
+        var result = try Bitmap(width: w, height: h, isOpaque: false, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 coverage.withUnsafeMutableBufferPointer { cov in
                     guard let sp = src.baseAddress, let dp = dst.baseAddress, let k = cov.baseAddress else { return }
@@ -76,7 +76,7 @@ extension Bitmap {
         var lowestOuter: UInt8 = 255
         var outerCoverage = [UInt8](repeating: 0, count: w)
         var innerCoverage = [UInt8](repeating: 0, count: w)
-        var result = try Bitmap(width: w, height: h, isOpaque: false) { dst, dstRow in
+        var result = try Bitmap(width: w, height: h, isOpaque: false, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 outerCoverage.withUnsafeMutableBufferPointer { co in
                 innerCoverage.withUnsafeMutableBufferPointer { ci in

@@ -13,7 +13,7 @@ extension Bitmap {
         let srcRow = bytesPerRow
         // A crop of an opaque image is opaque; of an image with alpha it may or may not be, and
         // `isOpaque` must never claim opacity that is not there.
-        return try Bitmap(width: r.width, height: r.height, isOpaque: isOpaque) { dst, dstRow in
+        return try Bitmap(width: r.width, height: r.height, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 let s = UnsafeRawPointer(src.baseAddress!) + r.y * srcRow + r.x * 4
                 let d = UnsafeMutableRawPointer(dst.baseAddress!)

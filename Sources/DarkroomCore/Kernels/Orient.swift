@@ -22,7 +22,7 @@ extension Bitmap {
         case .rightMirrored: (start, stepX, stepY) = ((h - 1) * sw + w - 1, -sw, -1) // transverse
         case .left: (start, stepX, stepY) = (w - 1, sw, -1)                       // 90° counter-clockwise
         }
-        var result = try Bitmap(width: out.width, height: out.height, isOpaque: isOpaque) { dst, dstRow in
+        var result = try Bitmap(width: out.width, height: out.height, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 let s = UnsafeRawPointer(src.baseAddress!).assumingMemoryBound(to: UInt32.self)
                 let d = UnsafeMutableRawPointer(dst.baseAddress!).assumingMemoryBound(to: UInt32.self)

@@ -19,11 +19,8 @@ extension Bitmap {
     /// The part of this image inside `region` (in pixels, may be fractional) scaled to `size`.
     /// Used by `resize(fill)` to reduce only the area it keeps. The region is clamped to the image.
     public func resampled(to size: PixelSize, from region: (x: Double, y: Double, width: Double, height: Double)) throws -> Bitmap {
-        guard size.width > 0, size.height > 0 else { throw BitmapError.emptySize(width: size.width, height: size.height) }
-        guard size.width <= Bitmap.maximumDimension, size.height <= Bitmap.maximumDimension,
-              size.width * size.height <= Bitmap.maximumPixelCount else {
-            throw BitmapError.tooLarge(width: size.width, height: size.height)
-        }
+        // Checked before the box pre-shrink so an impossible target fails without any work.
+        try limits.check(width: size.width, height: size.height)
         let rx = Self.clampRange(start: region.x, length: region.width, within: width)
         let ry = Self.clampRange(start: region.y, length: region.height, within: height)
 

@@ -45,7 +45,7 @@ extension Bitmap {
         let bg = background.premultiplied
         let bgVector = SIMD4<Int32>(Int32(bg.r), Int32(bg.g), Int32(bg.b), Int32(bg.a))
         let bgWord = SIMD4<UInt8>(bg.r, bg.g, bg.b, bg.a)
-        return try Bitmap(width: out.width, height: out.height, isOpaque: isOpaque && background.isOpaque) { dst, dstRow in
+        return try Bitmap(width: out.width, height: out.height, isOpaque: isOpaque && background.isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { srcBytes in
                 let src = UnsafeRawPointer(srcBytes.baseAddress!)
                 let d = UnsafeMutableRawPointer(dst.baseAddress!)

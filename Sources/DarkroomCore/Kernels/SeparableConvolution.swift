@@ -22,7 +22,7 @@ enum SeparableConvolution {
         let clampToAlpha = !source.isOpaque
         let outW = h.outputCount, outH = v.outputCount, inW = source.width
         let srcRow = source.bytesPerRow
-        return try Bitmap(width: outW, height: outH, isOpaque: source.isOpaque) { dst, dstRow in
+        return try Bitmap(width: outW, height: outH, isOpaque: source.isOpaque, limits: source.limits) { dst, dstRow in
             let out = UnsafeMutableRawPointer(dst.baseAddress!) // a Bitmap is never empty
             try source.withUnsafeBytes { srcBytes in
                 let src = UnsafeRawPointer(srcBytes.baseAddress!)
@@ -40,7 +40,7 @@ enum SeparableConvolution {
                                 }
                             }
                         } else if verticalFirstIsCheaper(h: h, v: v) {
-                            let temp = try ScratchRows(count: 1, bytesPerRow: inW * 4)
+                            let temp = try ScratchRows(count: 1, bytesPerRow: inW * 4, limits: source.limits)
                             defer { temp.release() }
                             vk.withRowTable { rows in
                                 for y in 0..<outH {
@@ -53,7 +53,7 @@ enum SeparableConvolution {
                             // A ring of `taps` horizontally filtered rows: input row r lives in slot
                             // r % taps. Window starts never decrease, so a slot is reused only once
                             // its row has left every later window.
-                            let ring = try ScratchRows(count: vk.taps, bytesPerRow: outW * 4)
+                            let ring = try ScratchRows(count: vk.taps, bytesPerRow: outW * 4, limits: source.limits)
                             defer { ring.release() }
                             var nextRow = 0
                             vk.withRowTable { rows in
@@ -88,15 +88,16 @@ enum SeparableConvolution {
     }
 }
 
-/// Row buffers for intermediate results, reported to `PixelMemory` like any pixel buffer.
+/// Row buffers for intermediate results, reported to `PixelMemory` like any pixel buffer and
+/// held to the same `limits` as the bitmap they are computed from.
 struct ScratchRows {
     let base: UnsafeMutableRawPointer
     let bytesPerRow: Int
 
-    init(count: Int, bytesPerRow: Int) throws(BitmapError) {
+    init(count: Int, bytesPerRow: Int, limits: BitmapLimits) throws(BitmapError) {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: bytesPerRow)
-        guard !overflow, bytes <= Bitmap.maximumPixelCount * 4 else {
-            throw .tooLarge(width: bytesPerRow / 4, height: count)
+        guard !overflow, bytes <= limits.maxPixelCount * 4 else {
+            throw .tooLarge(width: bytesPerRow / 4, height: count, maxPixelCount: limits.maxPixelCount)
         }
         PixelMemory.reportAllocation(bytes: bytes)
         base = .allocate(byteCount: max(bytes, 16), alignment: 16)

@@ -9,7 +9,7 @@ extension ImagePipeline {
     public struct Configuration: Sendable {
         /// Decoders and encoders.
         public var coders: CoderRegistry = .standard
-        /// Decode and output limits.
+        /// Decode, per-bitmap and output limits, passed down to every decode and processor.
         public var limits: RenderLimits = RenderLimits()
         /// What sources may be fetched and how.
         public var sourcePolicy: SourcePolicy = SourcePolicy()

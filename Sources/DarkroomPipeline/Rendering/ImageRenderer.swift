@@ -22,7 +22,7 @@ public struct ImageRenderer: Sendable {
         var timings = StageTimings()
 
         var start = clock.now
-        let decoded = try coders.decode(request.source, options: DecodeOptions(hint: request.chain.decodeHint, limits: limits.decode))
+        let decoded = try coders.decode(request.source, options: limits.decodeOptions(hint: request.chain.decodeHint))
         timings.decode = (clock.now - start).inMilliseconds
 
         start = clock.now
@@ -30,7 +30,7 @@ public struct ImageRenderer: Sendable {
         let bitmap: Bitmap
         switch try request.chain.process(.bitmap(decoded.bitmap), context: context) {
         case .bitmap(let result): bitmap = result
-        case .data(let encoded): bitmap = try coders.decode(encoded, options: DecodeOptions(limits: limits.decode)).bitmap
+        case .data(let encoded): bitmap = try coders.decode(encoded, options: limits.decodeOptions()).bitmap
         }
         timings.process = (clock.now - start).inMilliseconds
         try limits.checkOutput(bitmap.size, source: request.source.sourceName)

@@ -7,12 +7,23 @@ import DarkroomCore
 public struct RenderLimits: Sendable, Hashable {
     /// What decoders accept (50 MP, 32768 px per side, 1000 frames, strict).
     public var decode: DecodeLimits
+    /// Most pixels any one bitmap may hold while decoding and processing (100 MP). The decoded
+    /// image is allocated under it and every bitmap the chain derives inherits it, so a
+    /// `resize(60000x60000)` fails before asking for memory. Keep it at least `decode.maxPixels`,
+    /// or inputs the decode limits admit are refused at allocation.
+    public var bitmap: BitmapLimits
     /// Longest side of a result. 16383 is the largest WebP can hold, so any result fits any format.
     public var maxOutputDimension: Int
 
-    public init(decode: DecodeLimits = DecodeLimits(), maxOutputDimension: Int = 16_383) {
+    public init(decode: DecodeLimits = DecodeLimits(), bitmap: BitmapLimits = BitmapLimits(), maxOutputDimension: Int = 16_383) {
         self.decode = decode
+        self.bitmap = bitmap
         self.maxOutputDimension = maxOutputDimension
+    }
+
+    /// The options a decode under these limits runs with.
+    func decodeOptions(hint: DecodeHint? = nil) -> DecodeOptions {
+        DecodeOptions(hint: hint, limits: decode, bitmapLimits: bitmap)
     }
 
     /// Throws when a result is larger than allowed.

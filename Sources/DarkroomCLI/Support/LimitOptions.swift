@@ -1,0 +1,41 @@
+import ArgumentParser
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomPipeline
+
+/// The decode and output limit flags, shared by every command that renders images (`process`,
+/// `run`, `worker`): their ranges are checked and they become `RenderLimits` in one place, so the
+/// commands cannot drift apart.
+struct LimitOptions: ParsableArguments {
+    @Flag(help: "Accept truncated or slightly corrupt images when the decoder can recover them (default: strict).")
+    var lenient = false
+
+    @Option(help: "Largest input in megapixels, checked from the header before decoding.")
+    var maxPixels: Double = 50
+
+    @Option(help: "Longest side of a result, in pixels.")
+    var maxOutputDimension: Int = 16_383
+
+    @Option(help: "Most pixels any one bitmap may hold while processing, in megapixels (checked before allocating).")
+    var maxOutputPixels: Double = 100
+
+    /// The limits these flags describe; a value out of range is a `UsageFailure` naming the flag.
+    func renderLimits() throws(UsageFailure) -> RenderLimits {
+        // `contains` is false for NaN and the infinities, so those are refused too.
+        guard (0.001...1000).contains(maxPixels) else {
+            throw UsageFailure("--max-pixels must be 0.001…1000 megapixels (got \(maxPixels))")
+        }
+        guard (0.001...1000).contains(maxOutputPixels) else {
+            throw UsageFailure("--max-output-pixels must be 0.001…1000 megapixels (got \(maxOutputPixels))")
+        }
+        guard (1...65_535).contains(maxOutputDimension) else {
+            throw UsageFailure("--max-output-dimension must be 1…65535 pixels (got \(maxOutputDimension))")
+        }
+        var decode = DecodeLimits()
+        decode.maxPixels = Int(maxPixels * 1_000_000)
+        decode.strict = !lenient
+        // The per-bitmap ceiling must admit every input the decode limit admits.
+        let bitmap = BitmapLimits(maxPixelCount: max(Int(maxOutputPixels * 1_000_000), decode.maxPixels))
+        return RenderLimits(decode: decode, bitmap: bitmap, maxOutputDimension: maxOutputDimension)
+    }
+}

@@ -7,7 +7,7 @@ import Testing
 extension JobQueueContract {
     /// A released job comes back as the same attempt with a fresh delivery count, publishes no
     /// event, and cannot be released by a consumer that does not hold it.
-    static func releaseHandsBackWithoutUsingAnAttempt(_ make: QueueContractFactory) async throws {
+    public static func releaseHandsBackWithoutUsingAnAttempt(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
@@ -29,7 +29,7 @@ extension JobQueueContract {
     }
 
     /// A job released with a delay is not handed out before the delay has passed.
-    static func releaseWithDelayWaits(_ make: QueueContractFactory) async throws {
+    public static func releaseWithDelayWaits(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
@@ -42,7 +42,7 @@ extension JobQueueContract {
     }
 
     /// Batch progress counts new jobs and each terminal outcome, and nil means an unknown batch.
-    static func batchProgressCountsOutcomes(_ make: QueueContractFactory) async throws {
+    public static func batchProgressCountsOutcomes(_ make: QueueContractFactory) async throws {
         try await Kit.with(make, maxAttempts: 1) { harness, _ in
             let driver = harness.driver
             let now = harness.now()
@@ -65,7 +65,7 @@ extension JobQueueContract {
 
     /// `retryDeadLetters` queues dead jobs again as first attempts and takes them out of the batch's
     /// dead count; `purgeDeadLetters` empties the dead-letter queue.
-    static func deadLettersCanBeRetriedAndPurged(_ make: QueueContractFactory) async throws {
+    public static func deadLettersCanBeRetriedAndPurged(_ make: QueueContractFactory) async throws {
         try await Kit.with(make, maxAttempts: 1) { harness, _ in
             let driver = harness.driver
             _ = try await driver.enqueue(["a", "b", "c"].map { Kit.job($0, at: harness.now()) })
@@ -94,7 +94,7 @@ extension JobQueueContract {
     }
 
     /// A cursor made for a time reads the events at or after it and none before.
-    static func eventCursorAtTimeSkipsOlderEvents(_ make: QueueContractFactory) async throws {
+    public static func eventCursorAtTimeSkipsOlderEvents(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", batch: "old", at: harness.now())])
@@ -111,7 +111,7 @@ extension JobQueueContract {
     }
 
     /// Heartbeats make a worker live until their ttl passes; removal is immediate.
-    static func workerRegistryExpiresHeartbeats(_ make: QueueContractFactory) async throws {
+    public static func workerRegistryExpiresHeartbeats(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             func info(_ name: String, done: Int) -> WorkerInfo {

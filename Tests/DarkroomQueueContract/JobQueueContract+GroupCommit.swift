@@ -10,7 +10,7 @@ extension JobQueueContract {
     /// acknowledges all three in one call, then each entry gets its own answer — true, false
     /// (already finished), true — the reclaiming consumer's later acknowledgement answers false,
     /// every job has exactly one terminal event, and the batch counts each outcome once.
-    static func groupCommitAnswersPerEntryAndPublishesOnce(_ make: QueueContractFactory) async throws {
+    public static func groupCommitAnswersPerEntryAndPublishesOnce(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             let now = harness.now()
@@ -49,7 +49,7 @@ extension JobQueueContract {
 
     /// A group commit of many jobs across priorities answers true for each, in order, and each
     /// job's event names its own attempt and result.
-    static func groupCommitOfManyJobsAcrossPriorities(_ make: QueueContractFactory) async throws {
+    public static func groupCommitOfManyJobsAcrossPriorities(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let driver = harness.driver
             let now = harness.now()

@@ -5,7 +5,7 @@ import Testing
 extension JobQueueContract {
     /// Cancelling a batch drops its ready and delayed jobs with one `cancelled` event each, leaves
     /// its running job alone, and does not touch other batches; cancelling by id skips unknown ids.
-    static func cancelDropsQueuedJobsWithOneEventEach(_ make: QueueContractFactory) async throws {
+    public static func cancelDropsQueuedJobsWithOneEventEach(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             let now = harness.now()
@@ -35,7 +35,7 @@ extension JobQueueContract {
 
     /// A consumer that keeps extending its lease keeps the job past the visibility timeout; once it
     /// stops, the job is reclaimed.
-    static func extendLeasePreventsReclaim(_ make: QueueContractFactory) async throws {
+    public static func extendLeasePreventsReclaim(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("long", at: harness.now())])
@@ -54,7 +54,7 @@ extension JobQueueContract {
     /// Garbage is dead-lettered at once with its reason and no event; a record of an unknown
     /// version is left pending for newer workers and dead-lettered only after maxAttempts
     /// deliveries, with that reason and one `dead` event.
-    static func garbageAndUnknownVersionsAreDeadLettered(_ make: QueueContractFactory) async throws {
+    public static func garbageAndUnknownVersionsAreDeadLettered(_ make: QueueContractFactory) async throws {
         try await Kit.with(make, maxAttempts: 2) { harness, unit in
             let driver = harness.driver
             try await harness.injectRaw(Data("this is not json".utf8), .normal)
@@ -86,7 +86,7 @@ extension JobQueueContract {
 
     /// Events are read in order after a cursor, in pages; reading after the latest cursor waits and
     /// is woken by a publish; queue-owned event types cannot be published by hand.
-    static func eventsAreReadInOrderAfterACursor(_ make: QueueContractFactory) async throws {
+    public static func eventsAreReadInOrderAfterACursor(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let driver = harness.driver
             let now = harness.now()
@@ -120,7 +120,7 @@ extension JobQueueContract {
     /// Under a seeded random interleaving of enqueues (some repeated), reservations, acks, retries,
     /// dead letters, lease extensions, consumer crashes, reclaims, cancels and time passing, then a
     /// drain, every job ends with exactly one terminal event and nothing is left in the queue.
-    static func everyJobEndsOnceUnderRandomInterleaving(_ make: QueueContractFactory, seed: UInt64, steps: Int) async throws {
+    public static func everyJobEndsOnceUnderRandomInterleaving(_ make: QueueContractFactory, seed: UInt64, steps: Int) async throws {
         try await Kit.with(make, maxAttempts: 4) { harness, unit in
             let driver = harness.driver
             var random = QueueContractRandom(seed: seed)

@@ -4,12 +4,12 @@ import Testing
 
 /// The behaviour every `JobQueueDriver` must show, written once. Each function takes a factory so
 /// `MemoryQueueContractTests` and the Redis driver's tests run exactly the same checks.
-enum JobQueueContract {
+public enum JobQueueContract {
     typealias Kit = QueueContractKit
 
     /// Given jobs a and b enqueued, when a, c and c again are enqueued, then only c is new, and a
     /// finished job's id stays a no-op.
-    static func enqueueIsIdempotentOnID(_ make: QueueContractFactory) async throws {
+    public static func enqueueIsIdempotentOnID(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let driver = harness.driver
             let now = harness.now()
@@ -28,7 +28,7 @@ enum JobQueueContract {
 
     /// Given jobs of all priorities mixed, reserving hands out every high before any normal before
     /// any low, first-in-first-out within a priority, across several reserve calls.
-    static func priorityOrder(_ make: QueueContractFactory) async throws {
+    public static func priorityOrder(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let now = harness.now()
             let plan: [(String, JobPriority)] = [("l1", .low), ("n1", .normal), ("h1", .high),
@@ -45,7 +45,7 @@ enum JobQueueContract {
     }
 
     /// Reserve never returns more than asked, `max: 0` returns nothing, and taken jobs stay pending.
-    static func reserveRespectsBackPressure(_ make: QueueContractFactory) async throws {
+    public static func reserveRespectsBackPressure(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let driver = harness.driver
             let now = harness.now()
@@ -63,7 +63,7 @@ enum JobQueueContract {
 
     /// Acknowledging publishes exactly one terminal event; a second ack, a retry or a dead letter of
     /// the same delivery does nothing and publishes nothing.
-    static func acknowledgePublishesExactlyOnce(_ make: QueueContractFactory) async throws {
+    public static func acknowledgePublishesExactlyOnce(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
@@ -87,7 +87,7 @@ enum JobQueueContract {
     }
 
     /// A permanent failure acknowledged with `.failed` is one terminal `failed` event without retry.
-    static func acknowledgeFailureIsTerminal(_ make: QueueContractFactory) async throws {
+    public static func acknowledgeFailureIsTerminal(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
@@ -105,7 +105,7 @@ enum JobQueueContract {
     /// Given a job reserved by A and never finished, no one can reclaim it before the visibility
     /// timeout; after it, B reclaims it with the delivery count incremented, A's lease is gone, and
     /// of the two acknowledgements only one publishes.
-    static func staleReservationIsReclaimedOnce(_ make: QueueContractFactory) async throws {
+    public static func staleReservationIsReclaimedOnce(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
@@ -129,7 +129,7 @@ enum JobQueueContract {
 
     /// With maxAttempts 3, a job whose workers keep vanishing is delivered 3 times, then the next
     /// reclaim dead-letters it with `queue.stalled` and exactly one `dead` event.
-    static func stalledJobIsDeadLetteredAfterMaxAttempts(_ make: QueueContractFactory) async throws {
+    public static func stalledJobIsDeadLetteredAfterMaxAttempts(_ make: QueueContractFactory) async throws {
         try await Kit.with(make, maxAttempts: 3) { harness, unit in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
@@ -158,7 +158,7 @@ enum JobQueueContract {
 
     /// With maxAttempts 3, a job failing transiently is retried twice (each a `failed` event with
     /// `willRetry`, each next attempt carrying the error), then dead-lettered with its last error.
-    static func retriesExhaustedDeadLetterWithLastError(_ make: QueueContractFactory) async throws {
+    public static func retriesExhaustedDeadLetterWithLastError(_ make: QueueContractFactory) async throws {
         try await Kit.with(make, maxAttempts: 3) { harness, unit in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])
@@ -183,7 +183,7 @@ enum JobQueueContract {
     }
 
     /// A job with `notBefore` in the future is not handed out until it is due.
-    static func delayedJobWaitsUntilDue(_ make: QueueContractFactory) async throws {
+    public static func delayedJobWaitsUntilDue(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             let now = harness.now()
@@ -197,7 +197,7 @@ enum JobQueueContract {
     }
 
     /// A retry waits for its delay, then comes back as the next attempt with the error.
-    static func delayedRetryWaitsForItsDelay(_ make: QueueContractFactory) async throws {
+    public static func delayedRetryWaitsForItsDelay(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             _ = try await driver.enqueue([Kit.job("a", at: harness.now())])

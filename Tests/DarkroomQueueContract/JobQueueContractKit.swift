@@ -4,41 +4,53 @@ import Testing
 
 /// What the contract suite needs from a driver under test. The memory driver moves a manual clock;
 /// the Redis driver sleeps for real (with a short visibility timeout) and writes raw stream entries.
-struct QueueContractHarness: Sendable {
+public struct QueueContractHarness: Sendable {
     /// The driver under test, fresh and empty.
-    var driver: any JobQueueDriver
+    public var driver: any JobQueueDriver
     /// Lets `duration` pass as the driver sees time.
-    var advance: @Sendable (Duration) async throws -> Void
+    public var advance: @Sendable (Duration) async throws -> Void
     /// The time the driver compares `notBefore` with.
-    var now: @Sendable () -> Timestamp
+    public var now: @Sendable () -> Timestamp
     /// Writes an entry as a foreign producer would (no validation, no id bookkeeping).
-    var injectRaw: @Sendable (Data, JobPriority) async throws -> Void
+    public var injectRaw: @Sendable (Data, JobPriority) async throws -> Void
     /// Releases what the harness started (a Redis server, say).
-    var finish: @Sendable () async -> Void = {}
+    public var finish: @Sendable () async -> Void = {}
+
+    /// Spelled out because the drivers' test targets build harnesses from another module.
+    public init(driver: any JobQueueDriver, advance: @escaping @Sendable (Duration) async throws -> Void,
+                now: @escaping @Sendable () -> Timestamp,
+                injectRaw: @escaping @Sendable (Data, JobPriority) async throws -> Void,
+                finish: @escaping @Sendable () async -> Void = {}) {
+        self.driver = driver
+        self.advance = advance
+        self.now = now
+        self.injectRaw = injectRaw
+        self.finish = finish
+    }
 }
 
 /// Makes a harness around a fresh driver with (at least) the given `maxAttempts`; the factory
 /// chooses the visibility timeout, and the suite measures every wait in multiples of it.
-typealias QueueContractFactory = @Sendable (JobQueueConfiguration) async throws -> QueueContractHarness
+public typealias QueueContractFactory = @Sendable (JobQueueConfiguration) async throws -> QueueContractHarness
 
 /// Helpers for the contract suite (namespaced to avoid clashing with other test helpers).
-enum QueueContractKit {
-    static func id(_ text: String) -> JobID {
+public enum QueueContractKit {
+    public static func id(_ text: String) -> JobID {
         // Test ids are short literals, always acceptable.
         JobID(rawValue: text) ?? JobID.make()
     }
 
-    static func job(_ name: String, batch: String = "b1", priority: JobPriority = .normal,
+    public static func job(_ name: String, batch: String = "b1", priority: JobPriority = .normal,
                     notBefore: Timestamp? = nil, at now: Timestamp) -> Job {
         Job(id: id(name), batch: batch, source: "/images/\(name).jpg", chain: "resize(100x100, mode: fit)",
             format: "webp", quality: 80, priority: priority, enqueuedAt: now, notBefore: notBefore)
     }
 
-    static let result = JobResult(output: "/out/a.webp", format: "webp", width: 100, height: 75, bytes: 2048,
+    public static let result = JobResult(output: "/out/a.webp", format: "webp", width: 100, height: 75, bytes: 2048,
                                   cache: .miss, ms: StageTimings(fetch: 1.5, decode: 2, process: 3, encode: 4, store: 0.25))
 
     /// Every retained event, oldest first.
-    static func allEvents(_ driver: any JobQueueDriver) async throws -> [JobEvent] {
+    public static func allEvents(_ driver: any JobQueueDriver) async throws -> [JobEvent] {
         var cursor = EventCursor.start
         var events: [JobEvent] = []
         while true {
@@ -50,7 +62,7 @@ enum QueueContractKit {
     }
 
     /// Terminal events grouped by job.
-    static func terminalEvents(_ driver: any JobQueueDriver) async throws -> [JobID: [JobEvent]] {
+    public static func terminalEvents(_ driver: any JobQueueDriver) async throws -> [JobID: [JobEvent]] {
         var byJob: [JobID: [JobEvent]] = [:]
         for event in try await allEvents(driver) where event.isTerminal {
             if let job = event.job { byJob[job, default: []].append(event) }
@@ -59,7 +71,7 @@ enum QueueContractKit {
     }
 
     /// Runs `body` on a fresh harness and always finishes it.
-    static func with(_ make: QueueContractFactory, maxAttempts: Int = 5,
+    public static func with(_ make: QueueContractFactory, maxAttempts: Int = 5,
                      _ body: (QueueContractHarness, Duration) async throws -> Void) async throws {
         let harness = try await make(JobQueueConfiguration(maxAttempts: maxAttempts))
         do {
@@ -73,10 +85,10 @@ enum QueueContractKit {
 }
 
 /// A small seeded generator (SplitMix64) so the randomized contract run is reproducible.
-struct QueueContractRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+public struct QueueContractRandom: RandomNumberGenerator {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

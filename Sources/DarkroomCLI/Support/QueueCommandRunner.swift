@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomQueue
+import DarkroomRedis
 
 /// The exit statuses shared by the queue commands.
 enum QueueExit {

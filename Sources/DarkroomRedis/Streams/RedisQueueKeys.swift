@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// The Redis key names of one queue (all under `keyPrefix`, default `darkroom`), and the delivery
 /// tags that point at stream entries.
 ///

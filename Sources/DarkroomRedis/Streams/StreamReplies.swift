@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 /// One stream entry as Redis returns it: `[id, [field, value, field, value…]]`.

@@ -3,6 +3,7 @@ import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomRedis
 import DarkroomSources
 
 /// Decides what a failed attempt means for its job: the `JobError` published with it, and

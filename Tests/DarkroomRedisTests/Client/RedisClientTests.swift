@@ -1,5 +1,5 @@
 import Testing
-@testable import DarkroomQueue
+@testable import DarkroomRedis
 import DarkroomTestSupport
 
 @Suite("Redis async client")

@@ -1,4 +1,4 @@
-@testable import DarkroomQueue
+@testable import DarkroomRedis
 import DarkroomTestSupport
 import DarkroomSystem
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import DarkroomQueue
+@testable import DarkroomRedis
 import DarkroomTestSupport
 
 @Suite("Redis connection: timeouts, blocking reads and reconnects")

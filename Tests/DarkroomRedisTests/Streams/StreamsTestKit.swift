@@ -1,4 +1,6 @@
-@testable import DarkroomQueue
+@testable import DarkroomRedis
+import DarkroomQueue
+import DarkroomQueueContract
 import DarkroomTestSupport
 import Foundation
 import Synchronization

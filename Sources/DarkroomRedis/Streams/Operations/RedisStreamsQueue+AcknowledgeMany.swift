@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 /// Group commit of acknowledgements: many finished jobs in one round trip.

@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 /// The dead-letter stream `{p}:dead`, queue sizes and batch counters.

@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 extension RedisStreamsQueue {

@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 /// The event stream `{p}:events`: one entry per event, field `event` = event JSON; cursors are

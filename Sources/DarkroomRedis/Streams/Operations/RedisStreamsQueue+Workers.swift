@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 /// The worker registry: `{p}:worker:<name>` holds the WorkerInfo JSON with a `PX` ttl, and the

@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// Writes an event record's JSON by hand, byte for byte what `JobEvent.jsonData()` (Foundation's
 /// `JSONEncoder` with sorted keys and unescaped slashes) produces. Every acknowledgement carries
 /// one event, and a fresh `JSONEncoder` per event cost more than Redis spends on the whole

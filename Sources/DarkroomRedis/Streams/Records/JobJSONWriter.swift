@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// Writes a job record's JSON by hand, byte for byte what `Job.jsonData()` (Foundation's
 /// `JSONEncoder` with sorted keys and unescaped slashes) produces — about ten times faster, which
 /// matters on the bulk enqueue path: `JSONEncoder` alone costs ≈ 4.5 µs per job, more than Redis

@@ -1,3 +1,5 @@
+import DarkroomQueueContract
+
 /// Random text for the hand-written JSON writers' tests: everything JSON must escape, slashes,
 /// multi-byte UTF-8 and line separators.
 enum AwkwardText {

@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 /// One call of `StreamScripts.finish`: which pending entry, under which conditions, and what to

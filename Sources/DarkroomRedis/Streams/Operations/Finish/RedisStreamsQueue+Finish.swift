@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 
 /// Finishing and handing back pending entries: each is one `StreamScripts.finish` call, so the

@@ -111,15 +111,6 @@ public final class RedisStreamsQueue: JobQueueDriver {
         }
     }
 
-    /// Runs a script with binary-safe arguments (job records are bytes as queued).
-    func eval(_ script: RedisScript, keys: [String], arguments: ScriptArguments) async throws -> RedisReply {
-        let keyBytes = keys.map { Array($0.utf8) }
-        let values = arguments.values
-        return try await client.withConnection { connection throws(RedisError) in
-            try connection.evalsha(script, keys: keyBytes, arguments: values)
-        }
-    }
-
     static func queueError(_ error: RedisError) -> JobQueueError {
         JobQueueError(.unavailable, error.description)
     }
@@ -141,19 +132,4 @@ public final class RedisStreamsQueue: JobQueueDriver {
             throw JobQueueError(.encoding, "a \(T.self) record could not be encoded: \(error)")
         }
     }
-}
-
-/// Arguments for a script, as bytes.
-struct ScriptArguments: Sendable {
-    private(set) var values: [[UInt8]] = []
-
-    init() {}
-
-    init(_ strings: [String]) { values = strings.map { Array($0.utf8) } }
-
-    mutating func append(_ text: String) { values.append(Array(text.utf8)) }
-    mutating func append(_ data: Data) { values.append(Array(data)) }
-    mutating func append(_ bytes: [UInt8]) { values.append(bytes) }
-    mutating func append(_ number: Int64) { values.append(Array(String(number).utf8)) }
-    mutating func append(_ number: Int) { values.append(Array(String(number).utf8)) }
 }

@@ -1,5 +1,6 @@
 /// The Lua scripts of the Redis driver, one `static let` each so every process learns each sha once
-/// (`RedisScript` loads on first use and again after `NOSCRIPT`).
+/// (`RedisScript` loads on first use and again after `NOSCRIPT`). Each script is declared in the
+/// file of the operation that calls it (`Operations/`), so the Swift and the Lua read together.
 ///
 /// Every state change of a job is one script, because a script runs atomically in Redis: no other
 /// client sees a half-done transition, so "publish the terminal event only if the entry was still

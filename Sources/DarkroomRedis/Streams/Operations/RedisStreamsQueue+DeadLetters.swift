@@ -1,7 +1,7 @@
 import DarkroomQueue
 import Foundation
 
-/// The dead-letter stream `{p}:dead`, queue sizes and batch counters.
+/// The dead-letter stream `{p}:dead`.
 extension RedisStreamsQueue {
     public func deadLetters(limit: Int) async throws -> [DeadLetter] {
         guard limit > 0 else { return [] }
@@ -66,32 +66,36 @@ extension RedisStreamsQueue {
         do { return try StreamReplies.integer(reply, "purge") } catch { throw Self.queueError(error) }
     }
 
-    public func counts() async throws -> QueueCounts {
-        let reply = try await redis {
-            try await self.eval(StreamScripts.counts, keys: self.keys.streams + [self.keys.delayed, self.keys.dead],
-                                arguments: ScriptArguments([RedisQueueKeys.group]))
-        }
-        guard let values = reply.array?.compactMap(\.integer).map(Int.init), values.count == 8 else {
-            throw Self.queueError(.protocolError("the counts script answered \(reply)"))
-        }
-        var ready: [JobPriority: Int] = [:]
-        for (index, priority) in JobPriority.allCases.sorted().enumerated() {
-            ready[priority] = max(values[index * 2] - values[index * 2 + 1], 0)
-        }
-        return QueueCounts(ready: ready, delayed: values[6], pending: values[1] + values[3] + values[5],
-                           deadLettered: values[7])
-    }
+}
 
-    public func batchProgress(_ batch: String) async throws -> BatchProgress? {
-        let reply = try await redis { try await self.client.command(["HGETALL", self.keys.batch(batch)]) }
-        guard let flat = reply.array, !flat.isEmpty else { return nil }
-        var fields: [String: Int] = [:]
-        var index = 0
-        while index + 1 < flat.count {
-            if let name = flat[index].string, let value = flat[index + 1].integer { fields[name] = Int(clamping: value) }
-            index += 2
-        }
-        return BatchProgress(total: fields["total"] ?? 0, succeeded: fields["succeeded"] ?? 0, failed: fields["failed"] ?? 0,
-                             dead: fields["dead"] ?? 0, cancelled: fields["cancelled"] ?? 0)
-    }
+extension StreamScripts {
+    /// Queues dead letters again.
+    ///
+    /// `KEYS`: dead stream. `ARGV`: prefix, batch hash expiry (ms), then per letter four values:
+    /// dead entry id, target stream, job JSON (first attempt), batch.
+    /// A letter still in the dead stream (`XDEL` removes it) is `XADD`ed to its stream and its
+    /// batch's `dead` count goes down by one (not below zero). Returns how many were queued.
+    static let retryDeadLetters = RedisScript("""
+        local prefix, ttl = ARGV[1], ARGV[2]
+        local queued = 0
+        for i = 3, #ARGV, 4 do
+          if redis.call('XDEL', KEYS[1], ARGV[i]) == 1 then
+            redis.call('XADD', ARGV[i + 1], '*', 'job', ARGV[i + 2])
+            local key = prefix .. ':batch:' .. ARGV[i + 3]
+            if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
+              redis.call('HINCRBY', key, 'dead', -1)
+              if redis.call('PTTL', key) < tonumber(ttl) then redis.call('PEXPIRE', key, ttl) end
+            end
+            queued = queued + 1
+          end
+        end
+        return queued
+        """)
+
+    /// Deletes the dead stream. `KEYS`: dead stream. Returns how many letters it held.
+    static let purge = RedisScript("""
+        local count = redis.call('XLEN', KEYS[1])
+        redis.call('DEL', KEYS[1])
+        return count
+        """)
 }

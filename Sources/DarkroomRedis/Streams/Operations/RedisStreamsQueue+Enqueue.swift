@@ -69,47 +69,6 @@ extension RedisStreamsQueue {
         return tally.added
     }
 
-    /// New jobs per batch over the chunks of one call, batches in first-seen order.
-    private struct BatchTally {
-        var added = 0
-        var order: [String] = []
-        var counts: [String: Int] = [:]
-
-        /// Adds the replies of the chunk scripts (`{added, count per batch}`), whose batches are
-        /// `batches[i]` for reply `i`.
-        mutating func add(_ replies: [RedisReply], batches: [[String]]) throws {
-            for (reply, names) in zip(replies, batches) {
-                guard let items = reply.array, items.count == names.count + 1,
-                      let total = items[0].integer else {
-                    throw RedisStreamsQueue.queueError(.protocolError("the enqueue script answered \(reply)"))
-                }
-                added += Int(total)
-                for (name, item) in zip(names, items.dropFirst()) {
-                    guard let count = item.integer else {
-                        throw RedisStreamsQueue.queueError(.protocolError("the enqueue script answered \(reply)"))
-                    }
-                    guard count > 0 else { continue }
-                    if counts[name] == nil { order.append(name) }
-                    counts[name, default: 0] += Int(count)
-                }
-            }
-        }
-    }
-
-    /// Publishes one `batchEnqueued` per batch that got new jobs, in one pipelined round trip.
-    private func announce(_ tally: BatchTally, at now: Timestamp) async throws {
-        let commands: [[[UInt8]]] = tally.order.compactMap { batch in
-            guard let count = tally.counts[batch], count > 0 else { return nil }
-            let event = JobEvent.batchEnqueued(batch: batch, count: count, at: now)
-            return ["XADD", keys.events, "MAXLEN", "~", String(configuration.eventRetention), "*", "event"]
-                .map { Array($0.utf8) } + [EventJSONWriter.bytes(event)]
-        }
-        guard !commands.isEmpty else { return }
-        try await redis {
-            for reply in try await self.client.pipeline(commands) { try reply.throwingOnError() }
-        }
-    }
-
     /// The arguments of one enqueue script call (see `StreamScripts.enqueue`) and the chunk's
     /// batches in the order the script reports their counts.
     private func enqueueArguments(_ chunk: ArraySlice<Job>, now: Timestamp) throws -> (ScriptArguments, [String]) {
@@ -135,27 +94,56 @@ extension RedisStreamsQueue {
         return (arguments, batches)
     }
 
-    /// Runs `script` once per argument list, all pipelined on one connection; loads the script
-    /// first when needed and reruns the calls Redis answered `NOSCRIPT` (those did not run).
-    func evalPipelined(_ script: RedisScript, keys: [String], calls: [ScriptArguments]) async throws -> [RedisReply] {
-        let head = [Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) }
-        let bodies = calls.map(\.values)
-        return try await client.withConnection { connection throws(RedisError) in
-            var sha: String
-            if let known = script.sha { sha = known } else { sha = try connection.load(script) }
-            func command(_ body: [[UInt8]]) -> [[UInt8]] { [Array("EVALSHA".utf8), Array(sha.utf8)] + head + body }
-            var replies = try connection.pipeline(bodies.map(command))
-            let missing = replies.indices.filter {
-                if case .error(let message) = replies[$0] { return message.hasPrefix("NOSCRIPT") }
-                return false
-            }
-            if !missing.isEmpty {
-                sha = try connection.load(script)
-                let again = try connection.pipeline(missing.map { command(bodies[$0]) })
-                for (index, reply) in zip(missing, again) { replies[index] = reply }
-            }
-            for reply in replies { try reply.throwingOnError() }
-            return replies
-        }
-    }
+}
+
+extension StreamScripts {
+    /// Adds one chunk of jobs.
+    ///
+    /// `KEYS`: high, normal, low streams, delayed set.
+    /// `ARGV`: prefix, idempotency window (ms), now (ms), batch count B, then B batch names, then per
+    /// job five values (batch index 1…B, job id, priority name, due ms or empty, job JSON).
+    ///
+    /// Per job: `SET {p}:job:<id> <batch> NX PX ttl` — only a new id goes on, which is what makes
+    /// enqueueing idempotent (also for duplicates within the chunk) — then `XADD` to its priority's
+    /// stream, or `ZADD` to the delayed set when it has a due time. The marker lives for the window
+    /// plus the job's delay, so a job delayed longer than the window is still known until it has
+    /// had its window after becoming due. Per batch that got new jobs: `HINCRBY total` and extend
+    /// (never shorten) the hash's expiry to the longest marker, in this same script, so
+    /// `batchProgress` never counts a job that is not queued nor misses one that is. Publishes no
+    /// event: the caller publishes one `batchEnqueued` per batch for its whole call. Returns
+    /// `{added, count of batch 1, …, count of batch B}`.
+    static let enqueue = RedisScript("""
+        local prefix, window, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+        local batches = tonumber(ARGV[4])
+        local streams = { high = KEYS[1], normal = KEYS[2], low = KEYS[3] }
+        local counts, longest = {}, {}
+        for b = 1, batches do counts[b] = 0; longest[b] = window end
+        local added = 0
+        for i = 5 + batches, #ARGV, 5 do
+          local b = tonumber(ARGV[i])
+          local priority, due, payload = ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+          local ttl = window
+          if due ~= '' then ttl = window + math.max(0, tonumber(due) - now) end
+          if redis.call('SET', prefix .. ':job:' .. ARGV[i + 1], ARGV[4 + b], 'NX', 'PX', ttl) then
+            if due == '' then
+              redis.call('XADD', streams[priority] or KEYS[2], '*', 'job', payload)
+            else
+              redis.call('ZADD', KEYS[4], due, priority .. '|' .. payload)
+            end
+            counts[b] = counts[b] + 1
+            if ttl > longest[b] then longest[b] = ttl end
+            added = added + 1
+          end
+        end
+        local out = { added }
+        for b = 1, batches do
+          if counts[b] > 0 then
+            local key = prefix .. ':batch:' .. ARGV[4 + b]
+            redis.call('HINCRBY', key, 'total', counts[b])
+            if redis.call('PTTL', key) < longest[b] then redis.call('PEXPIRE', key, longest[b]) end
+          end
+          out[#out + 1] = counts[b]
+        end
+        return out
+        """)
 }

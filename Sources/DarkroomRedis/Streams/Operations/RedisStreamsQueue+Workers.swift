@@ -50,3 +50,23 @@ extension RedisStreamsQueue {
         }
     }
 }
+
+extension StreamScripts {
+    /// Deletes a consumer from the group of each stream where it holds no pending entry, so the
+    /// group's consumer list does not grow with every worker that ever ran (`host:pid` names).
+    /// A consumer that still holds entries is kept: `XGROUP DELCONSUMER` would drop them from the
+    /// pending list, and they would never be reclaimed.
+    ///
+    /// `KEYS`: the job streams. `ARGV`: group, consumer. Returns how many groups it left.
+    static let forgetConsumer = RedisScript("""
+        local left = 0
+        for i = 1, #KEYS do
+          local ok, pending = pcall(redis.call, 'XPENDING', KEYS[i], ARGV[1], '-', '+', 1, ARGV[2])
+          if ok and not pending[1] then
+            redis.call('XGROUP', 'DELCONSUMER', KEYS[i], ARGV[1], ARGV[2])
+            left = left + 1
+          end
+        end
+        return left
+        """)
+}

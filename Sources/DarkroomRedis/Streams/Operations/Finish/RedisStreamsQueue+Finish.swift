@@ -73,15 +73,6 @@ extension RedisStreamsQueue {
         return try await redis { try await self.finish(request) } == .done
     }
 
-    public func extendLease(_ delivery: JobDelivery) async throws -> Bool {
-        guard let (priority, entryID) = StreamTag.parse(delivery.tag) else { return false }
-        let arguments = ScriptArguments([RedisQueueKeys.group, entryID, delivery.consumer])
-        let reply = try await redis {
-            try await self.eval(StreamScripts.extendLease, keys: [self.keys.stream(priority)], arguments: arguments)
-        }
-        return reply.integer == 1
-    }
-
     /// The request that moves a pending job to the dead-letter stream (its payload as queued) and
     /// publishes `dead` naming the delivery's consumer.
     static func burial(_ delivery: JobDelivery, stream: String, entryID: String, error: JobError, attempt: Int,

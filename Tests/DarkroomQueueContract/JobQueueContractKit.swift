@@ -2,11 +2,15 @@ import DarkroomQueue
 import Foundation
 import Testing
 
+/// A driver with every capability: the contract checks the core and each capability protocol.
+public typealias ContractDriver = JobQueueDriver & CancellableJobQueue & DeadLetterQueue & ProgressReportingQueue
+    & WorkerRegistry
+
 /// What the contract suite needs from a driver under test. The memory driver moves a manual clock;
 /// the Redis driver sleeps for real (with a short visibility timeout) and writes raw stream entries.
 public struct QueueContractHarness: Sendable {
     /// The driver under test, fresh and empty.
-    public var driver: any JobQueueDriver
+    public var driver: any ContractDriver
     /// Lets `duration` pass as the driver sees time.
     public var advance: @Sendable (Duration) async throws -> Void
     /// The time the driver compares `notBefore` with.
@@ -17,7 +21,7 @@ public struct QueueContractHarness: Sendable {
     public var finish: @Sendable () async -> Void = {}
 
     /// Spelled out because the drivers' test targets build harnesses from another module.
-    public init(driver: any JobQueueDriver, advance: @escaping @Sendable (Duration) async throws -> Void,
+    public init(driver: any ContractDriver, advance: @escaping @Sendable (Duration) async throws -> Void,
                 now: @escaping @Sendable () -> Timestamp,
                 injectRaw: @escaping @Sendable (Data, JobPriority) async throws -> Void,
                 finish: @escaping @Sendable () async -> Void = {}) {

@@ -30,7 +30,8 @@ import Synchronization
 /// (connection refused or lost, timeouts, `LOADING`, script errors): the caller backs off and
 /// retries. A consumer group deleted under the driver (`FLUSHALL`, a deleted stream) is recreated
 /// once and the call repeated.
-public final class RedisStreamsQueue: JobQueueDriver {
+public final class RedisStreamsQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, WorkerRegistry,
+    ProgressReportingQueue {
     public let configuration: JobQueueConfiguration
     public let client: RedisClient
     /// The prefix of every key, `darkroom` by default: several queues can share one Redis.

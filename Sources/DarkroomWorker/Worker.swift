@@ -24,7 +24,7 @@ import Synchronization
 ///   reclaim them after the visibility timeout), publish `workerOffline`, deregister, return.
 ///   Task cancellation is a hard stop: jobs in hand are abandoned the same way, at once.
 public final class Worker: Service {
-    public let queue: any JobQueueDriver
+    public let queue: any JobQueueDriver & WorkerRegistry
     public let pipeline: ImagePipeline
     public let configuration: WorkerConfiguration
     let logger: Logger
@@ -41,7 +41,7 @@ public final class Worker: Service {
     private let done = Atomic<Int>(0)
     private let announced = Atomic<Bool>(false)
 
-    public init(queue: any JobQueueDriver, pipeline: ImagePipeline, configuration: WorkerConfiguration, logger: Logger) {
+    public init(queue: any JobQueueDriver & WorkerRegistry, pipeline: ImagePipeline, configuration: WorkerConfiguration, logger: Logger) {
         self.queue = queue
         self.pipeline = pipeline
         self.configuration = configuration

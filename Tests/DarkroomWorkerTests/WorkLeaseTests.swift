@@ -2,6 +2,7 @@ import DarkroomCache
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomRedis
 import DarkroomSources
 import DarkroomStandardProcessors
 import DarkroomTestSupport

@@ -3,6 +3,7 @@ import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomRedis
 import DarkroomSources
 import DarkroomWorker
 import Testing

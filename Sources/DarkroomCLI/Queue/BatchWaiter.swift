@@ -48,7 +48,7 @@ struct BatchWaiter: Sendable {
 
     /// Nil when the batch is unknown. `onProgress` sees every new count; `onFailure` every failure
     /// that happens while waiting.
-    func wait(on queue: any JobQueueDriver, onProgress: (BatchProgress) -> Void,
+    func wait(on queue: any JobQueueDriver & ProgressReportingQueue, onProgress: (BatchProgress) -> Void,
               onFailure: (BatchFailure) -> Void) async throws -> BatchWaitResult? {
         let clock = ContinuousClock()
         let start = clock.now

@@ -47,7 +47,7 @@ struct CancelCommand: AsyncParsableCommand {
         }
     }
 
-    func cancel(on queue: any JobQueueDriver) async throws -> CancelResult {
+    func cancel(on queue: any CancellableJobQueue & ProgressReportingQueue) async throws -> CancelResult {
         if let batch {
             guard let progress = try await queue.batchProgress(batch) else {
                 StandardError.line("darkroom: unknown batch '\(EventFormatting.sanitized(batch))'")

@@ -85,7 +85,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     }
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
-    func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any JobQueueDriver) async throws {
+    func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any JobQueueDriver & WorkerRegistry) async throws {
         var validator = ChainValidator(registry: Registries.processors()) { try await queue.liveWorkers() }
         let jobs: [Job]
         switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,

@@ -40,7 +40,7 @@ struct RunReporter: Sendable {
     }
 
     /// Reads events after `cursor` until every job has ended.
-    func follow(_ queue: any JobQueueDriver, after cursor: EventCursor) async throws -> Outcome {
+    func follow(_ queue: any JobQueueDriver & ProgressReportingQueue, after cursor: EventCursor) async throws -> Outcome {
         let start = ContinuousClock.now
         var cursor = cursor
         var ended = Set<JobID>()

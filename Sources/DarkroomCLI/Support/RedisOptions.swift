@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomQueue
+import DarkroomRedis
 import Foundation
 
 /// `--redis URL` and `--redis-prefix`, shared by every command that talks to the queue

@@ -4,6 +4,7 @@ import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomRedis
 import DarkroomWorker
 import Foundation
 import Logging

@@ -21,7 +21,7 @@ public struct JobID: RawRepresentable, Sendable, Hashable, Comparable, Codable, 
     private init(unchecked text: String) { rawValue = text }
 
     /// The rule shared by job ids, batch names and worker names.
-    static func isAcceptable(_ text: String) -> Bool {
+    public static func isAcceptable(_ text: String) -> Bool {
         let count = text.utf8.count
         guard count >= 1, count <= 200 else { return false }
         return !text.unicodeScalars.contains { scalar in

@@ -1,17 +1,17 @@
 import Foundation
 
 /// The JSON settings shared by job and event records, and readable descriptions of decode errors.
-enum RecordJSON {
+public enum RecordJSON {
     /// A compact encoder with keys sorted alphabetically: Foundation's encoder on Linux otherwise
     /// writes keys in hash order, which differs from run to run; sorted output is stable for
     /// diffs, tests and people. Slashes are not escaped so paths and URLs stay readable.
-    static func encoder() -> JSONEncoder {
+    public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
-    static func decoder() -> JSONDecoder { JSONDecoder() }
+    public static func decoder() -> JSONDecoder { JSONDecoder() }
 
     /// One line naming the key and the problem, e.g. `'priority': cannot read the value`.
     static func describe(_ error: any Error) -> String {

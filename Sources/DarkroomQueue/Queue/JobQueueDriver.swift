@@ -1,5 +1,10 @@
-/// The job queue contract. `MemoryQueue` (in-process) and `RedisStreamsQueue` (Redis Streams) both
-/// implement it and both must pass the shared contract suite (`JobQueueContract` in the tests).
+/// The job queue contract's core: enqueue, the delivery lifecycle (reserve, finish, hand back,
+/// extend, reclaim) and the event stream — what a worker and an event follower need. Operations
+/// only some callers need are capability protocols beside it: `DeadLetterQueue`,
+/// `CancellableJobQueue`, `WorkerRegistry` and `ProgressReportingQueue`; a caller asks for the
+/// composition it uses (`any JobQueueDriver & WorkerRegistry`). `MemoryQueue` (in-process) and
+/// `RedisStreamsQueue` (Redis Streams) implement all of them and both must pass the shared contract
+/// suite (`JobQueueContract` in the tests).
 ///
 /// ## Model
 /// - An **entry** is a queued job record (JSON, see `Job`). It is *ready* (waiting to be handed
@@ -91,13 +96,6 @@ public protocol JobQueueDriver: Sendable {
     /// `queue.stalled` and a `dead` event naming `consumer`. Any live consumer may call this.
     func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult
 
-    /// Drops the batch's ready and delayed jobs, publishing one `cancelled` event each. Pending
-    /// jobs are not affected: they finish normally. Returns how many were dropped.
-    func cancel(batch: String) async throws -> Int
-
-    /// Drops these ready or delayed jobs, like `cancel(batch:)`. Unknown or pending ids are skipped.
-    func cancel(jobs: [JobID]) async throws -> Int
-
     /// Appends events that no queue operation publishes itself (`started`, `workerOnline`,
     /// `workerOffline`). Throws `.invalidArgument` for an event with a `problem`, and for
     /// `batchEnqueued`, `failed` and terminal events: those come only from `enqueue`, `acknowledge`,
@@ -113,13 +111,11 @@ public protocol JobQueueDriver: Sendable {
     /// only new events (Redis `$`).
     func latestEventCursor() async throws -> EventCursor
 
-    /// Up to `limit` dead letters, oldest first.
-    func deadLetters(limit: Int) async throws -> [DeadLetter]
+    /// The cursor to read after to see the events published at or after `time` (Redis stream ids
+    /// are millisecond timestamps, so this is exact there).
+    func eventCursor(at time: Timestamp) async throws -> EventCursor
 
-    /// How many entries are ready, delayed, pending and dead.
-    func counts() async throws -> QueueCounts
-
-    // MARK: Handing back, dead letters, batches, workers
+    // MARK: Handing back
 
     /// Hands a pending entry back without using up an attempt and without an event: the job is
     /// queued again as the same attempt, not handed out before `after` has passed. For a worker
@@ -127,32 +123,6 @@ public protocol JobQueueDriver: Sendable {
     /// it up. Returns false if the entry is no longer pending or is leased to another consumer.
     func release(_ delivery: JobDelivery, after: Duration) async throws -> Bool
 
-    /// Queues dead letters again, as fresh first attempts: those with the given ids, or all of them
-    /// when `ids` is nil. Garbage (no readable job) stays. The job's batch counts it as pending
-    /// again (its `dead` no longer counts), and it will end with a new terminal event. Returns how
-    /// many were queued.
-    func retryDeadLetters(ids: [String]?) async throws -> Int
-
-    /// Deletes every dead letter; returns how many.
-    func purgeDeadLetters() async throws -> Int
-
-    /// What became of a batch's jobs so far, counted by the same atomic operations that publish the
-    /// terminal events (so it stays right when the event stream has been trimmed). Nil when no job
-    /// was ever enqueued into `batch` (or its record has expired).
-    func batchProgress(_ batch: String) async throws -> BatchProgress?
-
-    /// The cursor to read after to see the events published at or after `time` (Redis stream ids
-    /// are millisecond timestamps, so this is exact there).
-    func eventCursor(at time: Timestamp) async throws -> EventCursor
-
-    /// Registers or refreshes a worker; it counts as live until `ttl` passes without another call.
-    func heartbeat(_ worker: WorkerInfo, ttl: Duration) async throws
-
-    /// Removes a worker from the live set at once (graceful shutdown).
-    func removeWorker(named name: String) async throws
-
-    /// The workers whose last heartbeat has not expired, by name.
-    func liveWorkers() async throws -> [WorkerInfo]
 }
 
 extension JobQueueDriver {

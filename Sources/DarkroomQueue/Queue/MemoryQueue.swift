@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Nothing survives the process: this driver gives at-least-once delivery among the consumers of
 /// one process only.
-public actor MemoryQueue: JobQueueDriver {
+public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, WorkerRegistry, ProgressReportingQueue {
     public nonisolated let configuration: JobQueueConfiguration
     private let clock: any QueueClock
     private var state: MemoryQueueState

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomRedis
 import DarkroomTestSupport
 import Foundation
 import Synchronization

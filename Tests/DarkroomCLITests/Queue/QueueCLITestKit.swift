@@ -1,5 +1,6 @@
 @testable import DarkroomCLI
 import DarkroomQueue
+import DarkroomRedis
 import DarkroomTestSupport
 import Foundation
 import Synchronization

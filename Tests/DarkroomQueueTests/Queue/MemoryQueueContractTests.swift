@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomQueueContract
 import Foundation
 import Testing
 

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A `MemoryQueue` behind a switch: while `isDown`, every call throws `queue.unavailable` (Redis
 /// unreachable); with `failAcknowledgements`, only `acknowledge` does. Counts the failures.
-final class FlakyQueue: JobQueueDriver {
+final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, WorkerRegistry, ProgressReportingQueue {
     let inner: MemoryQueue
     private let down = Atomic<Bool>(false)
     private let failAcks = Atomic<Bool>(false)

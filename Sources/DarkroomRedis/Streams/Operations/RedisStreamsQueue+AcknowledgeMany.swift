@@ -1,0 +1,155 @@
+import DarkroomQueue
+import Foundation
+
+/// Group commit of acknowledgements: many finished jobs in one round trip.
+extension RedisStreamsQueue {
+    /// Entries per `StreamScripts.acknowledgeMany` call: a few hundred keep one script well under
+    /// a millisecond of Redis time; bigger groups are several calls pipelined in the same round trip.
+    static let acknowledgeChunk = 256
+
+    /// Sends every acknowledgement through `StreamScripts.acknowledgeMany` — one script per chunk,
+    /// all chunks pipelined in one round trip — with the delivery count each delivery expects. The
+    /// rare entry reclaimed since its delivery (the count differs, so its event's `attempt` must be
+    /// rebuilt) is then finished by the single `acknowledge`, which handles exactly that.
+    public func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool] {
+        guard !outcomes.isEmpty else { return [] }
+        let now = Timestamp.now()
+        let priorities = JobPriority.allCases.sorted()
+        var sent: [Int] = []  // indices of the outcomes sent, in order
+        sent.reserveCapacity(outcomes.count)
+        var calls: [ScriptArguments] = []
+        var arguments = ScriptArguments()
+        var inCall = 0
+        for (index, (delivery, outcome)) in outcomes.enumerated() {
+            // A tag this driver did not make names no entry: like the single form, answer false.
+            guard let (priority, entryID) = StreamTag.parse(delivery.tag),
+                  let streamIndex = priorities.firstIndex(of: priority) else { continue }
+            if inCall == 0 {
+                arguments = ScriptArguments([RedisQueueKeys.group])
+                arguments.append(configuration.eventRetention)
+                arguments.append(Self.milliseconds(idempotencyWindow))
+                arguments.append(keyPrefix)
+            }
+            let job = delivery.job
+            let event: JobEvent
+            let counter: String
+            switch outcome {
+            case .succeeded(let result):
+                event = .succeeded(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
+                                   result: result, at: now)
+                counter = "succeeded"
+            case .failed(let error):
+                event = .failed(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
+                                error: error, willRetry: false, at: now)
+                counter = "failed"
+            }
+            arguments.append(streamIndex + 1)
+            arguments.append(entryID)
+            arguments.append(delivery.deliveryCount)
+            arguments.append(EventJSONWriter.bytes(event))
+            arguments.append(counter)
+            arguments.append(job.batch)
+            sent.append(index)
+            inCall += 1
+            if inCall == Self.acknowledgeChunk {
+                calls.append(arguments)
+                inCall = 0
+            }
+        }
+        if inCall > 0 { calls.append(arguments) }
+        var results = [Bool](repeating: false, count: outcomes.count)
+        guard !calls.isEmpty else { return results }
+        let scriptKeys = keys.streams + [keys.events]
+        let sentCalls = calls
+        let replies = try await redis {
+            try await self.evalPipelined(StreamScripts.acknowledgeMany, keys: scriptKeys, calls: sentCalls)
+        }
+        var codes: [Int] = []
+        codes.reserveCapacity(sent.count)
+        for reply in replies {
+            guard let items = reply.array else {
+                throw Self.queueError(.protocolError("the acknowledge script answered \(reply)"))
+            }
+            for item in items {
+                guard let code = item.integer else {
+                    throw Self.queueError(.protocolError("the acknowledge script answered \(item) for an entry"))
+                }
+                codes.append(Int(code))
+            }
+        }
+        guard codes.count == sent.count else {
+            throw Self.queueError(.protocolError("the acknowledge script answered \(codes.count) codes for \(sent.count) entries"))
+        }
+        for (index, code) in zip(sent, codes) {
+            if code == 1 {
+                results[index] = true
+            } else if code < 0 {
+                // Reclaimed since: the event must name the attempt it is now.
+                var current = outcomes[index].delivery
+                current.deliveryCount = -code
+                results[index] = try await acknowledge(current, outcome: outcomes[index].outcome)
+            }
+        }
+        return results
+    }
+}
+
+extension StreamScripts {
+    /// Group commit: acknowledges many pending entries in one call, each exactly as `finish` with
+    /// action `ack` would — checked, acknowledged, published and counted on its own — so one call
+    /// costs one script run instead of one per job.
+    ///
+    /// `KEYS`: high, normal, low streams, events stream.
+    /// `ARGV`: 1. group, 2. event MAXLEN, 3. batch hash expiry (ms), 4. key prefix, then per entry
+    /// six values: stream index (1 high, 2 normal, 3 low), entry id, expected delivery count
+    /// ('' = any), event JSON, batch counter (`succeeded` or `failed`), batch name.
+    ///
+    /// Per entry, in order: `XPENDING stream group id id 1`; not pending (or its stream or group is
+    /// gone) → 0, nothing changes; delivered a different number of times than expected (reclaimed
+    /// since) → minus the actual count, nothing changes; otherwise `XACK` + `XDEL` + `XADD` of its event, counted in its
+    /// batch (when the batch hash exists) → 1. The whole call is one script, so each entry's
+    /// acknowledgement, event and count still happen together; the counters and expiries of
+    /// several entries of one batch are written once at the end, still inside the script.
+    /// Returns the codes, one per entry.
+    static let acknowledgeMany = RedisScript("""
+        local group, maxlen, window, prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+        local codes, counts, order = {}, {}, {}
+        for i = 5, #ARGV, 6 do
+          local stream, id = KEYS[tonumber(ARGV[i])], ARGV[i + 1]
+          local code = 0
+          if stream then
+            -- pcall: an entry whose stream or group is gone (NOGROUP) is not pending. Raising
+            -- here would abort the script after earlier entries were acknowledged and published
+            -- but before their batch counts below were written (scripts are not rolled back).
+            local ok, found = pcall(redis.call, 'XPENDING', stream, group, id, id, 1)
+            local pending = ok and found[1]
+            if pending then
+              if ARGV[i + 2] ~= '' and pending[4] ~= tonumber(ARGV[i + 2]) then
+                code = -pending[4]
+              else
+                redis.call('XACK', stream, group, id)
+                redis.call('XDEL', stream, id)
+                redis.call('XADD', KEYS[4], 'MAXLEN', '~', maxlen, '*', 'event', ARGV[i + 3])
+                local key = prefix .. ':batch:' .. ARGV[i + 5]
+                local batch = counts[key]
+                if not batch then
+                  batch = {}
+                  counts[key] = batch
+                  order[#order + 1] = key
+                end
+                batch[ARGV[i + 4]] = (batch[ARGV[i + 4]] or 0) + 1
+                code = 1
+              end
+            end
+          end
+          codes[#codes + 1] = code
+        end
+        for _, key in ipairs(order) do
+          if redis.call('EXISTS', key) == 1 then
+            for counter, n in pairs(counts[key]) do redis.call('HINCRBY', key, counter, n) end
+            if redis.call('PTTL', key) < tonumber(window) then redis.call('PEXPIRE', key, window) end
+          end
+        end
+        return codes
+        """)
+}

@@ -1,0 +1,80 @@
+import DarkroomQueue
+
+/// The Redis key names of one queue (all under `keyPrefix`, default `darkroom`), and the delivery
+/// tags that point at stream entries.
+///
+/// | key | type | holds |
+/// |---|---|---|
+/// | `{p}:jobs:high`, `{p}:jobs:normal`, `{p}:jobs:low` | stream | one entry per unfinished job, field `job` = job JSON; consumer group `workers` |
+/// | `{p}:delayed` | sorted set | score = due time (ms since 1970), member = `<priority>|<job JSON>` |
+/// | `{p}:job:<id>` | string | idempotency marker, value = batch, expires after the idempotency window |
+/// | `{p}:events` | stream | field `event` = event JSON, trimmed with `MAXLEN ~ eventRetention` |
+/// | `{p}:dead` | stream | dead letters: `job` (payload as queued), `error` (JobError JSON), `at` (ISO-8601) |
+/// | `{p}:batch:<name>` | hash | `total`, `succeeded`, `failed`, `dead`, `cancelled`; expires after the idempotency window |
+/// | `{p}:workers` | sorted set | worker name → heartbeat expiry (ms) |
+/// | `{p}:worker:<name>` | string | WorkerInfo JSON, expires with the heartbeat ttl |
+///
+/// Scripts build the per-job and per-batch keys from the prefix, so the layout needs a standalone
+/// Redis (or a cluster where every key hashes to one slot, e.g. a prefix like `{darkroom}`).
+struct RedisQueueKeys: Sendable {
+    /// The consumer group every stream is read through.
+    static let group = "workers"
+
+    let prefix: String
+
+    /// The stream of ready and pending jobs of `priority`.
+    func stream(_ priority: JobPriority) -> String { "\(prefix):jobs:\(priority.rawValue)" }
+
+    /// The three job streams in reading order (high, normal, low).
+    var streams: [String] { JobPriority.allCases.sorted().map(stream) }
+
+    var delayed: String { "\(prefix):delayed" }
+    var events: String { "\(prefix):events" }
+    var dead: String { "\(prefix):dead" }
+    var workers: String { "\(prefix):workers" }
+
+    func marker(_ id: JobID) -> String { "\(prefix):job:\(id.rawValue)" }
+    func batch(_ name: String) -> String { "\(prefix):batch:\(name)" }
+    func worker(_ name: String) -> String { "\(prefix):worker:\(name)" }
+
+    /// The priority whose stream `key` is, or nil for another key.
+    func priority(ofStream key: String) -> JobPriority? {
+        JobPriority.allCases.first { stream($0) == key }
+    }
+}
+
+/// A delivery tag of the Redis driver: `<priority> <stream entry id>`, e.g. `high 1700000000000-0`.
+enum StreamTag {
+    static func make(_ priority: JobPriority, _ entryID: String) -> DeliveryTag {
+        DeliveryTag(rawValue: "\(priority.rawValue) \(entryID)")
+    }
+
+    /// The priority and entry id of a tag this driver made, or nil for anything else.
+    static func parse(_ tag: DeliveryTag) -> (priority: JobPriority, entryID: String)? {
+        let parts = tag.rawValue.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2, let priority = JobPriority(rawValue: String(parts[0])),
+              StreamID.isValid(parts[1]) else { return nil }
+        return (priority, String(parts[1]))
+    }
+}
+
+/// Stream entry ids (`<ms>-<seq>`).
+enum StreamID {
+    /// Whether `text` is `<digits>-<digits>`, each half fitting 64 bits as Redis requires (so it can
+    /// be sent to Redis as an id: Redis answers an out-of-range one with an error, which would read
+    /// as Redis failing rather than as a bad cursor or tag).
+    static func isValid<S: StringProtocol>(_ text: S) -> Bool {
+        let halves = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard halves.count == 2 else { return false }
+        return halves.allSatisfy { half in
+            !half.isEmpty && half.utf8.count <= 20 && half.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                && UInt64(half) != nil
+        }
+    }
+
+    /// The millisecond part of a valid id.
+    static func milliseconds<S: StringProtocol>(_ text: S) -> Int64? {
+        guard let dash = text.firstIndex(of: "-") else { return nil }
+        return Int64(text[..<dash])
+    }
+}

@@ -1,0 +1,75 @@
+@testable import DarkroomRedis
+import DarkroomQueue
+import DarkroomQueueContract
+import Foundation
+import Testing
+
+@Suite("Hand-written event JSON")
+struct EventJSONWriterTests {
+    private static func text(_ random: inout QueueContractRandom, allowControl: Bool = true, length: ClosedRange<Int> = 1...24) -> String {
+        AwkwardText.make(&random, allowControl: allowControl, length: length)
+    }
+
+    /// Stage times of every shape: absent, zero, negative zero, whole, sub-microsecond, huge, non-finite.
+    private static func milliseconds(_ random: inout QueueContractRandom) -> Double? {
+        switch Int.random(in: 0...9, using: &random) {
+        case 0: return nil
+        case 1: return 0
+        case 2: return -0.0
+        case 3: return Double(Int.random(in: 1...100_000, using: &random))
+        case 4: return Double.random(in: 0...0.002, using: &random)
+        case 5: return Double.random(in: 1e15...1e22, using: &random)
+        case 6: return [Double.nan, .infinity, -.infinity, -3.5].randomElement(using: &random) ?? .nan
+        default: return Double.random(in: 0...10_000, using: &random)
+        }
+    }
+
+    private static func event(_ random: inout QueueContractRandom, index: Int) -> JobEvent {
+        let at = Timestamp(millisecondsSince1970: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random))
+        let id = text(&random, allowControl: false)
+        let job = JobID(rawValue: text(&random, allowControl: false)) ?? JobID.make()
+        let batch = text(&random), worker = text(&random)
+        let attempt = Int.random(in: 1...1_000_000, using: &random)
+        let error = JobError(code: text(&random), message: text(&random, length: 0...40))
+        let result = JobResult(output: Bool.random(using: &random) ? text(&random) : nil, format: text(&random, length: 1...5),
+                               width: Int.random(in: 0...100_000, using: &random), height: Int.random(in: 0...100_000, using: &random),
+                               bytes: Int.random(in: 0...Int(Int32.max), using: &random),
+                               cache: CacheOutcome.allCases.randomElement(using: &random) ?? .miss,
+                               ms: StageTimings(fetch: milliseconds(&random), decode: milliseconds(&random), process: milliseconds(&random),
+                                                encode: milliseconds(&random), store: milliseconds(&random)))
+        switch index % 8 {
+        case 0: return .batchEnqueued(batch: batch, count: Int.random(in: 0...1_000_000, using: &random), at: at, id: id)
+        case 1: return .started(job: job, batch: batch, worker: worker, attempt: attempt, at: at, id: id)
+        case 2: return .succeeded(job: job, batch: batch, worker: worker, attempt: attempt, result: result, at: at, id: id)
+        case 3: return .failed(job: job, batch: batch, worker: worker, attempt: attempt, error: error,
+                               willRetry: Bool.random(using: &random), at: at, id: id)
+        case 4: return .dead(job: job, batch: batch, worker: Bool.random(using: &random) ? worker : nil, attempt: attempt,
+                             error: error, at: at, id: id)
+        case 5: return .cancelled(job: job, batch: batch, attempt: attempt, at: at, id: id)
+        case 6: return .workerOnline(worker: worker, at: at, id: id)
+        default: return .workerOffline(worker: worker, at: at, id: id)
+        }
+    }
+
+    @Test("Given 4,000 randomised events of every type, the writer produces exactly JSONEncoder's bytes for each")
+    func matchesJSONEncoder() throws {
+        var random = QueueContractRandom(seed: 2025)
+        for index in 0..<4_000 {
+            let event = Self.event(&random, index: index)
+            let expected = Array(try event.jsonData())
+            let written = EventJSONWriter.bytes(event)
+            #expect(written == expected, "event \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")
+            if written != expected { return }
+        }
+    }
+
+    @Test("A succeeded event is written with its result and stage times as documented")
+    func documentedShape() {
+        let event = JobEvent.succeeded(job: JobID(rawValue: "j1") ?? JobID.make(), batch: "b", worker: "w", attempt: 2,
+                                       result: JobResult(output: "/out/a.webp", format: "webp", width: 4, height: 3, bytes: 10,
+                                                         cache: .memory, ms: StageTimings(fetch: 0.0123456, store: 2)),
+                                       at: Timestamp(millisecondsSince1970: 1_750_000_000_123), id: "e1")
+        #expect(String(decoding: EventJSONWriter.bytes(event), as: UTF8.self)
+            == #"{"at":"2025-06-15T15:06:40.123Z","attempt":2,"batch":"b","id":"e1","job":"j1","result":{"bytes":10,"cache":"memory","format":"webp","height":3,"ms":{"fetch":0.012,"store":2},"output":"/out/a.webp","width":4},"type":"succeeded","version":1,"worker":"w"}"#)
+    }
+}

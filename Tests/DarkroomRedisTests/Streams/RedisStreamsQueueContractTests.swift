@@ -1,0 +1,83 @@
+import DarkroomQueue
+import DarkroomQueueContract
+import Foundation
+import Testing
+
+/// The shared contract run against `RedisStreamsQueue` on a real `redis-server`, sleeping for
+/// real with a short visibility timeout (`StreamsTestKit.visibilityTimeout`).
+@Suite("RedisStreamsQueue meets the job queue contract")
+struct RedisStreamsQueueContractTests {
+    static let factory = StreamsTestKit.factory
+
+    @Test("Enqueueing an id the queue already knows is a no-op")
+    func idempotentEnqueue() async throws { try await JobQueueContract.enqueueIsIdempotentOnID(Self.factory) }
+
+    @Test("High jobs go before normal before low, first in first out within a priority")
+    func priorities() async throws { try await JobQueueContract.priorityOrder(Self.factory) }
+
+    @Test("Reserve never hands out more jobs than asked for")
+    func backPressure() async throws { try await JobQueueContract.reserveRespectsBackPressure(Self.factory) }
+
+    @Test("Acknowledging publishes exactly one terminal event, and repeating it publishes nothing")
+    func ackOnce() async throws { try await JobQueueContract.acknowledgePublishesExactlyOnce(Self.factory) }
+
+    @Test("A permanent failure is one terminal failed event without retry")
+    func permanentFailure() async throws { try await JobQueueContract.acknowledgeFailureIsTerminal(Self.factory) }
+
+    @Test("A stale reservation is reclaimed by another consumer with its delivery count incremented, and only one ack publishes")
+    func staleReclaim() async throws { try await JobQueueContract.staleReservationIsReclaimedOnce(Self.factory) }
+
+    @Test("A job delivered more than maxAttempts times without an outcome is dead-lettered with one dead event")
+    func stalledToDeadLetter() async throws { try await JobQueueContract.stalledJobIsDeadLetteredAfterMaxAttempts(Self.factory) }
+
+    @Test("Retries stop at maxAttempts and the job is dead-lettered with its last error")
+    func retriesExhausted() async throws { try await JobQueueContract.retriesExhaustedDeadLetterWithLastError(Self.factory) }
+
+    @Test("A delayed job is not handed out before it is due")
+    func delayedJob() async throws { try await JobQueueContract.delayedJobWaitsUntilDue(Self.factory) }
+
+    @Test("A retried job waits for its delay and comes back as the next attempt with the error")
+    func delayedRetry() async throws { try await JobQueueContract.delayedRetryWaitsForItsDelay(Self.factory) }
+
+    @Test("Cancelling drops queued jobs with one cancelled event each and leaves running jobs alone")
+    func cancel() async throws { try await JobQueueContract.cancelDropsQueuedJobsWithOneEventEach(Self.factory) }
+
+    @Test("Extending a lease keeps a long job from being reclaimed")
+    func extendLease() async throws { try await JobQueueContract.extendLeasePreventsReclaim(Self.factory) }
+
+    @Test("Garbage is dead-lettered at once; unknown versions only after maxAttempts deliveries")
+    func garbage() async throws { try await JobQueueContract.garbageAndUnknownVersionsAreDeadLettered(Self.factory) }
+
+    @Test("Events are read in order after a cursor and a waiting reader is woken by a publish")
+    func events() async throws { try await JobQueueContract.eventsAreReadInOrderAfterACursor(Self.factory) }
+
+    /// Fewer steps than the memory run: time passes for real here (about 8% of steps sleep).
+    @Test("Every job ends with exactly one terminal event under a random interleaving", arguments: [1, 7, 42] as [UInt64])
+    func randomInterleaving(seed: UInt64) async throws {
+        try await JobQueueContract.everyJobEndsOnceUnderRandomInterleaving(Self.factory, seed: seed, steps: 240)
+    }
+
+    @Test("A released job comes back as the same attempt without an event")
+    func release() async throws { try await JobQueueContract.releaseHandsBackWithoutUsingAnAttempt(Self.factory) }
+
+    @Test("A job released with a delay waits for it")
+    func releaseDelay() async throws { try await JobQueueContract.releaseWithDelayWaits(Self.factory) }
+
+    @Test("Batch progress counts new jobs and every kind of terminal outcome")
+    func batchProgress() async throws { try await JobQueueContract.batchProgressCountsOutcomes(Self.factory) }
+
+    @Test("Dead letters can be retried as first attempts, and purged")
+    func deadLetterMaintenance() async throws { try await JobQueueContract.deadLettersCanBeRetriedAndPurged(Self.factory) }
+
+    @Test("An event cursor made for a time skips older events")
+    func eventCursorAtTime() async throws { try await JobQueueContract.eventCursorAtTimeSkipsOlderEvents(Self.factory) }
+
+    @Test("Worker heartbeats expire after their ttl and removal is immediate")
+    func workerRegistry() async throws { try await JobQueueContract.workerRegistryExpiresHeartbeats(Self.factory) }
+
+    @Test("A group commit answers per entry and still publishes one terminal event per job")
+    func groupCommit() async throws { try await JobQueueContract.groupCommitAnswersPerEntryAndPublishesOnce(Self.factory) }
+
+    @Test("A group commit of 600 jobs across priorities finishes each with its own event, in order")
+    func groupCommitMany() async throws { try await JobQueueContract.groupCommitOfManyJobsAcrossPriorities(Self.factory) }
+}

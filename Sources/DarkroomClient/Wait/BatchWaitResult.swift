@@ -1,0 +1,21 @@
+import DarkroomQueue
+
+/// What became of a batch by the time `wait` stopped.
+public struct BatchWaitResult: Sendable {
+    public var batch: String
+    /// The counts when the wait stopped; complete unless `timedOut`.
+    public var progress: BatchProgress
+    /// The timeout passed before every job ended.
+    public var timedOut: Bool
+    /// The first few failures (oldest first), five at most: the rest are in the event stream.
+    public var failures: [BatchFailure]
+    public var elapsed: Duration
+
+    public init(batch: String, progress: BatchProgress, timedOut: Bool, failures: [BatchFailure], elapsed: Duration) {
+        self.batch = batch
+        self.progress = progress
+        self.timedOut = timedOut
+        self.failures = failures
+        self.elapsed = elapsed
+    }
+}

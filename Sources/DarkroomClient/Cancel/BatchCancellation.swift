@@ -1,5 +1,6 @@
 /// What `FleetClient.cancel(batch:)` did.
 public struct BatchCancellation: Sendable, Equatable {
+    /// The batch named.
     public var batch: String
     /// Queued and delayed jobs dropped, each with its `cancelled` event.
     public var cancelled: Int
@@ -7,6 +8,7 @@ public struct BatchCancellation: Sendable, Equatable {
     /// normally.
     public var running: Int
 
+    /// A report of `cancelled` jobs dropped from `batch`, `running` left to finish.
     public init(batch: String, cancelled: Int, running: Int) {
         self.batch = batch
         self.cancelled = cancelled

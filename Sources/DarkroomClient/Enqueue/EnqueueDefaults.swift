@@ -9,6 +9,7 @@ public struct EnqueueDefaults: Sendable {
     public var format: String?
     /// Quality 1…100 for lossy formats; nil leaves it to the worker.
     public var quality: Int?
+    /// The order workers take the jobs in (`high` before `normal` before `low`).
     public var priority: JobPriority
     /// Jobs are not handed out before now + delay.
     public var delay: Duration?
@@ -21,6 +22,7 @@ public struct EnqueueDefaults: Sendable {
     /// Where relative paths are resolved from.
     public var workingDirectory: String
 
+    /// Defaults for a batch; only the batch and the directory relative paths start from are required.
     public init(chain: String? = nil, format: String? = nil, quality: Int? = nil, priority: JobPriority = .normal,
                 delay: Duration? = nil, output: String? = nil, idFromSource: Bool = false, batch: String,
                 workingDirectory: String) {

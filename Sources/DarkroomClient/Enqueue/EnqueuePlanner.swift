@@ -4,7 +4,9 @@ import DarkroomQueue
 
 /// The planner's answer: every job, or every problem (and then nothing may be enqueued).
 public enum EnqueuePlan: Sendable {
+    /// Every request became a job; send them.
     case jobs([Job])
+    /// Some requests are bad; send nothing.
     case problems([EnqueueProblem])
 }
 

@@ -4,10 +4,12 @@ import DarkroomCore
 public struct EnqueueProblem: Error, Sendable, Equatable {
     /// Where the mistake is: `list.txt:12`, `-p`, `--format`, `source '…'`; nil when unknown.
     public var location: String?
+    /// What is wrong and what to do, one line.
     public var message: String
     /// Extra lines shown under the message (the chain with a caret under the bad column).
     public var detail: [String]
 
+    /// A problem at `location` (nil: no particular place).
     public init(location: String?, message: String, detail: [String] = []) {
         self.location = location
         self.message = message
@@ -32,5 +34,6 @@ public struct EnqueueRefusal: Error, Sendable, Equatable {
     /// Every problem found, in request order (at most `EnqueuePlanner.maxProblems`).
     public var problems: [EnqueueProblem]
 
+    /// A refusal listing `problems`.
     public init(problems: [EnqueueProblem]) { self.problems = problems }
 }

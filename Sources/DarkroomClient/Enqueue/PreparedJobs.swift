@@ -8,6 +8,7 @@ public struct PreparedJobs: Sendable {
     /// so the worker checks its arguments).
     public var notes: [String]
 
+    /// Jobs ready to send, with the notes made while checking them.
     public init(jobs: [Job], notes: [String] = []) {
         self.jobs = jobs
         self.notes = notes
@@ -23,6 +24,7 @@ public struct EnqueueReceipt: Sendable {
     /// As in `PreparedJobs.notes`.
     public var notes: [String]
 
+    /// A record that `added` of `jobs` were new to the queue.
     public init(jobs: [Job], added: Int, notes: [String] = []) {
         self.jobs = jobs
         self.added = added

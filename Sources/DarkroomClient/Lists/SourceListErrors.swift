@@ -4,14 +4,17 @@ public struct SourceListError: Error, Sendable, Equatable, CustomStringConvertib
     public var file: String
     /// 1-based; nil for a mistake about the whole list.
     public var line: Int?
+    /// What is wrong with the line.
     public var message: String
 
+    /// A mistake in `file` at `line`.
     public init(file: String, line: Int?, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
+    /// `file:line: message`, as printed.
     public var description: String {
         line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
     }
@@ -19,6 +22,7 @@ public struct SourceListError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// Every mistake found in a job list (parsing stops after `maxErrors`).
 public struct SourceListErrors: Error, Sendable, Equatable {
+    /// The mistakes, in line order.
     public var errors: [SourceListError]
     /// Parsing stopped before the end of the file.
     public var truncated: Bool

@@ -4,6 +4,7 @@ import DarkroomQueue
 /// failure that means the queue is out of reach is retried every second, with one note, for up to
 /// `limit`; then it is thrown like any other.
 public struct OutageTolerance {
+    /// How long an outage is ridden out before its error is thrown.
     public var limit: Duration
     private let isOutage: @Sendable (any Error) -> Bool
     private var outageStart: ContinuousClock.Instant?

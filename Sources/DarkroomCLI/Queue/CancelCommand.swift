@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 
@@ -47,18 +48,17 @@ struct CancelCommand: AsyncParsableCommand {
         }
     }
 
-    func cancel(on queue: any CancellableJobQueue & ProgressReportingQueue) async throws -> CancelResult {
+    func cancel(on queue: any FleetClient.Queue) async throws -> CancelResult {
+        let client = FleetClient(commandQueue: queue)
         if let batch {
-            guard let progress = try await queue.batchProgress(batch) else {
+            guard let cancellation = try await client.cancel(batch: batch) else {
                 StandardError.line("darkroom: unknown batch '\(EventFormatting.sanitized(batch))'")
                 throw QueueExit.unreachable
             }
-            let dropped = try await queue.cancel(batch: batch)
-            return CancelResult(batch: batch, jobs: nil, cancelled: dropped,
-                                running: max(progress.remaining - dropped, 0))
+            return CancelResult(batch: batch, jobs: nil, cancelled: cancellation.cancelled, running: cancellation.running)
         }
         let ids = jobs.compactMap(JobID.init(rawValue:))
-        let dropped = try await queue.cancel(jobs: ids)
+        let dropped = try await client.cancel(jobs: ids)
         return CancelResult(batch: nil, jobs: ids.count, cancelled: dropped, running: nil)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 import Synchronization
@@ -85,32 +86,31 @@ struct EnqueueCommand: AsyncParsableCommand {
     }
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
-    func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any JobQueueDriver & WorkerRegistry) async throws {
-        var validator = ChainValidator(registry: Registries.processors()) { try await queue.liveWorkers() }
-        let jobs: [Job]
-        switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
-                                                 listName: listFile.map { $0 == "-" ? "<stdin>" : $0 }) {
-        case .jobs(let planned):
-            jobs = planned
-        case .problems(let problems):
-            for problem in problems {
+    func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue) async throws {
+        let client = FleetClient(commandQueue: queue)
+        let prepared: PreparedJobs
+        do {
+            prepared = try await client.prepare(requests, defaults: defaults,
+                                                listName: listFile.map { $0 == "-" ? "<stdin>" : $0 })
+        } catch let refusal as EnqueueRefusal {
+            for problem in refusal.problems {
                 let lines = problem.lines
                 StandardError.line("darkroom: " + lines[0])
                 for line in lines.dropFirst() { StandardError.line(line) }
             }
-            if problems.count >= 20 { StandardError.line("darkroom: stopped after 20 problems") }
+            let limit = EnqueuePlanner.maxProblems
+            if refusal.problems.count >= limit { StandardError.line("darkroom: stopped after \(limit) problems") }
             StandardError.line("darkroom: nothing was enqueued")
             throw QueueExit.usage
         }
-        for note in validator.notes { StandardError.line("darkroom: " + note) }
+        for note in prepared.notes { StandardError.line("darkroom: " + note) }
+        let jobs = prepared.jobs
 
         let bar = ProgressBar(total: jobs.count, title: "enqueue \(defaults.batch)")
         let sent = Mutex(0)
         let added: Int
         do {
-            // One driver call, so one `batchEnqueued` event for the whole invocation; the driver
-            // reports progress between its pipelined round trips.
-            added = try await queue.enqueue(jobs) { count in
+            added = try await client.enqueue(prepared) { count in
                 sent.withLock { $0 = count }
                 bar.update(finished: count, failed: 0)
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 
@@ -120,16 +121,17 @@ struct EventReader: Sendable {
               emit: (JobEvent) throws -> Void) async throws -> EventCursor {
         var cursor = cursor
         var emitted = 0
-        var tolerance = OutageTolerance()
+        var tolerance = OutageTolerance(isOutage: QueueCommandRunner.isUnreachable)
+        let note = { (text: String) in StandardError.line("darkroom: " + text) }
         while !shouldStop() {
             let page: [EventEnvelope]
             do {
                 page = try await queue.readEvents(after: cursor, limit: pageSize, wait: follow ? pollWait : .zero)
-                tolerance.recovered(note: StandardError.line)
+                tolerance.recovered(note: note)
             } catch {
                 // A one-shot read fails at once; a follower rides out a Redis restart.
                 guard follow else { throw error }
-                try await tolerance.absorb(error, note: StandardError.line)
+                try await tolerance.absorb(error, note: note)
                 continue
             }
             if page.isEmpty {

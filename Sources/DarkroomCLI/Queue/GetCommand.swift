@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 
@@ -39,7 +40,7 @@ struct GetCommand: AsyncParsableCommand {
     func run() async throws {
         guard let id = JobID(rawValue: job) else { throw QueueExit.usage }
         try await QueueCommandRunner.run(redis) { queue in
-            let status = try await JobLookup(job: id).status(on: queue)
+            let status = try await FleetClient(commandQueue: queue).lookup(id)
             let result: JobResult
             do {
                 result = try ResultFetch.result(of: status, job: id)

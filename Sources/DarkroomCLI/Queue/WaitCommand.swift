@@ -1,5 +1,6 @@
 import DarkroomSystem
 import ArgumentParser
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 
@@ -47,8 +48,9 @@ struct WaitCommand: AsyncParsableCommand {
         try await QueueCommandRunner.run(redis, usageExit: .validationFailure) { queue in
             let bar = ProgressBar(total: 0, title: "batch \(EventFormatting.sanitized(batch))")
             var printed = 0
-            let waiter = BatchWaiter(batch: batch, timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) })
-            let result = try await waiter.wait(on: queue, onProgress: { progress in
+            let client = FleetClient(commandQueue: queue)
+            let limit = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
+            let result = try await client.wait(for: batch, timeout: limit, onProgress: { progress in
                 bar.update(total: progress.total)
                 bar.update(finished: progress.finished, failed: progress.finished - progress.succeeded)
             }, onFailure: { failure in
@@ -59,6 +61,8 @@ struct WaitCommand: AsyncParsableCommand {
                 } else if printed == Self.liveFailureLines + 1 {
                     bar.message("… more failures are counted in the summary")
                 }
+            }, onNote: { note in
+                StandardError.line("darkroom: " + note)
             })
             guard let result else {
                 StandardError.line("darkroom: unknown batch '\(EventFormatting.sanitized(batch))': nothing was ever enqueued into it, or its record expired (7 days after its last job ended)")

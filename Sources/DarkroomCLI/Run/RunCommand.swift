@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomCache
+import DarkroomClient
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline

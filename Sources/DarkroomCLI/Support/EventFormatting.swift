@@ -1,3 +1,4 @@
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 
@@ -79,15 +80,8 @@ enum EventFormatting {
     }
 
     /// `text` with every control character (C0, DEL, C1 — escape sequences, newlines, tabs)
-    /// replaced by `?`.
+    /// replaced by `?` (the client library's rule, so its messages and ours agree).
     static func sanitized(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
-        return String(scalars)
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        SafeText.sanitized(text)
     }
 }

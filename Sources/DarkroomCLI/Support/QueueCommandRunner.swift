@@ -74,35 +74,3 @@ enum QueueCommandRunner {
         }
     }
 }
-
-/// Keeps a long-running reader (`events --follow`, `wait`) alive across a Redis restart: a
-/// transient failure is retried every second, with one note, for up to a minute; then it is
-/// thrown like any other.
-struct OutageTolerance {
-    var limit: Duration = .seconds(60)
-    private var outageStart: ContinuousClock.Instant?
-
-    init(limit: Duration = .seconds(60)) { self.limit = limit }
-
-    /// Call after a failed read: returns normally (after a pause) when the caller should try
-    /// again, rethrows when the error is not an outage or the outage lasted too long.
-    mutating func absorb(_ error: any Error, note: (String) -> Void) async throws {
-        guard QueueCommandRunner.isUnreachable(error) else { throw error }
-        let now = ContinuousClock.now
-        if let outageStart {
-            if now - outageStart > limit { throw error }
-        } else {
-            outageStart = now
-            note("darkroom: lost the queue (\(error)); retrying for up to \(Int(limit.components.seconds)) s")
-        }
-        try await Task.sleep(for: .seconds(1))
-    }
-
-    /// Call after a successful read.
-    mutating func recovered(note: (String) -> Void) {
-        if outageStart != nil {
-            outageStart = nil
-            note("darkroom: the queue is reachable again")
-        }
-    }
-}

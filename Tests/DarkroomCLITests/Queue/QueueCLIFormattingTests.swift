@@ -1,4 +1,5 @@
 @testable import DarkroomCLI
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 import Synchronization

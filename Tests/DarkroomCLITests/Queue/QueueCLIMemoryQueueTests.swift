@@ -1,64 +1,13 @@
 @testable import DarkroomCLI
+import DarkroomClient
 import DarkroomQueue
 import Foundation
 import Synchronization
 import Testing
 
-@Suite("Queue commands' logic on the in-memory queue: wait, events, get, dlq, file copy")
+@Suite("Queue commands' logic on the in-memory queue: events, get, dlq, file copy")
 struct QueueCLIMemoryQueueTests {
     typealias Kit = QueueCLITestKit
-
-    @Test("Waiting on a batch whose jobs all succeed reports every count and no failures")
-    func waitAllSucceed() async throws {
-        let queue = MemoryQueue()
-        _ = try await queue.enqueue((1...3).map { Kit.job("j\($0)") })
-        try await Kit.finish(queue) { _ in .succeeded(Kit.result()) }
-        let seen = Mutex<[BatchProgress]>([])
-        let result = try #require(try await BatchWaiter(batch: "b1", timeout: .seconds(30))
-            .wait(on: queue, onProgress: { progress in seen.withLock { $0.append(progress) } }, onFailure: { _ in }))
-        #expect(result.progress == BatchProgress(total: 3, succeeded: 3))
-        #expect(!result.timedOut)
-        #expect(result.failures.isEmpty)
-        #expect(WaitSummary(result).exitCode.rawValue == 0)
-        #expect(seen.withLock { $0.last } == result.progress)
-    }
-
-    @Test("Failures before and during the wait are listed, oldest first, and the exit status is 1")
-    func waitWithFailures() async throws {
-        let queue = MemoryQueue()
-        _ = try await queue.enqueue((1...4).map { Kit.job("j\($0)") })
-        // Before the wait: j1 fails for good.
-        try await Kit.finish(queue, count: 1) { _ in .failed(JobError(code: "image.corrupt", message: "bad bytes")) }
-        let task = Task {
-            try await BatchWaiter(batch: "b1", timeout: .seconds(60), readWait: .milliseconds(50))
-                .wait(on: queue, onProgress: { _ in }, onFailure: { _ in })
-        }
-        // During the wait: j2 succeeds, j3 is dead-lettered, j4 is cancelled.
-        try await Kit.finish(queue, count: 1) { _ in .succeeded(Kit.result()) }
-        try await Kit.finish(queue, count: 1) { _ in nil }
-        #expect(try await queue.cancel(batch: "b1") == 1)
-        let result = try #require(try await task.value)
-        #expect(result.progress == BatchProgress(total: 4, succeeded: 1, failed: 1, dead: 1, cancelled: 1))
-        #expect(result.failures.map(\.job).sorted() == ["j1", "j3"])
-        let j1 = try #require(result.failures.first { $0.job == "j1" })
-        #expect(j1.type == "failed")
-        #expect(j1.code == "image.corrupt")
-        #expect(j1.message == "bad bytes")
-        #expect(result.failures.first { $0.job == "j3" }?.type == "dead")
-        #expect(WaitSummary(result).exitCode.rawValue == 1)
-    }
-
-    @Test("Waiting times out while jobs remain, and an unknown batch is nil")
-    func waitTimeoutAndUnknown() async throws {
-        let queue = MemoryQueue()
-        _ = try await queue.enqueue([Kit.job("j1")])
-        let result = try #require(try await BatchWaiter(batch: "b1", timeout: .milliseconds(200), readWait: .milliseconds(50))
-            .wait(on: queue, onProgress: { _ in }, onFailure: { _ in }))
-        #expect(result.timedOut)
-        #expect(result.progress.remaining == 1)
-        #expect(WaitSummary(result).exitCode.rawValue == 2)
-        #expect(try await BatchWaiter(batch: "nope", timeout: .seconds(1)).wait(on: queue, onProgress: { _ in }, onFailure: { _ in }) == nil)
-    }
 
     @Test("Reading events filters by batch and type, honours --limit and returns where it stopped")
     func eventReader() async throws {
@@ -105,31 +54,11 @@ struct QueueCLIMemoryQueueTests {
         #expect(seen.withLock { $0 } == [.batchEnqueued, .started, .succeeded])
     }
 
-    @Test("A job's status is its latest event: running, retrying, ended, or not found")
-    func jobLookup() async throws {
-        let queue = MemoryQueue(configuration: JobQueueConfiguration(maxAttempts: 3))
-        _ = try await queue.enqueue([Kit.job("run"), Kit.job("retry"), Kit.job("ok")])
-        let deliveries = try await queue.reserve(consumer: "w", max: 3, wait: .zero)
-        for delivery in deliveries {
-            try await queue.publish([.started(job: delivery.job.id, batch: "b1", worker: "w", attempt: 1)])
-        }
-        let byID = Dictionary(uniqueKeysWithValues: deliveries.map { ($0.job.id.rawValue, $0) })
-        _ = try await queue.retry(try #require(byID["retry"]), after: .seconds(600), error: JobError(code: "net.timeout", message: "slow"))
-        _ = try await queue.acknowledge(try #require(byID["ok"]), outcome: .succeeded(Kit.result(output: "/cache/x")))
-
-        guard case .running(let started) = try await JobLookup(job: JobID(rawValue: "run")!).status(on: queue) else {
-            Issue.record("a started job was not running")
-            return
-        }
-        #expect(started.worker == "w")
-        guard case .retrying = try await JobLookup(job: JobID(rawValue: "retry")!).status(on: queue) else {
-            Issue.record("a retried job was not retrying")
-            return
-        }
-        let ok = try await JobLookup(job: JobID(rawValue: "ok")!).status(on: queue)
-        #expect(try ResultFetch.result(of: ok, job: JobID(rawValue: "ok")!).output == "/cache/x")
-        #expect(try await JobLookup(job: JobID(rawValue: "ghost")!).status(on: queue) == .notFound)
-        #expect(throws: ResultFetch.Failure.self) { try ResultFetch.result(of: .notFound, job: JobID(rawValue: "ghost")!) }
+    @Test("get takes the result from a job's succeeded event")
+    func resultOfSuccess() throws {
+        let id = try #require(JobID(rawValue: "ok"))
+        let event = JobEvent.succeeded(job: id, batch: "b1", worker: "w", attempt: 1, result: Kit.result(output: "/cache/x"))
+        #expect(try ResultFetch.result(of: .ended(event), job: id).output == "/cache/x")
     }
 
     @Test("get explains each way a job can lack a result")

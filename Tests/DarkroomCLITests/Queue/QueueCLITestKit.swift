@@ -6,34 +6,22 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Helpers for the queue-command tests: jobs and results, a worker that finishes jobs by hand, and
-/// running the built `darkroom` binary against a real Redis.
+/// Helpers for the queue-command tests: jobs and results, a worker that finishes jobs by hand (from
+/// `QueueTestKit`), and running the built `darkroom` binary against a real Redis.
 enum QueueCLITestKit {
+    // Jobs, results and the hand-driven worker are shared with the client library's tests.
     static func job(_ id: String, batch: String = "b1", source: String = "/data/a.jpg", chain: String = "blur(2)") -> Job {
-        Job(id: JobID(rawValue: id)!, batch: batch, source: source, chain: chain)
+        QueueTestKit.job(id, batch: batch, source: source, chain: chain)
     }
 
     static func result(output: String? = "/cache/a", bytes: Int = 1234) -> JobResult {
-        JobResult(output: output, format: "png", width: 40, height: 30, bytes: bytes, cache: .miss,
-                  ms: StageTimings(decode: 1.5, process: 2, encode: 3))
+        QueueTestKit.result(output: output, bytes: bytes)
     }
 
-    /// Acts as a worker: takes up to `count` jobs and ends each with `outcome(job)`:
-    /// `.succeeded`, `.failed`, or nil to dead-letter it with `queue.test`.
     @discardableResult
     static func finish(_ queue: any JobQueueDriver, count: Int = 1000, consumer: String = "test-worker",
                        outcome: (Job) -> JobOutcome?) async throws -> Int {
-        let deliveries = try await queue.reserve(consumer: consumer, max: count, wait: .zero)
-        for delivery in deliveries {
-            try await queue.publish([.started(job: delivery.job.id, batch: delivery.job.batch, worker: consumer,
-                                              attempt: delivery.attempt)])
-            if let outcome = outcome(delivery.job) {
-                _ = try await queue.acknowledge(delivery, outcome: outcome)
-            } else {
-                _ = try await queue.deadLetter(delivery, error: JobError(code: "queue.test", message: "buried by the test"))
-            }
-        }
-        return deliveries.count
+        try await QueueTestKit.finish(queue, count: count, consumer: consumer, outcome: outcome)
     }
 
     /// A fresh empty directory.

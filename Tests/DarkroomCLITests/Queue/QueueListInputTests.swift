@@ -3,7 +3,7 @@ import Testing
 
 @testable import DarkroomCLI
 
-@Suite("Job lists from --from: unreadable standard input and byte-order marks")
+@Suite("Job lists from --from: unreadable standard input")
 struct QueueListInputTests {
     /// Runs `darkroom ARGS` with standard input read from `stdinPath` (a directory here: every
     /// read fails with EISDIR) and no Redis at all; returns the exit status and standard error.
@@ -40,16 +40,5 @@ struct QueueListInputTests {
         let run = try Self.runWithStandardInput(["run", "--from", "-", "-p", "blur(1)", "--out", out], stdinPath: "/")
         #expect(run.status == 2, "\(run.error)")
         #expect(run.error.contains("cannot read the job list from standard input"))
-    }
-
-    @Test("A job list starting with a UTF-8 byte-order mark reads its first line as written: a JSON object stays a JSON object")
-    func byteOrderMarkIsSkipped() throws {
-        let data = Data([0xEF, 0xBB, 0xBF] + Array("{\"source\": \"a.jpg\", \"chain\": \"blur(2)\"}\nb.jpg\n".utf8))
-        guard case .success(let requests) = SourceList.parse(data, name: "list") else {
-            Issue.record("the list did not parse")
-            return
-        }
-        #expect(requests.map(\.source) == ["a.jpg", "b.jpg"])
-        #expect(requests.first?.chain == "blur(2)")
     }
 }

@@ -11,8 +11,9 @@ import DarkroomQueue
 /// is a `ChainError` whose column points into the text as typed.
 ///
 /// Each distinct chain text is checked once, so a 100,000-line list with one chain costs one parse.
-struct ChainValidator {
-    let registry: ProcessorRegistry
+public struct ChainValidator {
+    /// The processors this program knows and can check fully.
+    public let registry: ProcessorRegistry
     /// The live workers, asked for at most once, and only when a chain names a processor this
     /// build lacks (so the common case needs no round trip).
     private let fetchWorkers: () async throws -> [WorkerInfo]
@@ -20,16 +21,18 @@ struct ChainValidator {
     private var canonical: [String: String] = [:]
     private var noted: Set<String> = []
     /// One line per processor accepted only because workers offer it.
-    private(set) var notes: [String] = []
+    public private(set) var notes: [String] = []
 
-    init(registry: ProcessorRegistry, workers: @escaping () async throws -> [WorkerInfo]) {
+    /// `workers` lists the live workers (`{ try await queue.liveWorkers() }`, or `{ [] }` when
+    /// only `registry` counts, as in an embedded run).
+    public init(registry: ProcessorRegistry, workers: @escaping () async throws -> [WorkerInfo]) {
         self.registry = registry
         self.fetchWorkers = workers
     }
 
     /// The canonical text of `text`. Throws `ChainError` for a bad chain; rethrows the queue's
     /// error when the live workers had to be asked and could not be.
-    mutating func canonicalize(_ text: String) async throws -> String {
+    public mutating func canonicalize(_ text: String) async throws -> String {
         if let known = canonical[text] { return known }
         let parsed = try ChainParser.parse(text)
         let result: String

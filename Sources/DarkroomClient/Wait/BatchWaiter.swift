@@ -1,36 +1,5 @@
 import DarkroomQueue
 
-/// One job of a batch that ended badly, for `wait`'s summary.
-struct BatchFailure: Sendable, Equatable, Encodable {
-    var job: String
-    /// `failed` or `dead`.
-    var type: String
-    var attempt: Int?
-    var worker: String?
-    var code: String?
-    var message: String?
-
-    init?(_ event: JobEvent) {
-        guard event.isTerminal, event.type == .failed || event.type == .dead, let job = event.job else { return nil }
-        self.job = job.rawValue
-        type = event.type.rawValue
-        attempt = event.attempt
-        worker = event.worker
-        code = event.error?.code
-        message = event.error?.message
-    }
-}
-
-/// What became of a batch by the time `wait` stopped.
-struct BatchWaitResult: Sendable {
-    var batch: String
-    var progress: BatchProgress
-    var timedOut: Bool
-    /// The first few failures (oldest first), at most `BatchWaiter.failureSample`.
-    var failures: [BatchFailure]
-    var elapsed: Duration
-}
-
 /// Waits until every job of a batch has its terminal event, or a timeout.
 ///
 /// The counts come from `batchProgress` — kept by the same atomic scripts that publish terminal
@@ -45,11 +14,13 @@ struct BatchWaiter: Sendable {
     /// Progress is re-read at least this often even when no event arrives.
     var pollInterval: Duration = .seconds(1)
     var readWait: Duration = .milliseconds(500)
+    /// Tells an unreachable queue (ridden out for a minute) from any other failure (thrown).
+    var isOutage: @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable
 
     /// Nil when the batch is unknown. `onProgress` sees every new count; `onFailure` every failure
-    /// that happens while waiting.
+    /// that happens while waiting; `onNote` that the queue was lost, or is back.
     func wait(on queue: any JobQueueDriver & ProgressReportingQueue, onProgress: (BatchProgress) -> Void,
-              onFailure: (BatchFailure) -> Void) async throws -> BatchWaitResult? {
+              onFailure: (BatchFailure) -> Void, onNote: (String) -> Void = { _ in }) async throws -> BatchWaitResult? {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = timeout.map { start + $0 }
@@ -60,7 +31,7 @@ struct BatchWaiter: Sendable {
         var seen: Set<String> = []
         var lastPoll = clock.now
         var timedOut = false
-        var tolerance = OutageTolerance()
+        var tolerance = OutageTolerance(isOutage: isOutage)
         onProgress(progress)
         while !progress.isComplete {
             let now = clock.now
@@ -87,9 +58,9 @@ struct BatchWaiter: Sendable {
                     lastPoll = clock.now
                     onProgress(progress)
                 }
-                tolerance.recovered(note: StandardError.line)
+                tolerance.recovered(note: onNote)
             } catch {
-                try await tolerance.absorb(error, note: StandardError.line)
+                try await tolerance.absorb(error, note: onNote)
             }
         }
         // The counts can be ahead of the events read so far: read the rest for the summary.

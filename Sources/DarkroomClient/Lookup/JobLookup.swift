@@ -1,18 +1,5 @@
 import DarkroomQueue
 
-/// What the event stream says about one job, for `darkroom get`.
-enum JobStatus: Equatable, Sendable {
-    /// No event names the job: unknown, still queued (queued jobs have no job events yet), or its
-    /// events were trimmed from the stream.
-    case notFound
-    /// A worker started it and it has not ended.
-    case running(JobEvent)
-    /// An attempt failed and it will be retried.
-    case retrying(JobEvent)
-    /// It ended: `succeeded`, `failed` (final), `dead` or `cancelled`.
-    case ended(JobEvent)
-}
-
 /// Finds a job's latest state by scanning the event stream.
 ///
 /// The limit is the stream's retention (about the last 100,000 events by default): a job whose

@@ -1,11 +1,11 @@
-@testable import DarkroomCLI
+@testable import DarkroomClient
 import DarkroomCore
 import DarkroomQueue
 import Foundation
 import Synchronization
 import Testing
 
-@Suite("darkroom enqueue: chains and job records are checked before anything is sent")
+@Suite("Enqueue planning: chains and job records are checked before anything is sent")
 struct EnqueuePlanningTests {
     static func worker(_ name: String, offers processors: [String: Int]) -> WorkerInfo {
         WorkerInfo(name: name, host: "h", pid: 1, concurrency: 2, processors: processors, version: "0.1.0", startedAt: .now())
@@ -18,7 +18,7 @@ struct EnqueuePlanningTests {
     }
 
     static func validator(workers: [WorkerInfo] = [], asked: Asked? = nil) -> ChainValidator {
-        ChainValidator(registry: Registries.processors()) {
+        ChainValidator(registry: FleetClient.standardProcessors()) {
             asked?.count.withLock { $0 += 1 }
             return workers
         }

@@ -1,0 +1,11 @@
+import DarkroomClient
+import DarkroomQueue
+
+extension FleetClient {
+    /// The client a queue command works through: this binary's processors, and the failures the
+    /// command runner reports as an unreachable Redis counted as outages (so `wait` rides out the
+    /// same restarts `events --follow` does).
+    init(commandQueue queue: any FleetClient.Queue) {
+        self.init(queue: queue, processors: Registries.processors(), isOutage: QueueCommandRunner.isUnreachable)
+    }
+}

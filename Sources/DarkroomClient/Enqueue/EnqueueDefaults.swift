@@ -1,0 +1,39 @@
+import DarkroomQueue
+
+/// What every job of one enqueue takes unless its request (a `--from` line) overrides it: the
+/// flags of `darkroom enqueue`, or an app's settings for a batch.
+public struct EnqueueDefaults: Sendable {
+    /// The chain text for requests that name none.
+    public var chain: String?
+    /// The output format name (`jpeg`, `jpg`, `png`, `webp`); nil keeps the source's.
+    public var format: String?
+    /// Quality 1…100 for lossy formats; nil leaves it to the worker.
+    public var quality: Int?
+    /// The order workers take the jobs in (`high` before `normal` before `low`).
+    public var priority: JobPriority
+    /// Jobs are not handed out before now + delay.
+    public var delay: Duration?
+    /// Destination directory (made absolute).
+    public var output: String?
+    /// Use the (absolute) source as the job id, so enqueueing it again is a no-op.
+    public var idFromSource: Bool
+    /// The batch every job goes into.
+    public var batch: String
+    /// Where relative paths are resolved from.
+    public var workingDirectory: String
+
+    /// Defaults for a batch; only the batch and the directory relative paths start from are required.
+    public init(chain: String? = nil, format: String? = nil, quality: Int? = nil, priority: JobPriority = .normal,
+                delay: Duration? = nil, output: String? = nil, idFromSource: Bool = false, batch: String,
+                workingDirectory: String) {
+        self.chain = chain
+        self.format = format
+        self.quality = quality
+        self.priority = priority
+        self.delay = delay
+        self.output = output
+        self.idFromSource = idFromSource
+        self.batch = batch
+        self.workingDirectory = workingDirectory
+    }
+}

@@ -1,0 +1,109 @@
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomQueue
+
+/// The planner's answer: every job, or every problem (and then nothing may be enqueued).
+public enum EnqueuePlan: Sendable {
+    /// Every request became a job; send them.
+    case jobs([Job])
+    /// Some requests are bad; send nothing.
+    case problems([EnqueueProblem])
+}
+
+/// Turns requests into validated job records: absolute paths, canonical chains, checked formats,
+/// ids. Nothing is sent; the caller enqueues only when there is no problem at all.
+public enum EnqueuePlanner {
+    /// How many problems a plan reports before it stops looking (a list with one mistake per line
+    /// would otherwise bury the first in thousands).
+    public static let maxProblems = 20
+
+    /// The jobs for `requests`, or the problems (a bad `defaults.chain` or format alone, since
+    /// every job would repeat it). `listName` names the `--from` file in problem locations;
+    /// `validator` remembers each chain text it has checked, and the notes it made.
+    public static func plan(_ requests: [JobRequest], defaults: EnqueueDefaults, validator: inout ChainValidator,
+                            listName: String?, now: Timestamp = .now(),
+                            maxProblems: Int = EnqueuePlanner.maxProblems) async throws -> EnqueuePlan {
+        var problems: [EnqueueProblem] = []
+        // The -p chain is checked once: if it is bad, every job would repeat the same complaint.
+        var defaultChain: String?
+        if let text = defaults.chain {
+            do {
+                defaultChain = try await validator.canonicalize(text)
+            } catch let error as ChainError {
+                return .problems([.chain(error, text: text, location: "-p")])
+            }
+        }
+        if let format = defaults.format, let problem = formatProblem(format) {
+            return .problems([EnqueueProblem(location: "--format", message: problem)])
+        }
+        var shared = defaults
+        shared.output = defaults.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) }
+        shared.format = defaults.format.map { ImageFormat(name: $0)?.rawValue ?? $0 }
+        let notBefore = defaults.delay.map { now.adding($0) }
+        var jobs: [Job] = []
+        jobs.reserveCapacity(requests.count)
+        for request in requests {
+            if problems.count >= maxProblems { break }
+            do {
+                jobs.append(try await job(for: request, defaults: shared, defaultChain: defaultChain,
+                                          notBefore: notBefore, now: now, validator: &validator))
+            } catch var problem as EnqueueProblem {
+                // Built only for a problem: formatting it for every job would cost more than the job.
+                problem.location = request.line.map { "\(listName ?? "-"):\($0)" }
+                    ?? "source '\(SafeText.sanitized(String(request.source.prefix(80))))'"
+                problems.append(problem)
+            }
+        }
+        return problems.isEmpty ? .jobs(jobs) : .problems(problems)
+    }
+
+    /// The job for `request`; `defaults` has its output absolute and its format canonical already.
+    /// Problems are thrown without a location (the caller adds it).
+    private static func job(for request: JobRequest, defaults: EnqueueDefaults, defaultChain: String?,
+                            notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator) async throws -> Job {
+        let source = PathResolver.source(request.source, from: defaults.workingDirectory)
+        let chain: String
+        if let text = request.chain {
+            do {
+                chain = try await validator.canonicalize(text)
+            } catch let error as ChainError {
+                throw EnqueueProblem.chain(error, text: text, location: nil)
+            }
+        } else if let defaultChain {
+            chain = defaultChain
+        } else {
+            throw EnqueueProblem(location: nil, message: "no chain: pass -p CHAIN, or give this line a \"chain\" key")
+        }
+        var format = defaults.format
+        if let requested = request.format {
+            if let problem = formatProblem(requested) { throw EnqueueProblem(location: nil, message: problem) }
+            format = ImageFormat(name: requested)?.rawValue ?? requested
+        }
+        let id: JobID
+        if let text = request.id ?? (defaults.idFromSource ? source : nil) {
+            guard let parsed = JobID(rawValue: text) else {
+                let what = request.id != nil ? "'id'" : "the source (--id-from-source)"
+                throw EnqueueProblem(location: nil,
+                                     message: "\(what) cannot be a job id: ids are 1–200 bytes without control characters; give an \"id\" key")
+            }
+            id = parsed
+        } else {
+            id = JobID.make(now: now)
+        }
+        let job = Job(id: id, batch: defaults.batch, source: source, chain: chain,
+                      format: format,
+                      quality: request.quality ?? defaults.quality, priority: request.priority ?? defaults.priority,
+                      output: request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output,
+                      enqueuedAt: now, notBefore: notBefore)
+        if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
+        return job
+    }
+
+    /// Why `name` is not an output format workers can write, or nil.
+    public static func formatProblem(_ name: String) -> String? {
+        guard let format = ImageFormat(name: name), format.isWritable else {
+            return "unknown format '\(SafeText.sanitized(String(name.prefix(20))))'; use jpeg, png or webp"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+import DarkroomQueue
+
+extension FleetClient {
+    /// Waits until every job of `batch` has its terminal event, or `timeout` passes; nil when the
+    /// batch is unknown (never enqueued into, or its record expired). Jobs enqueued into the batch
+    /// meanwhile are waited for too. An unreachable queue is ridden out for a minute.
+    ///
+    /// `onProgress` sees every new count (the first at once); `onFailure` each failure that
+    /// happens while waiting; `onNote` that the queue was lost, or is back.
+    public func wait(for batch: String, timeout: Duration? = nil,
+                     onProgress: (BatchProgress) -> Void = { _ in },
+                     onFailure: (BatchFailure) -> Void = { _ in },
+                     onNote: (String) -> Void = { _ in }) async throws -> BatchWaitResult? {
+        try await BatchWaiter(batch: batch, timeout: timeout, isOutage: isOutage)
+            .wait(on: queue, onProgress: onProgress, onFailure: onFailure, onNote: onNote)
+    }
+
+    /// The latest state of `job`, from the events the stream still holds.
+    public func lookup(_ job: JobID) async throws -> JobStatus {
+        try await JobLookup(job: job).status(on: queue)
+    }
+
+    /// Drops the batch's queued and delayed jobs (each gets a `cancelled` event); running jobs
+    /// finish normally. Nil, dropping nothing, when the batch is unknown.
+    public func cancel(batch: String) async throws -> BatchCancellation? {
+        guard let progress = try await queue.batchProgress(batch) else { return nil }
+        let dropped = try await queue.cancel(batch: batch)
+        return BatchCancellation(batch: batch, cancelled: dropped, running: max(progress.remaining - dropped, 0))
+    }
+
+    /// Drops these queued or delayed jobs; returns how many were dropped (running, finished and
+    /// unknown ids are left alone).
+    public func cancel(jobs: [JobID]) async throws -> Int {
+        try await queue.cancel(jobs: jobs)
+    }
+}

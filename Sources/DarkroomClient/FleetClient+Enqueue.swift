@@ -1,0 +1,38 @@
+import DarkroomQueue
+
+extension FleetClient {
+    /// Checks and canonicalises `requests` without sending anything: absolute paths, canonical
+    /// chains, checked formats and ids. Live workers are asked for their processors only when a
+    /// chain names one this client lacks. Throws `EnqueueRefusal` when any request is bad (and
+    /// the queue's error when the workers could not be asked).
+    ///
+    /// `listName` names the job list in problem locations (`list.txt:12`).
+    public func prepare(_ requests: [JobRequest], defaults: EnqueueDefaults, listName: String? = nil,
+                        now: Timestamp = .now()) async throws -> PreparedJobs {
+        let queue = self.queue
+        var validator = ChainValidator(registry: processors) { try await queue.liveWorkers() }
+        switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
+                                             listName: listName, now: now) {
+        case .jobs(let jobs):
+            return PreparedJobs(jobs: jobs, notes: validator.notes)
+        case .problems(let problems):
+            throw EnqueueRefusal(problems: problems)
+        }
+    }
+
+    /// Sends prepared jobs; returns how many were new (a job whose id the queue already knows is
+    /// skipped). `progress` hears how many have been sent as a long call goes on.
+    public func enqueue(_ prepared: PreparedJobs, progress: (@Sendable (Int) -> Void)? = nil) async throws -> Int {
+        // One driver call, so one `batchEnqueued` event for the whole lot; the driver reports
+        // progress between its pipelined round trips.
+        try await queue.enqueue(prepared.jobs, progress: progress)
+    }
+
+    /// `prepare`, then `enqueue`: the jobs are sent only when every request is good.
+    public func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, listName: String? = nil,
+                        progress: (@Sendable (Int) -> Void)? = nil) async throws -> EnqueueReceipt {
+        let prepared = try await prepare(requests, defaults: defaults, listName: listName)
+        let added = try await enqueue(prepared, progress: progress)
+        return EnqueueReceipt(jobs: prepared.jobs, added: added, notes: prepared.notes)
+    }
+}

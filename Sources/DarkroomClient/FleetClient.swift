@@ -1,0 +1,45 @@
+import DarkroomCore
+import DarkroomQueue
+import DarkroomStandardProcessors
+
+/// What a program needs to use a Darkroom fleet: enqueue jobs the workers will accept (checked and
+/// canonicalised here first), wait for a batch, look a job up, cancel a batch. It works over any
+/// queue driver — `RedisStreamsQueue` for a fleet, `MemoryQueue` in one process — and prints
+/// nothing: the `darkroom` CLI is one program built on it.
+///
+///     let client = FleetClient(queue: queue)
+///     let defaults = EnqueueDefaults(chain: "downsample(400x400)", batch: "nightly", workingDirectory: "/shared")
+///     let receipt = try await client.enqueue([JobRequest(source: "in/cat.jpg")], defaults: defaults)
+///     let result = try await client.wait(for: "nightly", timeout: .seconds(600))
+///
+/// A bad request throws `EnqueueRefusal` (every problem, each with its place) and sends nothing.
+public struct FleetClient: Sendable {
+    /// What the client asks of a queue: the core contract, plus cancelling, the live workers (to
+    /// accept processors only workers have) and batch progress. `MemoryQueue` and
+    /// `RedisStreamsQueue` offer all of them.
+    public typealias Queue = JobQueueDriver & CancellableJobQueue & WorkerRegistry & ProgressReportingQueue
+
+    /// The queue jobs go to and events come from.
+    public let queue: any Queue
+    /// The processors chains are checked against fully; a processor missing here is accepted only
+    /// when a live worker offers it.
+    public let processors: ProcessorRegistry
+    /// Tells an unreachable queue, which `wait` rides out for a minute, from any other failure.
+    public let isOutage: @Sendable (any Error) -> Bool
+
+    /// A client of the fleet behind `queue`. `isOutage` recognises the driver's outage errors;
+    /// the default knows the `JobQueueError.unavailable` every driver reports them as.
+    public init(queue: any Queue, processors: ProcessorRegistry = FleetClient.standardProcessors(),
+                isOutage: @escaping @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable) {
+        self.queue = queue
+        self.processors = processors
+        self.isOutage = isOutage
+    }
+
+    /// The standard plugin's processors: what every stock worker can run.
+    public static func standardProcessors() -> ProcessorRegistry {
+        var registry = ProcessorRegistry()
+        StandardProcessors.register(into: &registry)
+        return registry
+    }
+}

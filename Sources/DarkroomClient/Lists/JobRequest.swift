@@ -1,0 +1,35 @@
+import DarkroomQueue
+
+/// One job as asked for: a source plus whatever a `--from` line overrides. Unset fields take the
+/// batch's `EnqueueDefaults` (the command-line flags).
+public struct JobRequest: Sendable, Equatable {
+    /// 1-based line in the `--from` file, nil for a source given as an argument.
+    public var line: Int?
+    /// A path, an `http(s)://` URL or a `data:` URI, as given (made absolute when planned).
+    public var source: String
+    /// Chain text overriding `EnqueueDefaults.chain`.
+    public var chain: String?
+    /// Output format name overriding `EnqueueDefaults.format`.
+    public var format: String?
+    /// Quality 1…100 overriding `EnqueueDefaults.quality`.
+    public var quality: Int?
+    /// Priority overriding `EnqueueDefaults.priority`.
+    public var priority: JobPriority?
+    /// The job id (enqueueing an id the queue knows is a no-op); nil for a new UUIDv7.
+    public var id: String?
+    /// Destination directory overriding `EnqueueDefaults.output`.
+    public var output: String?
+
+    /// A request for `source`; every field left nil takes the batch's default.
+    public init(line: Int? = nil, source: String, chain: String? = nil, format: String? = nil, quality: Int? = nil,
+                priority: JobPriority? = nil, id: String? = nil, output: String? = nil) {
+        self.line = line
+        self.source = source
+        self.chain = chain
+        self.format = format
+        self.quality = quality
+        self.priority = priority
+        self.id = id
+        self.output = output
+    }
+}

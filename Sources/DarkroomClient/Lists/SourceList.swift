@@ -1,0 +1,98 @@
+import DarkroomQueue
+import Foundation
+
+/// Reads a job list (`enqueue --from FILE`, `run --from FILE`): one job per line, either a bare
+/// source or a JSON object.
+///
+///     # comments and blank lines are skipped
+///     photos/cat.jpg
+///     https://images.example.com/dog.png
+///     {"source": "photos/big.jpg", "chain": "resize(200x200)", "format": "webp", "quality": 70,
+///      "priority": "high", "id": "big-thumb", "output": "/shared/thumbs"}
+///
+/// A line is JSON when it starts with `{`. Keys: `source` (required), `chain`, `format`,
+/// `quality` (1…100), `priority` (`high`/`normal`/`low`), `id`, `output`; `null` means "use the
+/// flag". Any other key is an error (a typo must not silently fall back to a default). Bare lines
+/// are taken verbatim except for surrounding ASCII blanks (spaces, tabs, a trailing `\r`).
+public enum SourceList {
+    /// The keys a JSON line may have.
+    public static let keys: Set<String> = ["source", "chain", "format", "quality", "priority", "id", "output"]
+
+    /// The bytes of a job list: the file at `file`, or standard input for `-`. Unreadable input —
+    /// a closed or directory standard input, a missing file — is an error, never a crash.
+    public static func read(_ file: String) throws(SourceListReadFailure) -> Data {
+        if file == "-" {
+            do {
+                return try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+                throw .standardInput(reason: reason)
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw .file(file) }
+        return data
+    }
+
+    /// Every job in `data`, or every mistake (up to `maxErrors`) with its line number.
+    public static func parse(_ data: Data, name: String, maxErrors: Int = 20) -> Result<[JobRequest], SourceListErrors> {
+        var requests: [JobRequest] = []
+        var errors: [SourceListError] = []
+        var lineNumber = 0
+        var start = data.startIndex
+        // A UTF-8 byte-order mark (lists saved by Windows editors) is not part of the first line:
+        // left in, it would turn a JSON line into a bare "source" and a path into a wrong one.
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        while start < data.endIndex, errors.count < maxErrors {
+            let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
+            lineNumber += 1
+            var bytes = data[start..<end]
+            start = end < data.endIndex ? end + 1 : end
+            // Trimmed as bytes: Foundation's Unicode trimming costs more than the rest of a job.
+            while let first = bytes.first, isBlank(first) { bytes = bytes.dropFirst() }
+            while let last = bytes.last, isBlank(last) { bytes = bytes.dropLast() }
+            if bytes.isEmpty || bytes.first == UInt8(ascii: "#") { continue }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                errors.append(SourceListError(file: name, line: lineNumber, message: "not valid UTF-8"))
+                continue
+            }
+            switch parseLine(text, number: lineNumber) {
+            case .skip: continue
+            case .request(let request): requests.append(request)
+            case .error(let message): errors.append(SourceListError(file: name, line: lineNumber, message: message))
+            }
+        }
+        if !errors.isEmpty { return .failure(SourceListErrors(errors: errors, truncated: start < data.endIndex)) }
+        return .success(requests)
+    }
+
+    enum LineOutcome: Equatable {
+        case skip
+        case request(JobRequest)
+        case error(String)
+    }
+
+    /// Space, tab, CR, vertical tab, form feed.
+    static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    /// One line, already trimmed of blanks.
+    static func parseLine(_ text: String, number: Int) -> LineOutcome {
+        if text.isEmpty || text.hasPrefix("#") { return .skip }
+        guard text.hasPrefix("{") else { return .request(JobRequest(line: number, source: text)) }
+        do {
+            var request = try JSONDecoder().decode(LineRecord.self, from: Data(text.utf8)).request
+            request.line = number
+            return .request(request)
+        } catch let error as LineRecord.Problem {
+            return .error(error.message)
+        } catch {
+            return .error("not valid JSON (a line starting with '{' is read as a JSON object): \(describe(error))")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard case .dataCorrupted(let context)? = error as? DecodingError else { return "expected an object" }
+        return context.underlyingError.map { "\($0)" }.map { $0.count > 120 ? String($0.prefix(119)) + "…" : $0 } ?? context.debugDescription
+    }
+}

@@ -1,0 +1,51 @@
+import DarkroomQueue
+import Foundation
+
+/// One JSON line, read key by key so every mistake gets its own message.
+struct LineRecord: Decodable {
+    struct Problem: Error { var message: String }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    var request: JobRequest
+
+    init(from decoder: any Decoder) throws {
+        let container: KeyedDecodingContainer<Key>
+        do { container = try decoder.container(keyedBy: Key.self) } catch { throw Problem(message: "expected a JSON object") }
+        if let unknown = container.allKeys.map(\.stringValue).filter({ !SourceList.keys.contains($0) }).sorted().first {
+            throw Problem(message: "unknown key '\(unknown.prefix(40))'; the keys are \(SourceList.keys.sorted().joined(separator: ", "))")
+        }
+        func string(_ key: String) throws(Problem) -> String? {
+            let value: String?
+            do { value = try container.decodeIfPresent(String.self, forKey: Key(stringValue: key)) } catch {
+                throw Problem(message: "'\(key)' must be a string")
+            }
+            if let value, value.isEmpty { throw Problem(message: "'\(key)' is empty; leave it out to use the flag") }
+            return value
+        }
+        guard let source = try string("source") else { throw Problem(message: "missing \"source\"") }
+        request = JobRequest(source: source, chain: try string("chain"), format: try string("format"),
+                             id: try string("id"), output: try string("output"))
+        if let priority = try string("priority") {
+            guard let value = JobPriority(rawValue: priority.lowercased()) else {
+                throw Problem(message: "'priority' must be high, normal or low (got '\(priority.prefix(20))')")
+            }
+            request.priority = value
+        }
+        do {
+            if let quality = try container.decodeIfPresent(Int.self, forKey: Key(stringValue: "quality")) {
+                guard (1...100).contains(quality) else { throw Problem(message: "'quality' must be 1…100 (got \(quality))") }
+                request.quality = quality
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(message: "'quality' must be a whole number 1…100")
+        }
+    }
+}

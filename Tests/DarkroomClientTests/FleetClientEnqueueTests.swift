@@ -1,0 +1,101 @@
+import DarkroomClient
+import DarkroomCore
+import DarkroomQueue
+import Testing
+
+@Suite("FleetClient.enqueue: requests become canonical jobs, or nothing is sent")
+struct FleetClientEnqueueTests {
+    static let defaults = EnqueueDefaults(chain: " downsample( 400x400 ) |> blur(radius: 2.50)", format: "jpg",
+                                          batch: "b1", workingDirectory: "/shared")
+
+    @Test("Given loosely spelled chains and relative paths, when enqueued, then the queue holds canonical, absolute jobs")
+    func enqueueCanonicalises() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        let requests = [JobRequest(source: "in/../in/cat.jpg"),
+                        JobRequest(source: "https://h/dog.png", chain: "resize(300x200)", format: "webp", id: "dog")]
+
+        let receipt = try await client.enqueue(requests, defaults: Self.defaults)
+
+        #expect(receipt.added == 2)
+        #expect(receipt.skipped == 0)
+        #expect(receipt.notes.isEmpty)
+        #expect(receipt.jobs.map(\.chain) == ["downsample(400x400)|>blur(2.5)", "resize(300x200, mode: fit, anchor: center)"])
+        #expect(receipt.jobs.map(\.source) == ["/shared/in/cat.jpg", "https://h/dog.png"])
+        #expect(receipt.jobs.map(\.format) == ["jpeg", "webp"])
+        #expect(receipt.jobs.map(\.batch) == ["b1", "b1"])
+        #expect(receipt.jobs[1].id.rawValue == "dog")
+        #expect(try await queue.batchProgress("b1") == BatchProgress(total: 2))
+        let sent = try await queue.reserve(consumer: "w1", max: 10, wait: .zero).map(\.job)
+        #expect(sent == receipt.jobs)
+    }
+
+    @Test("Given a job id the queue already knows, when enqueued again, then it is skipped")
+    func enqueueAgainIsSkipped() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        let request = JobRequest(source: "a.jpg", id: "a")
+        _ = try await client.enqueue([request], defaults: Self.defaults)
+
+        let again = try await client.enqueue([request, JobRequest(source: "b.jpg", id: "b")], defaults: Self.defaults)
+
+        #expect(again.added == 1)
+        #expect(again.skipped == 1)
+        #expect(try await queue.batchProgress("b1") == BatchProgress(total: 2))
+    }
+
+    @Test("Given a chain naming an unknown processor, when enqueued, then it is refused with a caret under its column and nothing is sent")
+    func badChainIsRefused() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        var defaults = Self.defaults
+        defaults.chain = "downsample(10x10)|>blurr(2)"
+
+        let refusal = await #expect(throws: EnqueueRefusal.self) {
+            _ = try await client.enqueue([JobRequest(source: "a.jpg")], defaults: defaults)
+        }
+
+        let problems = try #require(refusal).problems
+        #expect(problems.count == 1)
+        #expect(problems.first?.location == "-p")
+        #expect(problems.first?.message.hasPrefix("bad chain [chain.unknown-processor]: unknown processor 'blurr'") == true)
+        // `blurr` starts at column 20: the caret sits under it.
+        #expect(problems.first?.detail == ["    downsample(10x10)|>blurr(2)", "    " + String(repeating: " ", count: 19) + "^"])
+        #expect(try await queue.batchProgress("b1") == nil)
+    }
+
+    @Test("Given one bad line among good ones, when enqueued, then the line is named and no job is sent")
+    func badLineRefusesAll() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        let requests = [JobRequest(line: 1, source: "a.jpg"), JobRequest(line: 2, source: "b.jpg", chain: "blur(-3)")]
+
+        let refusal = await #expect(throws: EnqueueRefusal.self) {
+            _ = try await client.enqueue(requests, defaults: Self.defaults, listName: "jobs.txt")
+        }
+
+        let problem = try #require(refusal?.problems.first)
+        #expect(problem.location == "jobs.txt:2")
+        #expect(problem.message.hasPrefix("bad chain [chain.invalid-argument]"))
+        #expect(problem.detail.last == "    " + String(repeating: " ", count: 5) + "^")
+        #expect(try await queue.batchProgress("b1") == nil)
+    }
+
+    @Test("Given a live worker offering a processor this client lacks, when a chain names it, then it is kept with a note")
+    func processorOfferedByWorkers() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        try await queue.heartbeat(WorkerInfo(name: "w1:7", host: "h", pid: 7, concurrency: 2, processors: ["sepia": 2],
+                                             version: "0.1.0", startedAt: .now()), ttl: .seconds(60))
+        var defaults = Self.defaults
+        defaults.chain = "sepia( 0.50 )|>blur(1)"
+
+        let prepared = try await client.prepare([JobRequest(source: "a.jpg")], defaults: defaults)
+        let added = try await client.enqueue(prepared)
+
+        #expect(added == 1)
+        #expect(prepared.jobs.map(\.chain) == ["sepia(0.5)|>blur(1)"])
+        #expect(prepared.notes.count == 1)
+        #expect(prepared.notes.first?.contains("w1:7 v2") == true)
+    }
+}

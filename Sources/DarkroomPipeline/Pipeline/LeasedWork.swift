@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 /// "Compute once per key across the fleet": run `work` under the lease on `key`, or wait for
 /// another holder's result to show up through `lookup`.
 enum LeasedWork {

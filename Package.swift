@@ -80,7 +80,7 @@ let package = Package(
                 swiftSettings: strictSettings),
         // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing.
         .target(name: "DarkroomClient",
-                dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue"],
+                dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSystem"],
                 swiftSettings: strictSettings),
         .target(name: "DarkroomCLI",
                 dependencies: [

@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 /// A `%` not followed by two hexadecimal digits.
 struct PercentDecodingError: Error, Equatable {
     /// Byte offset of the `%` in the encoded text.
@@ -52,8 +54,8 @@ struct PercentDecodingIterator: EncodedByteIterator {
             return (byte, offset)
         }
         guard index + 2 < bytes.count,
-              let high = PercentDecoding.hexValue(bytes[index + 1]),
-              let low = PercentDecoding.hexValue(bytes[index + 2]) else {
+              let high = HexDigits.value(bytes[index + 1]),
+              let low = HexDigits.value(bytes[index + 2]) else {
             throw PercentDecodingError(offset: offset)
         }
         index += 3
@@ -86,16 +88,6 @@ enum PercentDecoding {
         return try copy.withUTF8 { buffer in
             Result { () throws(PercentDecodingError) in try decode(buffer) }
         }.get()
-    }
-
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 
 /// Writes a job record's JSON by hand, byte for byte what `Job.jsonData()` (Foundation's
 /// `JSONEncoder` with sorted keys and unescaped slashes) produces — about ten times faster, which
@@ -74,7 +75,7 @@ enum JobJSONWriter {
         if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out.append(contentsOf: utf8)
         } else {
-            let hex = Array("0123456789abcdef".utf8)
+            let hex = HexDigits.lowercaseDigits
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

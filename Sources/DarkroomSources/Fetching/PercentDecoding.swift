@@ -94,17 +94,6 @@ enum PercentDecoding {
 /// Percent-decodes `text` (`%20` → space) with the same strict rules the providers use; nil when
 /// an escape is malformed or the result is not UTF-8. For naming things after URL paths.
 public func percentDecoded(_ text: String) -> String? {
-    let utf8 = Array(text.utf8)
-    let bytes: [UInt8]? = utf8.withUnsafeBufferPointer { buffer in
-        var iterator = PercentDecodingIterator(buffer)
-        var out: [UInt8] = []
-        out.reserveCapacity(buffer.count)
-        do {
-            while let next = try iterator.next() { out.append(next.byte) }
-        } catch {
-            return nil
-        }
-        return out
-    }
-    return bytes.flatMap { String(validating: $0, as: UTF8.self) }
+    guard let bytes = try? PercentDecoding.decode(Substring(text)) else { return nil }
+    return String(validating: bytes, as: UTF8.self)
 }

@@ -5,6 +5,7 @@ import DarkroomQueue
 import DarkroomRedis
 import DarkroomSources
 import DarkroomStandardProcessors
+import DarkroomSystem
 import DarkroomTestSupport
 import DarkroomWorker
 import Foundation

@@ -40,3 +40,17 @@ struct CacheDirectoryOption: ParsableArguments {
         return directory
     }
 }
+
+extension CacheDirectoryOption {
+    /// Runs a maintenance `operation` (stats, prune) on the cache in `directory`, which must not
+    /// start a sweep of its own. A cache error is reported as `darkroom: MESSAGE [CODE]` and
+    /// ends the command with exit status 1.
+    func maintain<T>(_ directory: String, _ operation: (DiskCache) throws(CacheError) -> T) throws -> T {
+        do {
+            return try operation(try DiskCache(directory: directory, configuration: .init(automaticSweep: nil)))
+        } catch {
+            StandardError.line("darkroom: \(error) [\(error.code)]")
+            throw ExitCode(1)
+        }
+    }
+}

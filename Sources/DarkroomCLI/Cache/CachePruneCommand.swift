@@ -45,18 +45,11 @@ struct CachePruneCommand: ParsableCommand {
         } catch {
             throw error.exit()
         }
-        let report: SweepReport
-        do {
-            report = try DiskCache(directory: directory, configuration: .init(automaticSweep: nil))
-                .prune(maxBytes: maxBytes, olderThan: age)
-        } catch {
-            StandardError.line("darkroom: \(error) [\(error.code)]")
-            throw ExitCode(1)
+        let report = try cache.maintain(directory) { cache throws(CacheError) in
+            try cache.prune(maxBytes: maxBytes, olderThan: age)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            StandardOutput.line(String(decoding: try encoder.encode(CachePruneRecord(report)), as: UTF8.self))
+            StandardOutput.line(try JSONText.line(CachePruneRecord(report)))
             return
         }
         let removed = report.removedEntries

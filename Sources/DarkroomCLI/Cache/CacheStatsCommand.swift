@@ -24,18 +24,9 @@ struct CacheStatsCommand: ParsableCommand {
     func run() throws {
         let directory: String
         do { directory = try cache.resolve(mustExist: true) } catch { throw error.exit() }
-        let stats: CacheStats
-        do {
-            stats = try DiskCache(directory: directory, configuration: .init(automaticSweep: nil)).stats()
-        } catch {
-            StandardError.line("darkroom: \(error) [\(error.code)]")
-            throw ExitCode(1)
-        }
+        let stats = try cache.maintain(directory) { cache throws(CacheError) in try cache.stats() }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let record = CacheStatsRecord(directory: directory, stats: stats)
-            StandardOutput.line(String(decoding: try encoder.encode(record), as: UTF8.self))
+            StandardOutput.line(try JSONText.line(CacheStatsRecord(directory: directory, stats: stats)))
             return
         }
         StandardOutput.line("cache \(directory)")

@@ -3,6 +3,7 @@ import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
+import DarkroomQueue
 import DarkroomSources
 import Foundation
 import DarkroomSystem
@@ -51,24 +52,14 @@ struct ProcessCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup
-    var limits: LimitOptions
-
-    @OptionGroup(title: "Sources")
-    var sources: SourcePolicyOptions
-
-    @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
-    var cache: String?
-
-    @Flag(help: "Use no cache even when DARKROOM_CACHE_DIR is set.")
-    var noCache = false
+    var rendering: LocalRenderOptions
 
     func run() async throws {
         let chain: ProcessorChain
         let outputFormat: ImageFormat?
         let plan: ProcessPlan
-        let renderLimits: RenderLimits
-        let policy: SourcePolicy
-        let diskCache: DiskCache?
+        let configuration: ImagePipeline.Configuration
+        let cores = concurrency ?? Cores.count
         do {
             chain = try chainText.map { text throws(UsageFailure) in
                 do { return try Registries.processors().chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
@@ -81,10 +72,9 @@ struct ProcessCommand: AsyncParsableCommand {
             }
             guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
-            renderLimits = try limits.renderLimits()
+            let renderLimits = try rendering.limits.renderLimits()
             plan = try ProcessPlan.make(inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat)
-            policy = try sources.policy(typedByAPerson: true)
-            diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)
+            configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
             }
@@ -92,12 +82,6 @@ struct ProcessCommand: AsyncParsableCommand {
             throw failure.exit()
         }
 
-        var configuration = ImagePipeline.Configuration()
-        configuration.limits = renderLimits
-        configuration.sourcePolicy = policy
-        configuration.diskCache = diskCache
-        let cores = concurrency ?? Cores.count
-        configuration.maxConcurrentProcessing = cores
         let hasNetworkSources = plan.items.contains { SourceReference($0.input).scheme.hasPrefix("http") }
         let runner = ProcessRunner(
             plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
@@ -107,8 +91,7 @@ struct ProcessCommand: AsyncParsableCommand {
             // its source (≤ --max-source-mb), so the number stays small to bound memory.
             inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores))
         let json = self.json
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = RecordJSON.encoder()
         let outcome = await runner.run { record in
             if json, let data = try? encoder.encode(record) {
                 StandardOutput.line(String(decoding: data, as: UTF8.self))
@@ -120,7 +103,7 @@ struct ProcessCommand: AsyncParsableCommand {
             }
         }
         // Hit counts are flushed to the shared stats file so `darkroom cache stats` can report a ratio.
-        diskCache?.flushStatistics()
+        configuration.diskCache?.flushStatistics()
         if outcome.failed > 0 {
             StandardError.line("darkroom: \(outcome.failed) of \(plan.items.count) image\(plan.items.count == 1 ? "" : "s") failed")
             throw ExitCode(1)

@@ -176,9 +176,7 @@ enum DeadLetterFormatting {
         }
         let record = Record(id: letter.id, at: letter.at, error: letter.error, job: letter.job,
                             payload: letter.job == nil ? String(decoding: letter.payload, as: UTF8.self) : nil)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(record), as: UTF8.self)
+        return try JSONText.line(record)
     }
 
     /// The entry ids `ids` name (each an entry id or a job id), and the ids that name nothing.

@@ -32,14 +32,8 @@ struct EnqueueCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Sources: paths, http(s):// URLs or data: URIs.")
-    var sources: [String] = []
-
-    @Option(name: .customLong("from"), help: ArgumentHelp("A file listing one job per line (- for standard input).", valueName: "file"))
-    var listFile: String?
-
-    @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\".")
-    var chain: String?
+    @OptionGroup
+    var jobList: JobListOptions
 
     @Option(help: "Output format: jpeg, png or webp (default: keep the source's).")
     var format: String?
@@ -91,7 +85,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         let prepared: PreparedJobs
         do {
             prepared = try await client.prepare(requests, defaults: defaults,
-                                                listName: listFile.map { $0 == "-" ? "<stdin>" : $0 })
+                                                listName: jobList.listName)
         } catch let refusal as EnqueueRefusal {
             for problem in refusal.problems {
                 let lines = problem.lines
@@ -146,13 +140,13 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw UsageFailure("--batch must be 1–200 bytes without control characters")
         }
         if let output, output.isEmpty { throw UsageFailure("--out needs a directory") }
-        return EnqueueDefaults(chain: chain, format: format, quality: quality, priority: priority, delay: delayDuration,
+        return EnqueueDefaults(chain: jobList.chain, format: format, quality: quality, priority: priority, delay: delayDuration,
                                output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
                                workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
     func readRequests() throws(UsageFailure) -> [JobRequest] {
-        try SourceList.requests(sources: sources, listFile: listFile, verb: "enqueue", failureSuffix: "; nothing was enqueued")
+        try jobList.requests(verb: "enqueue", failureSuffix: "; nothing was enqueued")
     }
 }
 
@@ -172,8 +166,6 @@ struct EnqueueSummary: Encodable, Equatable {
     }
 
     func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONText.line(self)
     }
 }

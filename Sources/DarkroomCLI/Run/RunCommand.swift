@@ -34,14 +34,8 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Sources: paths, http(s):// URLs or data: URIs.")
-    var sources: [String] = []
-
-    @Option(name: .customLong("from"), help: ArgumentHelp("A file listing one job per line (- for standard input).", valueName: "file"))
-    var listFile: String?
-
-    @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\".")
-    var chain: String?
+    @OptionGroup
+    var jobList: JobListOptions
 
     @Option(name: .customLong("out"), help: ArgumentHelp("Output directory (created if missing).", valueName: "dir"))
     var outputDirectory: String?
@@ -62,16 +56,7 @@ struct RunCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup
-    var limits: LimitOptions
-
-    @OptionGroup(title: "Sources")
-    var sourceOptions: SourcePolicyOptions
-
-    @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
-    var cache: String?
-
-    @Flag(help: "Use no cache even when DARKROOM_CACHE_DIR is set.")
-    var noCache = false
+    var rendering: LocalRenderOptions
 
     func run() async throws {
         let jobs: [Job]
@@ -81,18 +66,13 @@ struct RunCommand: AsyncParsableCommand {
         let diskCache: DiskCache?
         do {
             // Checked first: a bad limit flag fails before a job list is read.
-            let renderLimits = try limits.renderLimits()
+            let renderLimits = try rendering.limits.renderLimits()
             (jobs, directory) = try await plan()
-            let policy = try sourceOptions.policy(typedByAPerson: true)
-            diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)
-            do { try FileIO.createDirectory(directory) } catch { throw UsageFailure("\(error)") }
             let cores = concurrency ?? Cores.count
+            let configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores)
+            diskCache = configuration.diskCache
+            do { try FileIO.createDirectory(directory) } catch { throw UsageFailure("\(error)") }
             let hasNetworkSources = jobs.contains { $0.source.lowercased().hasPrefix("http") }
-            var configuration = ImagePipeline.Configuration()
-            configuration.limits = renderLimits
-            configuration.sourcePolicy = policy
-            configuration.diskCache = diskCache
-            configuration.maxConcurrentProcessing = cores
             pipeline = ImagePipeline(configuration: configuration)
             workerConfiguration = WorkerConfiguration(
                 name: "run:\(ProcessInfo.processInfo.processIdentifier)",
@@ -136,14 +116,14 @@ struct RunCommand: AsyncParsableCommand {
         guard (1...100).contains(maxAttempts) else { throw UsageFailure("--max-attempts must be 1…100 (got \(maxAttempts))") }
         let workingDirectory = FileManager.default.currentDirectoryPath
         let directory = PathResolver.absolute(outputDirectory, from: workingDirectory)
-        var requests = try RunCommand.requests(sources: sources, listFile: listFile)
+        var requests = try jobList.requests(verb: "run")
         // Everything goes to --out: the embedded worker writes nowhere else.
         for index in requests.indices { requests[index].output = nil }
-        let defaults = EnqueueDefaults(chain: chain, format: format, quality: quality, output: directory,
+        let defaults = EnqueueDefaults(chain: jobList.chain, format: format, quality: quality, output: directory,
                                        batch: "run", workingDirectory: workingDirectory)
         var validator = ChainValidator(registry: Registries.processors(), workers: { [] })
         switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
-                                             listName: listFile == "-" ? "<stdin>" : listFile) {
+                                             listName: jobList.listName) {
         case .jobs(let jobs):
             return (jobs, directory)
         case .problems(let problems):
@@ -152,10 +132,5 @@ struct RunCommand: AsyncParsableCommand {
             }
             throw UsageFailure((problems.last?.lines ?? ["bad job list"]).joined(separator: "\n"))
         }
-    }
-
-    /// Sources from the arguments or `--from` (the same list format as `enqueue`).
-    static func requests(sources: [String], listFile: String?) throws(UsageFailure) -> [JobRequest] {
-        try SourceList.requests(sources: sources, listFile: listFile, verb: "run")
     }
 }

@@ -45,8 +45,7 @@ struct RunReporter: Sendable {
         var cursor = cursor
         var ended = Set<JobID>()
         var outcome = Outcome()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = RecordJSON.encoder()
         while ended.count < total {
             let page = try await queue.readEvents(after: cursor, limit: 1024, wait: .seconds(1))
             for envelope in page {

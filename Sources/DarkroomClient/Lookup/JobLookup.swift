@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 
 /// Finds a job's latest state by scanning the event stream.
 ///
@@ -43,18 +44,9 @@ struct JobLookup: Sendable {
               text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
         var milliseconds: Int64 = 0
         for byte in text[0..<8] + text[9..<13] {
-            guard let digit = hexValue(byte) else { return nil }
+            guard let digit = HexDigits.value(byte) else { return nil }
             milliseconds = milliseconds << 4 | Int64(digit)
         }
         return Timestamp(millisecondsSince1970: milliseconds)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

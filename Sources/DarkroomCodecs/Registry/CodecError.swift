@@ -2,7 +2,7 @@ import DarkroomSystem
 
 /// Why an image could not be read or written. `description` names the source and the reason:
 /// `photos/cat.jpg: truncated JPEG data (premature end of data segment)`.
-public struct CodecError: DarkroomError, Equatable {
+public struct CodecError: CodedDarkroomError, SourceNamingError, Equatable {
     /// Stable codes for scripts, job records and tests.
     public enum Code: String, Sendable {
         /// Zero bytes.
@@ -38,13 +38,9 @@ public struct CodecError: DarkroomError, Equatable {
         self.source = source
         self.message = message
     }
-
-    public var description: String { "\(source): \(message)" }
 }
 
 extension CodecError {
-    public var errorCode: String { code.rawValue }
     /// A damaged or unsupported image stays so: never worth a retry.
     public var isTransient: Bool { false }
-    public var messageNamesSource: Bool { true }
 }

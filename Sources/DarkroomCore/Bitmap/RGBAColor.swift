@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 /// An sRGB colour with straight (not premultiplied) alpha, as written in chains: `#RRGGBB[AA]`.
 public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
     public var red: UInt8
@@ -24,7 +26,7 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
         var values: [UInt8] = []
         var index = 0
         while index < digits.count {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
+            guard let high = HexDigits.value(digits[index]), let low = HexDigits.value(digits[index + 1]) else { return nil }
             values.append(high << 4 | low)
             index += 2
         }
@@ -41,7 +43,7 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
 
     /// Canonical spelling: `#RRGGBBAA`, upper-case, always eight digits.
     public var description: String {
-        let digits = Array("0123456789ABCDEF".utf8)
+        let digits = HexDigits.uppercaseDigits
         var out: [UInt8] = [UInt8(ascii: "#")]
         for value in [red, green, blue, alpha] {
             out.append(digits[Int(value >> 4)])
@@ -55,14 +57,5 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
     public static func multiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
         let product = UInt32(value) * UInt32(alpha) + 128
         return UInt8((product + (product >> 8)) >> 8)
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -5,7 +5,7 @@ import DarkroomSystem
 /// `description` is the one-line message the CLI prints, for example
 /// `blur: radius must be > 0 (got -3) at column 31` or
 /// `unknown processor 'rond' at column 1 — did you mean 'roundCorner'?`.
-public struct ChainError: DarkroomError, Equatable {
+public struct ChainError: CodedDarkroomError, Equatable {
     /// A stable code for scripts and job records.
     public enum Code: String, Sendable {
         case syntax = "chain.syntax"
@@ -48,7 +48,6 @@ public struct ChainError: DarkroomError, Equatable {
 }
 
 extension ChainError {
-    public var errorCode: String { code.rawValue }
     /// The chain text is wrong; running it again cannot help.
     public var isTransient: Bool { false }
     /// The message names the processor and column, not the chain: a job record says "bad chain".

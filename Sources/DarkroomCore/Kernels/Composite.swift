@@ -72,28 +72,20 @@ extension Bitmap {
     /// Source-atop for images with transparency: out = s·αd + d·(1 − αs), alpha kept.
     private func compositingAtopPerPixel(_ s: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), keep: UInt32) throws -> Bitmap {
         let sr = UInt32(s.r), sg = UInt32(s.g), sb = UInt32(s.b)
-        let w = width, h = height, srcRow = bytesPerRow
-        var result = try Bitmap(width: w, height: h, isOpaque: isOpaque, limits: limits) { dst, dstRow in
-            self.withUnsafeBytes { src in
-                guard let sp = src.baseAddress, let dp = dst.baseAddress else { return }
-                for y in 0..<h {
-                    var i = sp + y * srcRow
-                    var o = dp + y * dstRow
-                    for _ in 0..<w {
-                        let a = UInt32(i[3])
-                        // s ≤ αs and d ≤ αd, so each sum is at most αs·αd + αd·(255 − αs) = 255·αd:
-                        // div255 is exact and the result never exceeds αd (still premultiplied).
-                        o[0] = UInt8(PixelArithmetic.div255(sr &* a &+ UInt32(i[0]) &* keep))
-                        o[1] = UInt8(PixelArithmetic.div255(sg &* a &+ UInt32(i[1]) &* keep))
-                        o[2] = UInt8(PixelArithmetic.div255(sb &* a &+ UInt32(i[2]) &* keep))
-                        o[3] = i[3]
-                        i += 4
-                        o += 4
-                    }
-                }
+        let w = width
+        return try mappingRows(isOpaque: isOpaque) { source, output in
+            var i = source, o = output
+            for _ in 0..<w {
+                let a = UInt32(i[3])
+                // s ≤ αs and d ≤ αd, so each sum is at most αs·αd + αd·(255 − αs) = 255·αd:
+                // div255 is exact and the result never exceeds αd (still premultiplied).
+                o[0] = UInt8(PixelArithmetic.div255(sr &* a &+ UInt32(i[0]) &* keep))
+                o[1] = UInt8(PixelArithmetic.div255(sg &* a &+ UInt32(i[1]) &* keep))
+                o[2] = UInt8(PixelArithmetic.div255(sb &* a &+ UInt32(i[2]) &* keep))
+                o[3] = i[3]
+                i += 4
+                o += 4
             }
         }
-        result.sizeBeforeShrinkOnLoad = sizeBeforeShrinkOnLoad
-        return result
     }
 }

@@ -20,7 +20,9 @@ public final class ImagePipeline: Sendable {
     let cpuPool: BlockingWorkPool
     let ioPool: BlockingWorkPool
     let memory: MemoryCache<String, [UInt8]>?
-    let resultWork = WorkCoalescer<String, ImageResult>()
+    /// Concurrent requests for one result compute it once; the work goes on when its callers leave,
+    /// so the result still reaches the cache.
+    let resultWork = RequestCoalescer<String, ImageResult>()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -51,14 +53,14 @@ public final class ImagePipeline: Sendable {
                 cached.timings.fetch = (clock.now - start).inMilliseconds
                 return cached
             }
-            return try await resultWork.run(key: resultKey) { [self] in
+            return try await resultWork.value(for: resultKey) { [self] in
                 try await computeOnce(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: nil)
             }
         }
         let fetched = try await fetcher.fetch(request.source, policy: policy)
         let resultKey = request.resultKey(sourceKey: fetched.cacheKey)
         if let cached = try await cachedResult(resultKey, for: request) { return cached }
-        return try await resultWork.run(key: resultKey) { [self] in
+        return try await resultWork.value(for: resultKey) { [self] in
             try await computeOnce(request, sourceKey: fetched.cacheKey, resultKey: resultKey, prefetched: fetched)
         }
     }

@@ -1,4 +1,5 @@
 import Synchronization
+import DarkroomSystem
 
 /// Makes RFC 9562 UUIDv7 strings (`0190b5e2-7c1d-7a3f-9e21-5b8c0d4e6f70`): 48 bits of Unix
 /// milliseconds, the version nibble 7, a 12-bit counter, the variant bits `10`, and 62 random bits.
@@ -53,7 +54,7 @@ public final class SortableIDGenerator: Sendable {
         let time = UInt64(truncatingIfNeeded: milliseconds) & 0xFFFF_FFFF_FFFF
         let high = (time << 16) | 0x7000 | UInt64(counter & 0xFFF)
         let low = (random & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        let hex = HexDigits.lowercaseDigits
         var bytes = [UInt8]()
         bytes.reserveCapacity(36)
         for (index, shift) in stride(from: 60, through: 0, by: -4).enumerated() {

@@ -2,7 +2,7 @@ import DarkroomSystem
 
 /// A queue operation that could not be done. Extensible: drivers add codes (the Redis driver adds
 /// connection and script failures) without breaking callers that switch on the ones they know.
-public struct JobQueueError: DarkroomError, Hashable {
+public struct JobQueueError: CodedDarkroomError, Hashable {
     public struct Code: RawRepresentable, Sendable, Hashable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -29,7 +29,6 @@ public struct JobQueueError: DarkroomError, Hashable {
 }
 
 extension JobQueueError {
-    public var errorCode: String { code.rawValue }
     public var errorMessage: String { message }
     /// Only an unreachable or failing backend may get better by itself.
     public var isTransient: Bool { code == .unavailable }

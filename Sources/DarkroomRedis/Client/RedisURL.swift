@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 /// Where Redis is and how to log in: parsed from `--redis` or `DARKROOM_REDIS_URL`.
 ///
 /// Forms (user and password are percent-decoded; `%40` is `@`, `%3A` is `:`):
@@ -203,21 +205,12 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard utf8.count >= 2, let high = hexValue(utf8.removeFirst()), let low = hexValue(utf8.removeFirst()) else {
+            guard utf8.count >= 2, let high = HexDigits.value(utf8.removeFirst()), let low = HexDigits.value(utf8.removeFirst()) else {
                 throw .invalidURL("bad percent escape in the \(what)")
             }
             bytes.append(high << 4 | low)
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     private static func percentEncoded(_ text: String) -> String {
@@ -226,7 +219,7 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
             if (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x2E || byte == 0x5F {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                let hex = Array("0123456789ABCDEF".utf8)
+                let hex = HexDigits.uppercaseDigits
                 out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
             }
         }

@@ -1,7 +1,5 @@
+import Crypto
 import DarkroomSystem
-import DarkroomPipeline
-import DarkroomQueue
-import DarkroomSources
 
 /// Fleet-wide `WorkLeases` in Redis: `{prefix}:lease:<key>` holds the holder's random token,
 /// taken with `SET NX PX` and renewed or released only by a Lua script that compares the token
@@ -53,7 +51,7 @@ public final class RedisWorkLeases: WorkLeases {
 
     /// `{prefix}:lease:<key>`, or `{prefix}:lease:sha256:<hex>` for a long key.
     func redisKey(_ key: String) -> String {
-        let name = key.utf8.count <= 200 ? key : "sha256:" + SHA256Hasher.hexDigest(of: Array(key.utf8))
+        let name = key.utf8.count <= 200 ? key : "sha256:" + HexDigits.lowercase(SHA256.hash(data: Array(key.utf8)))
         return "\(keyPrefix):lease:\(name)"
     }
 

@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 /// A `%` not followed by two hexadecimal digits.
 struct PercentDecodingError: Error, Equatable {
     /// Byte offset of the `%` in the encoded text.
@@ -52,8 +54,8 @@ struct PercentDecodingIterator: EncodedByteIterator {
             return (byte, offset)
         }
         guard index + 2 < bytes.count,
-              let high = PercentDecoding.hexValue(bytes[index + 1]),
-              let low = PercentDecoding.hexValue(bytes[index + 2]) else {
+              let high = HexDigits.value(bytes[index + 1]),
+              let low = HexDigits.value(bytes[index + 2]) else {
             throw PercentDecodingError(offset: offset)
         }
         index += 3
@@ -87,32 +89,11 @@ enum PercentDecoding {
             Result { () throws(PercentDecodingError) in try decode(buffer) }
         }.get()
     }
-
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 }
 
 /// Percent-decodes `text` (`%20` → space) with the same strict rules the providers use; nil when
 /// an escape is malformed or the result is not UTF-8. For naming things after URL paths.
 public func percentDecoded(_ text: String) -> String? {
-    let utf8 = Array(text.utf8)
-    let bytes: [UInt8]? = utf8.withUnsafeBufferPointer { buffer in
-        var iterator = PercentDecodingIterator(buffer)
-        var out: [UInt8] = []
-        out.reserveCapacity(buffer.count)
-        do {
-            while let next = try iterator.next() { out.append(next.byte) }
-        } catch {
-            return nil
-        }
-        return out
-    }
-    return bytes.flatMap { String(validating: $0, as: UTF8.self) }
+    guard let bytes = try? PercentDecoding.decode(Substring(text)) else { return nil }
+    return String(validating: bytes, as: UTF8.self)
 }

@@ -1,4 +1,5 @@
 import Crypto
+import DarkroomSystem
 
 /// SHA-256 for content-addressed keys (`data:` URIs, long lease names), through swift-crypto
 /// (the same implementation the disk cache names its entries with) rather than a copy of our own.
@@ -39,15 +40,6 @@ public struct SHA256Hasher {
 
     /// Lower-case hexadecimal spelling of `bytes`.
     public static func hex(_ bytes: [UInt8]) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
-            var index = 0
-            for byte in bytes {
-                buffer[index] = digits[Int(byte >> 4)]
-                buffer[index + 1] = digits[Int(byte & 0x0f)]
-                index += 2
-            }
-            return index
-        }
+        HexDigits.lowercase(bytes)
     }
 }

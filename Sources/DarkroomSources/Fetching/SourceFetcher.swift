@@ -18,9 +18,8 @@ import Synchronization
 ///   Transient failures (timeouts, 5xx) are not remembered: the queue retries them. At most
 ///   `failureMemoryLimit` sources are remembered; the oldest are dropped first.
 ///
-/// A `final class` around a `Mutex` rather than an actor: every critical section is a few
-/// dictionary operations, callers never hop to another executor, and the cancellation handler
-/// (which runs synchronously, possibly on another thread) can take the same lock.
+/// The sharing and cancellation are a `RequestCoalescer`'s; the failure memory is the fetcher's
+/// own, behind a `Mutex` (every critical section is a few dictionary operations).
 public final class SourceFetcher: Sendable {
     /// Counters for tests and metrics.
     public struct Statistics: Sendable, Equatable {
@@ -47,6 +46,8 @@ public final class SourceFetcher: Sendable {
     public let failureMemoryLimit: Int
 
     private let state: Mutex<State>
+    /// Concurrent fetches of one source share one provider fetch, cancelled when nobody waits.
+    private let fetches = RequestCoalescer<FetchKey, FetchedSource>(cancelsAbandonedWork: true)
 
     public init(registry: ProviderRegistry, failureMemoryDuration: Duration = .seconds(60),
                 failureMemoryLimit: Int = 10_000) {
@@ -71,55 +72,24 @@ public final class SourceFetcher: Sendable {
             return try await registry.fetch(reference, policy: policy)
         }
         let key = FetchKey(identity: providerKey.map { "key:" + $0 } ?? "raw:" + reference.raw, policy: policy)
-        let waiter = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FetchedSource, any Error>) in
-                let immediate = state.withLock { state -> (any Error)? in
-                    // Checked under the lock: if cancellation comes later, the handler below
-                    // finds this waiter registered and resumes it.
-                    if Task.isCancelled { return CancellationError() }
-                    if let (error, age) = state.failures.recall(key, now: .now) {
-                        state.statistics.rememberedFailureHits += 1
-                        return remembered(error, age: age)
-                    }
-                    if state.inFlight[key] != nil {
-                        state.inFlight[key]?.waiters[waiter] = continuation
-                        state.statistics.coalescedWaiters += 1
-                        return nil
-                    }
-                    state.nextID += 1
-                    let id = state.nextID
-                    let task = Task { [registry] in
-                        let result: Result<FetchedSource, SourceError>
-                        do throws(SourceError) {
-                            result = .success(try await registry.fetch(reference, policy: policy))
-                        } catch {
-                            result = .failure(error)
-                        }
-                        self.complete(key, id: id, with: result)
-                    }
-                    state.inFlight[key] = InFlight(id: id, waiters: [waiter: continuation], task: task)
-                    state.statistics.fetchesStarted += 1
-                    return nil
-                }
-                if let immediate { continuation.resume(throwing: immediate) }
-            }
-        } onCancel: {
-            leave(key, waiter: waiter)
+        try Task.checkCancellation()
+        if let remembered = recallFailure(key) { throw remembered }
+        return try await fetches.value(for: key) { [self] in
+            try await fetchOnce(reference, policy: policy, key: key)
         }
     }
 
     /// The counters so far.
     public var statistics: Statistics {
-        state.withLock { state in
+        let shared = fetches.statistics
+        var statistics = state.withLock { state in
             var statistics = state.statistics
             statistics.rememberedFailures = state.failures.count
-            statistics.inFlight = state.inFlight.count
             return statistics
         }
+        statistics.coalescedWaiters = shared.joined
+        statistics.inFlight = fetches.inFlightCount
+        return statistics
     }
 
     /// Forgets every remembered failure (for an operator who fixed the sources).
@@ -127,36 +97,31 @@ public final class SourceFetcher: Sendable {
         state.withLock { $0.failures.removeAll() }
     }
 
-    /// Hands the provider's result to every waiter and remembers a permanent failure.
-    private func complete(_ key: FetchKey, id: UInt64, with result: Result<FetchedSource, SourceError>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<FetchedSource, any Error>] in
-            // Gone (or replaced) when every waiter was cancelled: nobody wants this result.
-            guard let entry = state.inFlight[key], entry.id == id else { return [] }
-            state.inFlight[key] = nil
-            if case .failure(let error) = result, !error.isTransient {
-                state.failures.remember(error, for: key, now: .now)
+    /// The shared provider fetch, which remembers a permanent failure before its waiters hear of it.
+    private func fetchOnce(_ reference: SourceReference, policy: SourcePolicy,
+                           key: FetchKey) async throws(SourceError) -> FetchedSource {
+        // Asked again: the failure may have been remembered between the caller's look and the
+        // moment its fetch started (the previous shared fetch finishing in between).
+        if let remembered = recallFailure(key) { throw remembered }
+        state.withLock { $0.statistics.fetchesStarted += 1 }
+        do {
+            return try await registry.fetch(reference, policy: policy)
+        } catch {
+            // A cancelled fetch was abandoned by every waiter: its error says nothing of the source.
+            if !error.isTransient, !Task.isCancelled {
+                state.withLock { $0.failures.remember(error, for: key, now: .now) }
             }
-            return Array(entry.waiters.values)
+            throw error
         }
-        let shared = result.mapError { $0 as any Error }
-        for waiter in waiters { waiter.resume(with: shared) }
     }
 
-    /// A cancelled caller stops waiting; the last one to leave cancels the fetch.
-    private func leave(_ key: FetchKey, waiter: UInt64) {
-        let (continuation, task) = state.withLock { state -> (CheckedContinuation<FetchedSource, any Error>?, Task<Void, Never>?) in
-            guard var entry = state.inFlight[key], let continuation = entry.waiters.removeValue(forKey: waiter) else {
-                return (nil, nil)
-            }
-            if entry.waiters.isEmpty {
-                state.inFlight[key] = nil
-                return (continuation, entry.task)
-            }
-            state.inFlight[key] = entry
-            return (continuation, nil)
+    /// The remembered failure for `key`, its message saying so, or nil.
+    private func recallFailure(_ key: FetchKey) -> SourceError? {
+        state.withLock { state -> SourceError? in
+            guard let (error, age) = state.failures.recall(key, now: .now) else { return nil }
+            state.statistics.rememberedFailureHits += 1
+            return remembered(error, age: age)
         }
-        continuation?.resume(throwing: CancellationError())
-        task?.cancel()
     }
 
     /// The remembered error, its message saying so.
@@ -180,17 +145,7 @@ private struct FetchKey: Hashable, Sendable {
     let policy: SourcePolicy
 }
 
-/// One provider fetch and the callers waiting for it.
-private struct InFlight: Sendable {
-    /// Tells this fetch from a later one for the same key.
-    let id: UInt64
-    var waiters: [UInt64: CheckedContinuation<FetchedSource, any Error>]
-    let task: Task<Void, Never>
-}
-
 private struct State: Sendable {
-    var inFlight: [FetchKey: InFlight] = [:]
     var failures: FailureMemory<FetchKey>
     var statistics = SourceFetcher.Statistics()
-    var nextID: UInt64 = 0
 }

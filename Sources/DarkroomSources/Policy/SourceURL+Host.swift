@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 extension SourceURL {
     /// Splits `host[:port]` or `[v6][:port]` and normalises the host.
     static func parseHostAndPort(_ authority: ArraySlice<UInt8>, scheme: String) throws(Problem)
@@ -110,13 +112,9 @@ extension SourceURL {
         }
         var value: UInt64 = 0
         for byte in digits {
-            let digit: UInt64
-            switch byte {
-            case 0x30...0x39: digit = UInt64(byte - 0x30)
-            case 0x61...0x66: digit = UInt64(byte - 0x61 + 10)
-            case 0x41...0x46: digit = UInt64(byte - 0x41 + 10)
-            default: return nil
-            }
+            // Octal and decimal digits are hex digits below their radix.
+            guard let hexDigit = HexDigits.value(byte) else { return nil }
+            let digit = UInt64(hexDigit)
             guard digit < radix else { return nil }
             value = value * radix + digit
             guard value <= UInt64(UInt32.max) else { return nil }  // also stops overflow on long input
@@ -125,6 +123,6 @@ extension SourceURL {
     }
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+        HexDigits.value(byte) != nil
     }
 }

@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 extension SourceURL {
     /// The path with escapes normalised and `.`/`..` segments removed (RFC 3986 §5.2.4), so
     /// `/images/%2e%2e/secret` and `/images/../secret` both become `/secret` before any prefix is
@@ -39,10 +41,10 @@ extension SourceURL {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 3 <= bytes.endIndex,
-                      isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                      let high = HexDigits.value(bytes[index + 1]), let low = HexDigits.value(bytes[index + 2]) else {
                     throw .invalid("has a '%' not followed by two hex digits in its \(part); write a literal % as %25")
                 }
-                let value = hexValue(bytes[index + 1]) << 4 | hexValue(bytes[index + 2])
+                let value = high << 4 | low
                 if isUnreserved(value) {
                     out.append(value)
                 } else {
@@ -73,14 +75,6 @@ extension SourceURL {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: "~")
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8 {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x61...0x66: return byte - 0x61 + 10
-        default: return byte - 0x41 + 10
-        }
     }
 
     private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {

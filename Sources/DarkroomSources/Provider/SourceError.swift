@@ -3,7 +3,7 @@ import DarkroomSystem
 /// Why a source could not be fetched. Every error is either permanent (retrying cannot help:
 /// 404, a refused address, a body over the limit) or transient (a timeout, a 5xx, a reset
 /// connection); the job queue retries only transient ones.
-public struct SourceError: DarkroomError, Equatable {
+public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
     /// Stable codes for scripts, job records and tests.
     public enum Code: String, Sendable {
         /// 404 or 410, or a missing file.
@@ -55,11 +55,4 @@ public struct SourceError: DarkroomError, Equatable {
         default: return false
         }
     }
-
-    public var description: String { "\(source): \(message)" }
-}
-
-extension SourceError {
-    public var errorCode: String { code.rawValue }
-    public var messageNamesSource: Bool { true }
 }

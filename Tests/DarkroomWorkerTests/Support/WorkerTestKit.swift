@@ -4,6 +4,7 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomStandardProcessors
+import DarkroomSystem
 import DarkroomWorker
 import DarkroomTestSupport
 import Foundation

@@ -118,7 +118,7 @@ extension StreamScripts {
     /// finished entries are deleted) and `XDEL` removes it; a delayed job only when `ZREM` removes
     /// it. So a job a worker took meanwhile, or one another cancel got first, is left alone and
     /// gets no second terminal event. Returns how many were dropped.
-    static let cancel = RedisScript("""
+    static let cancel = RedisScript(StreamScripts.countInBatchFunction + """
         local group, prefix, maxlen, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
         local dropped = 0
         for i = 5, #ARGV, 5 do
@@ -135,8 +135,7 @@ extension StreamScripts {
             redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', 'event', ARGV[i + 4])
             local key = prefix .. ':batch:' .. ARGV[i + 3]
             if redis.call('EXISTS', key) == 1 then
-              redis.call('HINCRBY', key, 'cancelled', 1)
-              if redis.call('PTTL', key) < tonumber(ttl) then redis.call('PEXPIRE', key, ttl) end
+              countInBatch(key, 'cancelled', 1, ttl)
             end
             dropped = dropped + 1
           end

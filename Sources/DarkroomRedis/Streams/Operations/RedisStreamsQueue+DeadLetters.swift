@@ -75,7 +75,7 @@ extension StreamScripts {
     /// dead entry id, target stream, job JSON (first attempt), batch.
     /// A letter still in the dead stream (`XDEL` removes it) is `XADD`ed to its stream and its
     /// batch's `dead` count goes down by one (not below zero). Returns how many were queued.
-    static let retryDeadLetters = RedisScript("""
+    static let retryDeadLetters = RedisScript(StreamScripts.countInBatchFunction + """
         local prefix, ttl = ARGV[1], ARGV[2]
         local queued = 0
         for i = 3, #ARGV, 4 do
@@ -83,8 +83,7 @@ extension StreamScripts {
             redis.call('XADD', ARGV[i + 1], '*', 'job', ARGV[i + 2])
             local key = prefix .. ':batch:' .. ARGV[i + 3]
             if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
-              redis.call('HINCRBY', key, 'dead', -1)
-              if redis.call('PTTL', key) < tonumber(ttl) then redis.call('PEXPIRE', key, ttl) end
+              countInBatch(key, 'dead', -1, ttl)
             end
             queued = queued + 1
           end

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 
 /// Writes a job record's JSON by hand, byte for byte what `Job.jsonData()` (Foundation's
 /// `JSONEncoder` with sorted keys and unescaped slashes) produces — about ten times faster, which
@@ -20,47 +21,48 @@ enum JobJSONWriter {
     static func write(_ job: Job, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"attempt":"#.utf8)
         integer(job.attempt, into: &out)
-        out.append(contentsOf: #","batch":"#.utf8)
-        string(job.batch, into: &out)
-        out.append(contentsOf: #","chain":"#.utf8)
-        string(job.chain, into: &out)
-        out.append(contentsOf: #","enqueuedAt":""#.utf8)
-        out.append(contentsOf: job.enqueuedAt.iso8601.utf8)
-        out.append(UInt8(ascii: "\""))
-        if let format = job.format {
-            out.append(contentsOf: #","format":"#.utf8)
-            string(format, into: &out)
-        }
-        out.append(contentsOf: #","id":"#.utf8)
-        string(job.id.rawValue, into: &out)
+        field(#","batch":"#, job.batch, into: &out)
+        field(#","chain":"#, job.chain, into: &out)
+        verbatimStringField(#","enqueuedAt":""#, job.enqueuedAt.iso8601, into: &out)
+        if let format = job.format { field(#","format":"#, format, into: &out) }
+        field(#","id":"#, job.id.rawValue, into: &out)
         if let error = job.lastError {
-            out.append(contentsOf: #","lastError":{"code":"#.utf8)
-            string(error.code, into: &out)
-            out.append(contentsOf: #","message":"#.utf8)
-            string(error.message, into: &out)
+            field(#","lastError":{"code":"#, error.code, into: &out)
+            field(#","message":"#, error.message, into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        if let notBefore = job.notBefore {
-            out.append(contentsOf: #","notBefore":""#.utf8)
-            out.append(contentsOf: notBefore.iso8601.utf8)
-            out.append(UInt8(ascii: "\""))
-        }
-        if let output = job.output {
-            out.append(contentsOf: #","output":"#.utf8)
-            string(output, into: &out)
-        }
-        out.append(contentsOf: #","priority":""#.utf8)
-        out.append(contentsOf: job.priority.rawValue.utf8)
-        out.append(UInt8(ascii: "\""))
+        if let notBefore = job.notBefore { verbatimStringField(#","notBefore":""#, notBefore.iso8601, into: &out) }
+        if let output = job.output { field(#","output":"#, output, into: &out) }
+        verbatimStringField(#","priority":""#, job.priority.rawValue, into: &out)
         if let quality = job.quality {
             out.append(contentsOf: #","quality":"#.utf8)
             integer(quality, into: &out)
         }
-        out.append(contentsOf: #","source":"#.utf8)
-        string(job.source, into: &out)
+        field(#","source":"#, job.source, into: &out)
         out.append(contentsOf: #","version":"#.utf8)
         integer(Job.currentVersion, into: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `key` (the separator, the quoted name and the colon, as written) and `value` as a JSON string.
+    @inline(__always)
+    private static func field(_ key: StaticString, _ value: String, into out: inout [UInt8]) {
+        append(key, to: &out)
+        string(value, into: &out)
+    }
+
+    /// `key` (which ends with the opening quote) and `text`, which needs no escaping (timestamps,
+    /// enum names), then the closing quote.
+    @inline(__always)
+    private static func verbatimStringField(_ key: StaticString, _ text: String, into out: inout [UInt8]) {
+        append(key, to: &out)
+        out.append(contentsOf: text.utf8)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     static func integer(_ value: Int, into out: inout [UInt8]) {
@@ -74,7 +76,7 @@ enum JobJSONWriter {
         if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out.append(contentsOf: utf8)
         } else {
-            let hex = Array("0123456789abcdef".utf8)
+            let hex = HexDigits.lowercaseDigits
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

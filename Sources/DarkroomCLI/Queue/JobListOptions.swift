@@ -1,0 +1,23 @@
+import ArgumentParser
+import DarkroomClient
+
+/// The job list of the commands that take many jobs (`enqueue`, `run`): sources as arguments or
+/// `--from FILE`, and the chain they share. One definition, so both read jobs the same way.
+struct JobListOptions: ParsableArguments {
+    @Argument(help: "Sources: paths, http(s):// URLs or data: URIs.")
+    var sources: [String] = []
+
+    @Option(name: .customLong("from"), help: ArgumentHelp("A file listing one job per line (- for standard input).", valueName: "file"))
+    var listFile: String?
+
+    @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\".")
+    var chain: String?
+
+    /// How messages name the list file: `<stdin>` for `-`; nil without `--from`.
+    var listName: String? { listFile.map { $0 == "-" ? "<stdin>" : $0 } }
+
+    /// The jobs given (see `SourceList.requests(sources:listFile:verb:failureSuffix:)`).
+    func requests(verb: String, failureSuffix: String = "") throws(UsageFailure) -> [JobRequest] {
+        try SourceList.requests(sources: sources, listFile: listFile, verb: verb, failureSuffix: failureSuffix)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import DarkroomCache
+import DarkroomPipeline
+
+/// The flags of the commands that render in this process (`process`, `run`) besides their own:
+/// limits, the source policy and the cache choice. They become one pipeline configuration here,
+/// so the two commands cannot drift apart.
+struct LocalRenderOptions: ParsableArguments {
+    @OptionGroup
+    var limits: LimitOptions
+
+    @OptionGroup(title: "Sources")
+    var sources: SourcePolicyOptions
+
+    @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
+    var cache: String?
+
+    @Flag(help: "Use no cache even when DARKROOM_CACHE_DIR is set.")
+    var noCache = false
+
+    /// The pipeline configuration for `cores` processing threads: `renderLimits` (from `limits`,
+    /// which callers check before anything else), the source policy for a command line a person
+    /// typed, and the chosen disk cache, opened now (nil for none).
+    func pipelineConfiguration(renderLimits: RenderLimits, cores: Int) throws(UsageFailure) -> ImagePipeline.Configuration {
+        var configuration = ImagePipeline.Configuration()
+        configuration.limits = renderLimits
+        configuration.sourcePolicy = try sources.policy(typedByAPerson: true)
+        configuration.diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)
+        configuration.maxConcurrentProcessing = cores
+        return configuration
+    }
+}

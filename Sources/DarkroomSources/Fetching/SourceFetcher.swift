@@ -47,10 +47,15 @@ public final class SourceFetcher: Sendable {
     public let failureMemoryLimit: Int
 
     private let state: Mutex<State>
+    /// The time failures are remembered by.
+    private let currentTime: @Sendable () -> ContinuousClock.Instant
 
+    /// - Parameter now: the time the failed-source memory ages by; the continuous clock by
+    ///   default (tests move it by hand instead of waiting for a failure to expire).
     public init(registry: ProviderRegistry, failureMemoryDuration: Duration = .seconds(60),
-                failureMemoryLimit: Int = 10_000) {
+                failureMemoryLimit: Int = 10_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.registry = registry
+        currentTime = now
         self.failureMemoryDuration = failureMemoryDuration
         self.failureMemoryLimit = failureMemoryLimit
         state = Mutex(State(failures: FailureMemory(duration: failureMemoryDuration, capacity: failureMemoryLimit)))
@@ -81,7 +86,7 @@ public final class SourceFetcher: Sendable {
                     // Checked under the lock: if cancellation comes later, the handler below
                     // finds this waiter registered and resumes it.
                     if Task.isCancelled { return CancellationError() }
-                    if let (error, age) = state.failures.recall(key, now: .now) {
+                    if let (error, age) = state.failures.recall(key, now: currentTime()) {
                         state.statistics.rememberedFailureHits += 1
                         return remembered(error, age: age)
                     }
@@ -134,7 +139,7 @@ public final class SourceFetcher: Sendable {
             guard let entry = state.inFlight[key], entry.id == id else { return [] }
             state.inFlight[key] = nil
             if case .failure(let error) = result, !error.isTransient {
-                state.failures.remember(error, for: key, now: .now)
+                state.failures.remember(error, for: key, now: currentTime())
             }
             return Array(entry.waiters.values)
         }

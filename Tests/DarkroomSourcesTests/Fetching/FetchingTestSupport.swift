@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Synchronization
 import Testing
 @testable import DarkroomSources

@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Testing
 @testable import DarkroomSources
 

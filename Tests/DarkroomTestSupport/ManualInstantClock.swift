@@ -1,20 +1,21 @@
 import Synchronization
 
-/// The continuous clock moved forward by hand: `now` reads the real clock plus every `advance`
-/// so far, so a test can let time-based state (a remembered failure, a log interval) age without
-/// sleeping.
-public final class ShiftedClock: Sendable {
-    private let shift = Mutex<Duration>(.zero)
+/// Continuous-clock instants that move only when told to: `now` reads the instant the clock was
+/// made at plus every `advance` so far, never the real time, so a test of time-based state (a
+/// remembered failure, a log interval) decides exactly when time passes, however slow the machine.
+public final class ManualInstantClock: Sendable {
+    private let start = ContinuousClock.now
+    private let offset = Mutex<Duration>(.zero)
 
     public init() {}
 
-    /// The shifted time, for the `now` parameter of the type under test.
+    /// The clock's time, for the `now` parameter of the type under test.
     public var now: @Sendable () -> ContinuousClock.Instant {
-        { [self] in ContinuousClock.now + shift.withLock { $0 } }
+        { [self] in start + offset.withLock { $0 } }
     }
 
     /// Moves time forward by `duration`.
     public func advance(by duration: Duration) {
-        shift.withLock { $0 += duration }
+        offset.withLock { $0 += duration }
     }
 }

@@ -90,7 +90,7 @@ enum FetchingTestSupport {
     }
 
     static func fetcher(_ provider: CountingTestProvider, memory: Duration = .seconds(60),
-                        limit: Int = 10_000, clock: ShiftedClock = ShiftedClock()) throws -> SourceFetcher {
+                        limit: Int = 10_000, clock: ManualInstantClock = ManualInstantClock()) throws -> SourceFetcher {
         SourceFetcher(registry: try ProviderRegistry([provider]), failureMemoryDuration: memory,
                       failureMemoryLimit: limit, now: clock.now)
     }

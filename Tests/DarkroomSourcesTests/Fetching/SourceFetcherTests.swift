@@ -145,7 +145,7 @@ struct SourceFetcherTests {
         let provider = CountingTestProvider(outcome: Support.failing(.forbidden))
         // A 60 s window on a clock the test moves: the two back-to-back fetches fall inside it
         // however loaded the machine, and the expiry needs no sleeping.
-        let clock = ShiftedClock()
+        let clock = ManualInstantClock()
         let fetcher = try Support.fetcher(provider, memory: .seconds(60), clock: clock)
         _ = await Support.sourceError { try await fetcher.fetch(SourceReference("test:403"), policy: SourcePolicy()) }
         clock.advance(by: .seconds(59))

@@ -6,8 +6,9 @@ import Testing
 /// The shared contract run against `RedisStreamsQueue` on a real `redis-server`, for every test
 /// that does not wait on Redis's own time: delays, retries and heartbeat expiry follow the
 /// driver's injected clock, which the harness moves by hand (`StreamsTestKit.manualClockFactory`),
-/// so the suite runs in the parallel pass. The tests that need a lease to go stale or a stream id
-/// to age are in `RedisStreamsQueueContractRealTimeTests`.
+/// so the suite runs in the parallel pass. The tests that need a lease to go stale, a stream id to
+/// age or a heartbeat record to expire (`PX`, Redis's time, beside the sorted set's scores in the
+/// driver's) are in `RedisStreamsQueueContractRealTimeTests`.
 @Suite("RedisStreamsQueue meets the job queue contract")
 struct RedisStreamsQueueContractTests {
     static let factory = StreamsTestKit.manualClockFactory
@@ -64,11 +65,6 @@ struct RedisStreamsQueueContractTests {
 
     @Test("Dead letters can be retried as first attempts, and purged")
     func deadLetterMaintenance() async throws { try await JobQueueContract.deadLettersCanBeRetriedAndPurged(Self.factory) }
-
-    /// Expiry by the sorted set's scores, in the driver's clock; the real-time suite also lets the
-    /// records' `PX` expire.
-    @Test("Worker heartbeats expire after their ttl and removal is immediate")
-    func workerRegistry() async throws { try await JobQueueContract.workerRegistryExpiresHeartbeats(Self.factory) }
 
     @Test("A group commit of 600 jobs across priorities finishes each with its own event, in order")
     func groupCommitMany() async throws { try await JobQueueContract.groupCommitOfManyJobsAcrossPriorities(Self.factory) }

@@ -51,9 +51,10 @@ enum StreamsTestKit {
     }
 
     /// The contract harness for tests whose waits are the caller's time only (delays, retry
-    /// backoff, heartbeat expiry): the driver reads a `ManualQueueClock` that `advance` moves, so
-    /// nothing sleeps and the tests can run beside any others. Redis's own time (visibility
-    /// timeouts) does not follow it: tests that need a lease to go stale use `realTimeFactory`.
+    /// backoff): the driver reads a `ManualQueueClock` that `advance` moves, so nothing sleeps and
+    /// the tests can run beside any others. Redis's own time (visibility timeouts, key expiry)
+    /// does not follow it: tests that need a lease to go stale or a heartbeat record to expire
+    /// use `realTimeFactory`.
     static let manualClockFactory: QueueContractFactory = { configuration in
         let server = try sharedServer.get()
         let client = try client(server)

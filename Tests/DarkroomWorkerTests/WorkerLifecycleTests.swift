@@ -113,10 +113,15 @@ struct WorkerLifecycleTests {
         #expect(await WorkerTestKit.eventually { try await WorkerTestKit.events(on: queue).contains { $0.type == .started } })
         worker.shutdownGracefully()
         // Each step outlives every earlier heartbeat's time to live (but not the grace period):
-        // the worker is listed again only if it beats while draining.
+        // the worker is listed again only if it beats while draining. The heartbeat loop may take
+        // its next sleep's deadline after a step, so the clock is nudged on until it beats.
         for _ in 0..<3 {
             clock.advance(by: .seconds(1))
-            #expect(await WorkerTestKit.eventually { try await queue.liveWorkers().map(\.name) == ["test-worker"] })
+            #expect(await WorkerTestKit.eventually {
+                if try await queue.liveWorkers().map(\.name) == ["test-worker"] { return true }
+                clock.advance(by: .milliseconds(50))
+                return false
+            })
         }
         gate.release()
         try await running.stop()

@@ -27,6 +27,8 @@ public final class Worker: Service {
     public let queue: any JobQueueDriver & WorkerRegistry
     public let pipeline: ImagePipeline
     public let configuration: WorkerConfiguration
+    /// The time heartbeats, lease renewals, reclaims and the grace period are timed by.
+    public let clock: any QueueClock
     let logger: Logger
     let outputRoots: OutputRoots
     let startedAt = Timestamp.now()
@@ -35,16 +37,22 @@ public final class Worker: Service {
     /// Group commit of acknowledgements and `started` events.
     let batcher: AcknowledgementBatcher
     /// Renews the leases of jobs that run longer than a moment.
-    let leases = LeaseKeeper()
+    let leases: LeaseKeeper
     /// Parsed chains by text, shared by the jobs of a batch.
     let chains = ChainCache()
     private let done = Atomic<Int>(0)
     private let announced = Atomic<Bool>(false)
 
-    public init(queue: any JobQueueDriver & WorkerRegistry, pipeline: ImagePipeline, configuration: WorkerConfiguration, logger: Logger) {
+    /// - Parameter clock: the time the worker's own timers follow (heartbeats, lease renewals,
+    ///   reclaims, the grace period); the system clock by default. Tests pass the `ManualQueueClock`
+    ///   their `MemoryQueue` reads, so visibility timeouts and these timers move together by hand.
+    public init(queue: any JobQueueDriver & WorkerRegistry, pipeline: ImagePipeline, configuration: WorkerConfiguration,
+                logger: Logger, clock: any QueueClock = SystemQueueClock()) {
         self.queue = queue
         self.pipeline = pipeline
         self.configuration = configuration
+        self.clock = clock
+        leases = LeaseKeeper(clock: clock)
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.name)"
         self.logger = logger
@@ -102,8 +110,7 @@ public final class Worker: Service {
             group.addTask { await self.heartbeats() }
             group.addTask { await self.batcher.run() }
             group.addTask { await self.leases.run(queue: self.queue, interval: self.leaseRenewInterval, logger: self.logger) }
-            let clock = ContinuousClock()
-            var nextReclaim = clock.now
+            var nextReclaim = clock.now()
             var queueFailures = 0
             while await slots.waitForFreeSlot(), !stopping.isFired {
                 // Jobs acknowledged in one group commit give their slots back one after another:
@@ -113,8 +120,10 @@ public final class Worker: Service {
                 guard free > 0 else { continue }
                 do {
                     var deliveries: [JobDelivery] = []
-                    if clock.now >= nextReclaim {
-                        nextReclaim = clock.now + reclaimInterval
+                    let now = clock.now()
+                    // Also when the time went back (a wall clock set back) further than an interval.
+                    if now >= nextReclaim || nextReclaim.duration(since: now) > reclaimInterval {
+                        nextReclaim = now.adding(reclaimInterval)
                         let reclaimed = try await queue.reclaimStale(consumer: configuration.name, max: free)
                         deliveries = reclaimed.deliveries
                         if !deliveries.isEmpty || reclaimed.deadLettered > 0 {
@@ -164,8 +173,8 @@ public final class Worker: Service {
         guard running > 0 else { return }
         logger.notice("finishing jobs in hand before stopping", metadata: [
             "running": "\(running)", "grace-period": "\(configuration.gracePeriod)"])
-        let timer = Task { [slots, grace = configuration.gracePeriod] in
-            if (try? await Task.sleep(for: grace)) != nil { slots.abandon() }
+        let timer = Task { [slots, clock, grace = configuration.gracePeriod] in
+            if (try? await clock.sleep(for: grace)) != nil { slots.abandon() }
         }
         let idle = await slots.waitUntilIdle()
         timer.cancel()
@@ -191,7 +200,7 @@ public final class Worker: Service {
                 // The main loop reports an unreachable queue; this only notes the heartbeat.
                 logger.debug("heartbeat failed", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: configuration.heartbeatInterval)
+            try? await clock.sleep(for: configuration.heartbeatInterval)
         }
     }
 

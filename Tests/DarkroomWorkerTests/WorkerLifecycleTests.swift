@@ -62,15 +62,17 @@ struct WorkerLifecycleTests {
             return .ok(jpeg)
         }
         defer { source.stop() }
-        // Short visibility: the running job's lease is renewed every 200 ms; once abandoned it
-        // goes stale after 600 ms.
-        let queue = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(600)))
+        // The queue and the workers share a clock the test moves: the 200 ms grace period and
+        // the 600 ms visibility timeout pass when the test says so, however loaded the machine.
+        let clock = ManualQueueClock()
+        let queue = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(600)), clock: clock)
         let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                            configuration: WorkerTestKit.configuration(gracePeriod: .milliseconds(200)), logger: WorkerTestKit.silent)
+                            configuration: WorkerTestKit.configuration(gracePeriod: .milliseconds(200)),
+                            logger: WorkerTestKit.silent, clock: clock)
         let running = WorkerTestKit.Running(worker)
         _ = try await queue.enqueue([WorkerTestKit.job(source.url("/stuck.jpg"))])
         #expect(await WorkerTestKit.eventually { try await WorkerTestKit.events(on: queue).contains { $0.type == .started } })
-        try await running.stop()
+        try await WorkerTestKit.advancing(clock) { try await running.stop() }
 
         // `run` returned while the download was still held: no terminal event, the entry pending
         // (not yet stale: nobody else is running to reclaim it anyway).
@@ -81,9 +83,10 @@ struct WorkerLifecycleTests {
 
         // Another worker reclaims it once it is stale, and finishes it: one terminal event in all.
         gate.release()
+        clock.advance(by: .seconds(1))
         let rescuer = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
                                                    configuration: WorkerTestKit.configuration(name: "rescuer"),
-                                                   logger: WorkerTestKit.silent))
+                                                   logger: WorkerTestKit.silent, clock: clock))
         let finished = try await WorkerTestKit.finish("b", on: queue)
         try await rescuer.stop()
         #expect(finished.filter(\.isTerminal).map(\.type) == [.succeeded])
@@ -100,16 +103,26 @@ struct WorkerLifecycleTests {
             return .ok(jpeg)
         }
         defer { source.stop() }
-        let queue = MemoryQueue()
-        // Heartbeats every 200 ms with a 600 ms time to live.
+        let clock = ManualQueueClock()
+        let queue = MemoryQueue(clock: clock)
+        // Heartbeats every 200 ms with a 600 ms time to live, a 10 s grace period.
         let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent)
+                            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent, clock: clock)
         let running = WorkerTestKit.Running(worker)
         _ = try await queue.enqueue([WorkerTestKit.job(source.url("/slow.jpg"))])
         #expect(await WorkerTestKit.eventually { try await WorkerTestKit.events(on: queue).contains { $0.type == .started } })
         worker.shutdownGracefully()
-        try await Task.sleep(for: .milliseconds(1500))
-        #expect(try await queue.liveWorkers().map(\.name) == ["test-worker"])
+        // Each step outlives every earlier heartbeat's time to live (but not the grace period):
+        // the worker is listed again only if it beats while draining. The heartbeat loop may take
+        // its next sleep's deadline after a step, so the clock is nudged on until it beats.
+        for _ in 0..<3 {
+            clock.advance(by: .seconds(1))
+            #expect(await WorkerTestKit.eventually {
+                if try await queue.liveWorkers().map(\.name) == ["test-worker"] { return true }
+                clock.advance(by: .milliseconds(50))
+                return false
+            })
+        }
         gate.release()
         try await running.stop()
         #expect(try await queue.liveWorkers().isEmpty)
@@ -121,14 +134,17 @@ struct WorkerLifecycleTests {
         let dir = try WorkerTestKit.makeDirectory()
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/a.jpg")
-        let queue = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(300)))
+        let clock = ManualQueueClock()
+        let queue = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(300)), clock: clock)
         _ = try await queue.enqueue([WorkerTestKit.job(source)])
         // A worker that took the job and died: it never acknowledges nor renews.
         let taken = try await queue.reserve(consumer: "dead-worker", max: 1, wait: .zero)
         #expect(taken.count == 1)
+        clock.advance(by: .seconds(1))
 
         let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                                                   configuration: WorkerTestKit.configuration(name: "alive"), logger: WorkerTestKit.silent))
+                                                   configuration: WorkerTestKit.configuration(name: "alive"),
+                                                   logger: WorkerTestKit.silent, clock: clock))
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()
         let success = try #require(events.last)

@@ -36,11 +36,13 @@ struct WorkerQueueFailureTests {
         let dir = try WorkerTestKit.makeDirectory()
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/a.jpg")
-        let memory = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(300)))
+        // Visibility is timed by a clock the test moves: the job goes stale when the test says so.
+        let clock = ManualQueueClock()
+        let memory = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(300)), clock: clock)
         let flaky = FlakyQueue(memory, failAcknowledgements: true)
         let unlucky = WorkerTestKit.Running(Worker(queue: flaky, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
                                                    configuration: WorkerTestKit.configuration(name: "unlucky"),
-                                                   logger: WorkerTestKit.silent))
+                                                   logger: WorkerTestKit.silent, clock: clock))
         _ = try await memory.enqueue([WorkerTestKit.job(source)])
         // The queue backoff allows five tries; then the worker gives up on that acknowledgement.
         #expect(await WorkerTestKit.eventually { flaky.failedCalls >= 5 })
@@ -48,9 +50,10 @@ struct WorkerQueueFailureTests {
         #expect(!(try await WorkerTestKit.events(on: memory)).contains { $0.isTerminal })
         #expect(try await memory.counts().pending == 1)
 
+        clock.advance(by: .seconds(1))
         let rescuer = WorkerTestKit.Running(Worker(queue: memory, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
                                                    configuration: WorkerTestKit.configuration(name: "rescuer"),
-                                                   logger: WorkerTestKit.silent))
+                                                   logger: WorkerTestKit.silent, clock: clock))
         let events = try await WorkerTestKit.finish("b", on: memory)
         try await rescuer.stop()
         let terminal = events.filter(\.isTerminal)

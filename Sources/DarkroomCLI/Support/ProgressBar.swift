@@ -34,7 +34,9 @@ final class ProgressBar: Sendable {
     }
 
     private let state: Mutex<State>
-    private let start = ContinuousClock.now
+    private let start: ContinuousClock.Instant
+    /// The time redraws and log lines are spaced by (the continuous clock, or a test's).
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let output: @Sendable (String) -> Void
     private let width: @Sendable () -> Int
 
@@ -48,9 +50,12 @@ final class ProgressBar: Sendable {
                   width: { Terminal.width(of: 2) }, output: { Terminal.write($0, to: 2) })
     }
 
-    /// A bar writing to `output` (tests pass a collector and `enabled: true`).
+    /// A bar writing to `output` (tests pass a collector and `enabled: true`, and may pass a
+    /// `now` they move by hand).
     init(total: Int, title: String, enabled: Bool, logInterval: Duration? = nil, width: @escaping @Sendable () -> Int,
-         output: @escaping @Sendable (String) -> Void) {
+         output: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.now = now
+        start = now()
         self.title = title
         self.isEnabled = enabled
         self.logInterval = enabled ? nil : logInterval
@@ -91,7 +96,7 @@ final class ProgressBar: Sendable {
         }
         state.withLock { state in
             output("\r\u{1B}[K" + line + "\n")
-            if state.lastDraw != nil, !state.isFinished { draw(&state, now: .now) }
+            if state.lastDraw != nil, !state.isFinished { draw(&state, now: now()) }
         }
     }
 
@@ -100,7 +105,7 @@ final class ProgressBar: Sendable {
         guard isEnabled else { return }
         state.withLock { state in
             guard !state.isFinished else { return }
-            draw(&state, now: .now)
+            draw(&state, now: now())
             state.isFinished = true
             output("\n")
         }
@@ -121,7 +126,7 @@ final class ProgressBar: Sendable {
     /// A plain line, at most once per `logInterval`, the first one interval after the start.
     private func logIfDue(_ state: inout State) {
         guard let logInterval, !state.isFinished else { return }
-        let now = ContinuousClock.now
+        let now = now()
         guard now - (state.lastLog ?? start) >= logInterval else { return }
         state.lastLog = now
         state.samples.append((now, state.finished))
@@ -135,7 +140,7 @@ final class ProgressBar: Sendable {
 
     private func drawIfDue(_ state: inout State, force: Bool) {
         guard !state.isFinished else { return }
-        let now = ContinuousClock.now
+        let now = now()
         if !force, let last = state.lastDraw, now - last < Self.redrawInterval { return }
         draw(&state, now: now)
     }

@@ -10,6 +10,14 @@ public protocol QueueClock: Sendable {
     func sleep(until deadline: Timestamp) async throws
 }
 
+extension QueueClock {
+    /// Returns once `duration` has passed on this clock; throws `CancellationError` if the task is
+    /// cancelled first.
+    public func sleep(for duration: Duration) async throws {
+        try await sleep(until: now().adding(duration))
+    }
+}
+
 /// The system's wall clock.
 public struct SystemQueueClock: QueueClock {
     public init() {}

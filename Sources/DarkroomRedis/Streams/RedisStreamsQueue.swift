@@ -22,7 +22,7 @@ import Synchronization
 /// replication is asynchronous, so a failover can lose recent writes the same way.
 ///
 /// ## Time
-/// Delays, retry backoff and heartbeat expiry use the caller's clock (`Timestamp.now()` passed to
+/// Delays, retry backoff and heartbeat expiry use the caller's clock (`clock.now()` passed to
 /// the scripts); visibility timeouts use Redis's idle times. Workers' clocks are assumed to be
 /// NTP-synchronised: skew shifts when delayed jobs become due by the skew, nothing more.
 ///
@@ -40,6 +40,10 @@ public final class RedisStreamsQueue: JobQueueDriver, DeadLetterQueue, Cancellab
     /// How long an enqueued id is remembered (so enqueueing it again is a no-op) and a batch's
     /// counters are kept after their last change.
     public let idempotencyWindow: Duration
+    /// The time delays, retries, event times and heartbeat expiries are measured in (the system's
+    /// wall clock by default; a `ManualQueueClock` lets tests move it). Visibility timeouts and
+    /// key expiries are Redis's own time and do not follow it.
+    public let clock: any QueueClock
 
     let keys: RedisQueueKeys
     /// Whether this process has created the consumer groups (once per queue object).
@@ -60,9 +64,12 @@ public final class RedisStreamsQueue: JobQueueDriver, DeadLetterQueue, Cancellab
     ///     least as many as you run concurrent waiting `reserve`/`readEvents` calls.
     ///   - keyPrefix: the prefix of every key (see `RedisQueueKeys`).
     ///   - idempotencyWindow: how long enqueued ids are remembered. Default 7 days.
+    ///   - clock: the caller's time (see `clock`); the system clock by default.
     public init(client: RedisClient, configuration: JobQueueConfiguration = JobQueueConfiguration(),
-                keyPrefix: String = "darkroom", idempotencyWindow: Duration = .seconds(7 * 24 * 3600)) {
+                keyPrefix: String = "darkroom", idempotencyWindow: Duration = .seconds(7 * 24 * 3600),
+                clock: any QueueClock = SystemQueueClock()) {
         self.client = client
+        self.clock = clock
         self.configuration = configuration
         self.keyPrefix = keyPrefix
         // At least a second: PX 0 is an error, and a shorter window would make no sense.

@@ -5,7 +5,7 @@
 /// Every state change of a job is one script, because a script runs atomically in Redis: no other
 /// client sees a half-done transition, so "publish the terminal event only if the entry was still
 /// pending" holds across any number of workers. Scripts never read the clock: the caller passes its
-/// `Timestamp.now()` (the fleet's clocks are assumed NTP-synchronised; skew shifts delays and
+/// `clock.now()` (the fleet's clocks are assumed NTP-synchronised; skew shifts delays and
 /// heartbeat expiry by the skew, nothing else).
 ///
 /// Conventions: `KEYS` are the fixed keys; per-job keys (`{p}:job:<id>`, `{p}:batch:<name>`) are

@@ -48,10 +48,15 @@ public final class SourceFetcher: Sendable {
     private let state: Mutex<State>
     /// Concurrent fetches of one source share one provider fetch, cancelled when nobody waits.
     private let fetches = RequestCoalescer<FetchKey, FetchedSource>(cancelsAbandonedWork: true)
+    /// The time failures are remembered by.
+    private let currentTime: @Sendable () -> ContinuousClock.Instant
 
+    /// - Parameter now: the time the failed-source memory ages by; the continuous clock by
+    ///   default (tests move it by hand instead of waiting for a failure to expire).
     public init(registry: ProviderRegistry, failureMemoryDuration: Duration = .seconds(60),
-                failureMemoryLimit: Int = 10_000) {
+                failureMemoryLimit: Int = 10_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.registry = registry
+        currentTime = now
         self.failureMemoryDuration = failureMemoryDuration
         self.failureMemoryLimit = failureMemoryLimit
         state = Mutex(State(failures: FailureMemory(duration: failureMemoryDuration, capacity: failureMemoryLimit)))
@@ -109,7 +114,7 @@ public final class SourceFetcher: Sendable {
         } catch {
             // A cancelled fetch was abandoned by every waiter: its error says nothing of the source.
             if !error.isTransient, !Task.isCancelled {
-                state.withLock { $0.failures.remember(error, for: key, now: .now) }
+                state.withLock { $0.failures.remember(error, for: key, now: currentTime()) }
             }
             throw error
         }
@@ -118,7 +123,7 @@ public final class SourceFetcher: Sendable {
     /// The remembered failure for `key`, its message saying so, or nil.
     private func recallFailure(_ key: FetchKey) -> SourceError? {
         state.withLock { state -> SourceError? in
-            guard let (error, age) = state.failures.recall(key, now: .now) else { return nil }
+            guard let (error, age) = state.failures.recall(key, now: currentTime()) else { return nil }
             state.statistics.rememberedFailureHits += 1
             return remembered(error, age: age)
         }

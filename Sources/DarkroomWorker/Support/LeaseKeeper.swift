@@ -14,7 +14,7 @@ import Synchronization
 final class LeaseKeeper: Sendable {
     private struct Held {
         var delivery: JobDelivery
-        var renewedAt: ContinuousClock.Instant
+        var renewedAt: Timestamp
     }
 
     private struct State {
@@ -23,11 +23,16 @@ final class LeaseKeeper: Sendable {
     }
 
     private let state = Mutex(State())
-    private let clock = ContinuousClock()
+    private let clock: any QueueClock
+
+    /// - Parameter clock: the time leases are renewed by (the worker's).
+    init(clock: any QueueClock) {
+        self.clock = clock
+    }
 
     /// Starts keeping `delivery`'s lease; returns the token for `drop`.
     func keep(_ delivery: JobDelivery) -> Int {
-        let now = clock.now
+        let now = clock.now()
         return state.withLock { state in
             state.nextToken &+= 1
             state.held[state.nextToken] = Held(delivery: delivery, renewedAt: now)
@@ -46,13 +51,17 @@ final class LeaseKeeper: Sendable {
     /// Renews due leases every `interval`/2 until the task is cancelled.
     func run(queue: any JobQueueDriver, interval: Duration, logger: Logger) async {
         let tick = max(interval / 2, .milliseconds(1))
-        while (try? await Task.sleep(for: tick)) != nil {
-            let now = clock.now
+        while (try? await clock.sleep(for: tick)) != nil {
+            let now = clock.now()
             let due = state.withLock { state -> [(Int, JobDelivery)] in
-                state.held.compactMap { token, held in now - held.renewedAt >= tick ? (token, held.delivery) : nil }
+                state.held.compactMap { token, held in
+                    // A negative age means the wall clock was set back: renew rather than wait for it.
+                    let age = now.duration(since: held.renewedAt)
+                    return age >= tick || age < .zero ? (token, held.delivery) : nil
+                }
             }
             for (token, delivery) in due {
-                let sentAt = clock.now
+                let sentAt = clock.now()
                 do {
                     if try await !queue.extendLease(delivery) {
                         logger.warning("lost the job's lease (reclaimed by another worker); its result may not count",

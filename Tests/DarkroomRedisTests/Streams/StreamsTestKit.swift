@@ -32,14 +32,37 @@ enum StreamsTestKit {
         RedisClient(url: try RedisURL(server.url), options: options, connections: 4, dedicatedConnections: 4)
     }
 
-    /// The contract harness: real time, the shared server, a fresh prefix.
-    static let factory: QueueContractFactory = { configuration in
+    /// The contract harness for tests that wait on Redis's own time (visibility timeouts, stream
+    /// ids, key expiry): it sleeps for real, on the shared server under a fresh prefix.
+    static let realTimeFactory: QueueContractFactory = realTimeFactory(visibilityTimeout: visibilityTimeout)
+
+    /// A real-time harness with the given visibility timeout.
+    static func realTimeFactory(visibilityTimeout: Duration) -> QueueContractFactory {
+        { configuration in
+            let server = try sharedServer.get()
+            let client = try client(server)
+            var settings = configuration
+            settings.visibilityTimeout = visibilityTimeout
+            let queue = RedisStreamsQueue(client: client, configuration: settings, keyPrefix: prefix())
+            return QueueContractHarness(driver: queue, advance: { try await Task.sleep(for: $0) }, now: { Timestamp.now() },
+                                        injectRaw: { payload, priority in try await queue.enqueueRaw(payload, priority: priority) },
+                                        finish: { client.close() })
+        }
+    }
+
+    /// The contract harness for tests whose waits are the caller's time only (delays, retry
+    /// backoff): the driver reads a `ManualQueueClock` that `advance` moves, so nothing sleeps and
+    /// the tests can run beside any others. Redis's own time (visibility timeouts, key expiry)
+    /// does not follow it: tests that need a lease to go stale or a heartbeat record to expire
+    /// use `realTimeFactory`.
+    static let manualClockFactory: QueueContractFactory = { configuration in
         let server = try sharedServer.get()
         let client = try client(server)
+        let clock = ManualQueueClock(start: .now())
         var settings = configuration
         settings.visibilityTimeout = visibilityTimeout
-        let queue = RedisStreamsQueue(client: client, configuration: settings, keyPrefix: prefix())
-        return QueueContractHarness(driver: queue, advance: { try await Task.sleep(for: $0) }, now: { Timestamp.now() },
+        let queue = RedisStreamsQueue(client: client, configuration: settings, keyPrefix: prefix(), clock: clock)
+        return QueueContractHarness(driver: queue, advance: { clock.advance(by: $0) }, now: { clock.now() },
                                     injectRaw: { payload, priority in try await queue.enqueueRaw(payload, priority: priority) },
                                     finish: { client.close() })
     }

@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Synchronization
 import Testing
 @testable import DarkroomSources
@@ -89,9 +90,9 @@ enum FetchingTestSupport {
     }
 
     static func fetcher(_ provider: CountingTestProvider, memory: Duration = .seconds(60),
-                        limit: Int = 10_000) throws -> SourceFetcher {
+                        limit: Int = 10_000, clock: ManualInstantClock = ManualInstantClock()) throws -> SourceFetcher {
         SourceFetcher(registry: try ProviderRegistry([provider]), failureMemoryDuration: memory,
-                      failureMemoryLimit: limit)
+                      failureMemoryLimit: limit, now: clock.now)
     }
 
     /// Waits (polling) until `condition` holds; records an issue after about 30 s instead of hanging.

@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Testing
 @testable import DarkroomSources
 
@@ -142,13 +143,15 @@ struct SourceFetcherTests {
     @Test("a remembered failure expires after the configured time")
     func rememberedFailureExpires() async throws {
         let provider = CountingTestProvider(outcome: Support.failing(.forbidden))
-        // A 3 s window: wide enough that the two back-to-back fetches fall inside it even on a
-        // loaded 2-core CI machine running every suite in parallel.
-        let fetcher = try Support.fetcher(provider, memory: .seconds(3))
+        // A 60 s window on a clock the test moves: the two back-to-back fetches fall inside it
+        // however loaded the machine, and the expiry needs no sleeping.
+        let clock = ManualInstantClock()
+        let fetcher = try Support.fetcher(provider, memory: .seconds(60), clock: clock)
         _ = await Support.sourceError { try await fetcher.fetch(SourceReference("test:403"), policy: SourcePolicy()) }
+        clock.advance(by: .seconds(59))
         _ = await Support.sourceError { try await fetcher.fetch(SourceReference("test:403"), policy: SourcePolicy()) }
         #expect(provider.counts.fetches == 1)
-        try await Task.sleep(for: .milliseconds(3200))
+        clock.advance(by: .seconds(1))
         let later = await Support.sourceError { try await fetcher.fetch(SourceReference("test:403"), policy: SourcePolicy()) }
         #expect(later?.code == .forbidden)
         #expect(later?.message == "it failed")

@@ -107,6 +107,20 @@ enum WorkerTestKit {
         }
     }
 
+    /// Runs `body` while moving `clock` forward 50 ms every few milliseconds of real time: for
+    /// waits on the clock that start at a moment the test cannot see (a grace period that begins
+    /// when the worker notices its stop).
+    static func advancing<T>(_ clock: ManualQueueClock, _ body: () async throws -> T) async rethrows -> T {
+        let ticker = Task {
+            while !Task.isCancelled {
+                clock.advance(by: .milliseconds(50))
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        defer { ticker.cancel() }
+        return try await body()
+    }
+
     /// Polls `condition` every 20 ms for up to `timeout`; true when it became true (a thrown
     /// error counts as not yet).
     static func eventually(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async -> Bool {

@@ -13,7 +13,7 @@ extension RedisStreamsQueue {
     /// rebuilt) is then finished by the single `acknowledge`, which handles exactly that.
     public func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool] {
         guard !outcomes.isEmpty else { return [] }
-        let now = Timestamp.now()
+        let now = clock.now()
         let priorities = JobPriority.allCases.sorted()
         var sent: [Int] = []  // indices of the outcomes sent, in order
         sent.reserveCapacity(outcomes.count)

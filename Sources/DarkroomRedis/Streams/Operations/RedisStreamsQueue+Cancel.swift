@@ -46,7 +46,7 @@ extension RedisStreamsQueue {
 
     /// Runs the cancel script over `found` in chunks; returns how many were dropped.
     private func drop(_ found: [Found]) async throws -> Int {
-        let now = Timestamp.now()
+        let now = clock.now()
         var dropped = 0
         var start = 0
         while start < found.count {

@@ -26,7 +26,7 @@ extension RedisStreamsQueue {
             }
         }
         guard !jobs.isEmpty else { return 0 }
-        let now = Timestamp.now()
+        let now = clock.now()
         let streamKeys = keys.streams + [keys.delayed]
         // Chunks go out in groups: while Redis runs one group's scripts, the next group is
         // encoded, so the client's and Redis's work overlap. Groups are sent one after the other,

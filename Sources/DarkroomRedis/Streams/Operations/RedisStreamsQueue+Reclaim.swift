@@ -52,7 +52,7 @@ extension RedisStreamsQueue {
     private func settle(_ entry: StreamEntry, priority: JobPriority, deliveryCount: Int, consumer: String,
                         into result: inout ReclaimResult) async throws {
         let stream = keys.stream(priority)
-        let now = Timestamp.now()
+        let now = clock.now()
         let maxAttempts = configuration.maxAttempts
         var request = FinishRequest(stream: stream, entryID: entry.id, action: .dead)
         request.requiredConsumer = consumer

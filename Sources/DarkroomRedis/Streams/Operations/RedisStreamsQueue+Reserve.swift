@@ -29,7 +29,7 @@ extension RedisStreamsQueue {
                 if Task.isCancelled || remaining < .milliseconds(1) { return [] }
                 var block = Swift.min(remaining, Self.longestBlock)
                 if let nextDue {
-                    block = Swift.min(block, Swift.max(nextDue.duration(since: .now()), .milliseconds(1)))
+                    block = Swift.min(block, Swift.max(nextDue.duration(since: self.clock.now()), .milliseconds(1)))
                 }
                 let woken = try await self.blockingRead(consumer: consumer, max: max, block: block)
                 if !woken.isEmpty {
@@ -44,7 +44,7 @@ extension RedisStreamsQueue {
     /// delayed job is due.
     private func readReady(consumer: String, max: Int) async throws -> ([ReadEntry], Timestamp?) {
         var arguments = ScriptArguments([RedisQueueKeys.group, consumer])
-        arguments.append(Timestamp.now().millisecondsSince1970)
+        arguments.append(clock.now().millisecondsSince1970)
         arguments.append(max)
         arguments.append(Self.promotionLimit)
         let reply = try await eval(StreamScripts.reserve, keys: [keys.delayed] + keys.streams, arguments: arguments)

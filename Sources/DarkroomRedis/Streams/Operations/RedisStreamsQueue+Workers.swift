@@ -8,7 +8,7 @@ extension RedisStreamsQueue {
         try Self.check(consumer: worker.name)
         let json = Array(try Self.json(worker))
         let ttlMilliseconds = Self.milliseconds(ttl)
-        let expiry = Timestamp.now().adding(ttl).millisecondsSince1970
+        let expiry = clock.now().adding(ttl).millisecondsSince1970
         let commands: [[[UInt8]]] = [
             [Array("SET".utf8), Array(keys.worker(worker.name).utf8), json, Array("PX".utf8), Array(String(ttlMilliseconds).utf8)],
             ["ZADD", keys.workers, String(expiry), worker.name].map { Array($0.utf8) },
@@ -34,7 +34,7 @@ extension RedisStreamsQueue {
     /// Prunes expired names from `{p}:workers`, then reads the live ones' records (a record whose
     /// key expired before its score says is skipped).
     public func liveWorkers() async throws -> [WorkerInfo] {
-        let now = String(Timestamp.now().millisecondsSince1970)
+        let now = String(clock.now().millisecondsSince1970)
         return try await redis {
             let replies = try await self.client.pipeline([["ZREMRANGEBYSCORE", self.keys.workers, "-inf", now],
                                                           ["ZRANGE", self.keys.workers, "0", "-1"]])

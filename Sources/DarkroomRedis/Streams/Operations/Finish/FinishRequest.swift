@@ -51,7 +51,7 @@ enum FinishResult: Sendable, Equatable {
 extension RedisStreamsQueue {
     /// Sends one `StreamScripts.finish` call.
     func finish(_ request: FinishRequest) async throws -> FinishResult {
-        let now = Timestamp.now()
+        let now = clock.now()
         var arguments = ScriptArguments([RedisQueueKeys.group, request.entryID])
         arguments.append(request.expectedCount.map(String.init) ?? "")
         arguments.append(request.requiredConsumer ?? "")

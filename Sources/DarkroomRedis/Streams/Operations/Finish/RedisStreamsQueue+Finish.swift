@@ -6,7 +6,7 @@ import Foundation
 /// the entry is still pending.
 extension RedisStreamsQueue {
     public func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool {
-        let now = Timestamp.now()
+        let now = clock.now()
         let done: Bool? = try await finish(delivery) { current, stream, entryID in
             var request = FinishRequest(stream: stream, entryID: entryID, action: .ack)
             let job = current.job
@@ -27,7 +27,7 @@ extension RedisStreamsQueue {
     }
 
     public func retry(_ delivery: JobDelivery, after delay: Duration, error: JobError) async throws -> RetryDisposition {
-        let now = Timestamp.now()
+        let now = clock.now()
         let maxAttempts = configuration.maxAttempts
         let disposition: RetryDisposition? = try await finish(delivery) { current, stream, entryID in
             let job = current.job
@@ -53,7 +53,7 @@ extension RedisStreamsQueue {
     }
 
     public func deadLetter(_ delivery: JobDelivery, error: JobError) async throws -> Bool {
-        let now = Timestamp.now()
+        let now = clock.now()
         let done: Bool? = try await finish(delivery) { current, stream, entryID in
             (Self.burial(current, stream: stream, entryID: entryID, error: error, attempt: current.attempt, at: now), true)
         }
@@ -62,7 +62,7 @@ extension RedisStreamsQueue {
 
     public func release(_ delivery: JobDelivery, after delay: Duration) async throws -> Bool {
         guard let (priority, entryID) = StreamTag.parse(delivery.tag) else { return false }
-        let now = Timestamp.now()
+        let now = clock.now()
         let due = now.adding(delay)
         // The entry's own record (same attempt) goes back as a fresh entry, whose delivery count
         // starts again at 1: that is "without using up an attempt". No event.

@@ -8,7 +8,7 @@ import Testing
 /// The Redis driver when Redis forgets things or goes away: flushed scripts, deleted groups,
 /// restarts, an unreachable server.
 @Suite("RedisStreamsQueue resilience")
-struct RedisStreamsQueueResilienceTests {
+struct RedisStreamsQueueResilienceRealTimeTests {
     typealias Kit = StreamsTestKit
 
     @Test("After SCRIPT FLUSH every operation reloads its script (NOSCRIPT) and works, the pipelined enqueue included")

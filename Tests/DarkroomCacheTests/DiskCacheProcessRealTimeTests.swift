@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 @Suite("Several darkroom processes share one cache directory safely")
-struct DiskCacheProcessTests {
+struct DiskCacheProcessRealTimeTests {
     @Test("Four processes storing and reading the same keys under a churning size limit never read a wrong or partial value")
     func concurrentProcesses() throws {
         let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }

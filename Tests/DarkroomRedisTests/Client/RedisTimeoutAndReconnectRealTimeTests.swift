@@ -6,7 +6,7 @@ import Testing
 import DarkroomTestSupport
 
 @Suite("Redis connection: timeouts, blocking reads and reconnects")
-struct RedisTimeoutAndReconnectTests {
+struct RedisTimeoutAndReconnectRealTimeTests {
     @Test("A BLPOP longer than its per-call timeout throws timeout, and the next command reconnects")
     func blockingTimeout() throws {
         let server = try RedisTestServer()

@@ -7,7 +7,7 @@ import Testing
 
 /// How long enqueued ids are remembered, so enqueueing one again is a no-op.
 @Suite("RedisStreamsQueue idempotency window")
-struct RedisStreamsQueueIdempotencyWindowTests {
+struct RedisStreamsQueueIdempotencyWindowRealTimeTests {
     typealias Kit = StreamsTestKit
 
     @Test("A job delayed beyond the idempotency window is still known until it has had its window, and so is its batch")

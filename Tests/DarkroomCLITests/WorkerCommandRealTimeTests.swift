@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 @Suite("darkroom worker as a real process against a real redis-server")
-struct WorkerCommandTests {
+struct WorkerCommandRealTimeTests {
     /// Redis, a queue client on it, and the `--redis` flag for worker processes.
     struct Fleet {
         let redis: RedisTestServer

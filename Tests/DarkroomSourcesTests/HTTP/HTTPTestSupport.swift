@@ -4,7 +4,10 @@ import DarkroomTestSupport
 /// Shared pieces of the HTTP provider tests.
 enum HTTPTestSupport {
     /// One provider for every test: its pool is the process's network pool, as in production.
-    static let provider = HTTPProvider(networkThreads: 16)
+    /// Sized for the parallel pass, where several tests hold slow (dripping) transfers at once: a
+    /// fetch queued behind them would miss its test's wait. Threads start on demand, so the size
+    /// costs nothing when the tests run one by one.
+    static let provider = HTTPProvider(networkThreads: 64)
 
     /// A policy that names `server` in the allow-list (so its loopback address is allowed), with
     /// short timeouts so a test that goes wrong fails fast.

@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Swift 6 language mode everywhere, with `ExistentialAny` so every existential is spelled `any`.
 let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 /// Benchmarks and the shipped binary are built with `swift build -c release`; SwiftPM has no
@@ -30,122 +30,166 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries from Debian's -dev packages
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CSpng", pkgConfig: "spng",
-                       providers: [.apt(["libspng-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
-                       providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CSpng", pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CLcms2", pkgConfig: "lcms2",
-                       providers: [.apt(["liblcms2-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis",
-                       providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(
+            name: "CLcms2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CHiredis", pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]),
 
         // MARK: Darkroom
         .target(name: "DarkroomSystem", swiftSettings: strictSettings),
         .target(name: "DarkroomCore", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
-        .target(name: "DarkroomCodecs",
-                dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2"],
-                swiftSettings: strictSettings),
-        .target(name: "DarkroomStandardProcessors",
-                dependencies: ["DarkroomCore"],
-                path: "Plugins/StandardProcessors",
-                swiftSettings: strictSettings),
-        .target(name: "DarkroomSources",
-                dependencies: ["DarkroomCore", "DarkroomSystem", "CCurl",
-                               .product(name: "Crypto", package: "swift-crypto")],
-                swiftSettings: strictSettings),
-        .target(name: "DarkroomCache",
-                dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
-                swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomCodecs",
+            dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomStandardProcessors",
+            dependencies: ["DarkroomCore"],
+            path: "Plugins/StandardProcessors",
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomSources",
+            dependencies: [
+                "DarkroomCore", "DarkroomSystem", "CCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomCache",
+            dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
         .target(name: "DarkroomQueue", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
-        .target(name: "DarkroomPipeline",
-                dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomCache", "DarkroomSystem"],
-                swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomPipeline",
+            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomCache", "DarkroomSystem"],
+            swiftSettings: strictSettings),
         // No image stack: `WorkLeases` comes from DarkroomSystem, SHA-256 (long lease keys) from swift-crypto.
-        .target(name: "DarkroomRedis",
-                dependencies: ["DarkroomQueue", "DarkroomSystem", "CHiredis",
-                               .product(name: "Crypto", package: "swift-crypto")],
-                swiftSettings: strictSettings),
-        .target(name: "DarkroomWorker",
-                dependencies: [
-                    "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources",
-                    "DarkroomQueue", "DarkroomSystem",
-                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                    .product(name: "Logging", package: "swift-log"),
-                ],
-                swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomRedis",
+            dependencies: [
+                "DarkroomQueue", "DarkroomSystem", "CHiredis",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomWorker",
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources",
+                "DarkroomQueue", "DarkroomSystem",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing.
-        .target(name: "DarkroomClient",
-                dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSystem"],
-                swiftSettings: strictSettings),
-        .target(name: "DarkroomCLI",
-                dependencies: [
-                    "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
-                    "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomClient",
-                    "DarkroomSystem",
-                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                    .product(name: "Logging", package: "swift-log"),
-                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                ],
-                swiftSettings: strictSettings),
-        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomClient",
+            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSystem"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomCLI",
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
+                "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomClient",
+                "DarkroomSystem",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "darkroom", dependencies: ["DarkroomCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
 
         // MARK: Tests
         // A test tool, not shipped: concurrent stores and verified reads on one cache directory.
-        .executableTarget(name: "darkroom-cache-stress",
-                          dependencies: ["DarkroomCache",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Tests/Tools/CacheStress", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "darkroom-cache-stress",
+            dependencies: [
+                "DarkroomCache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Tools/CacheStress", swiftSettings: strictSettings),
         .testTarget(name: "DarkroomSystemTests", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomCoreTests",
-                    dependencies: ["DarkroomCore", "DarkroomSystem"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomCodecsTests",
-                    dependencies: ["DarkroomCore", "DarkroomCodecs"],
-                    resources: [.copy("Fixtures")],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "StandardProcessorsTests",
-                    dependencies: ["DarkroomCore", "DarkroomStandardProcessors"],
-                    swiftSettings: strictSettings),
-        .target(name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],
-                path: "Tests/DarkroomTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomSourcesTests",
-                    dependencies: ["DarkroomSources", "DarkroomCore", "DarkroomSystem", "DarkroomTestSupport"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomCacheTests",
-                    dependencies: ["DarkroomCache", "DarkroomTestSupport", "darkroom", "darkroom-cache-stress"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomPipelineTests",
-                    dependencies: ["DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",
-                                   "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport"],
-                    swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCoreTests",
+            dependencies: ["DarkroomCore", "DarkroomSystem"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCodecsTests",
+            dependencies: ["DarkroomCore", "DarkroomCodecs"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StandardProcessorsTests",
+            dependencies: ["DarkroomCore", "DarkroomStandardProcessors"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],
+            path: "Tests/DarkroomTestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomSourcesTests",
+            dependencies: ["DarkroomSources", "DarkroomCore", "DarkroomSystem", "DarkroomTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCacheTests",
+            dependencies: ["DarkroomCache", "DarkroomTestSupport", "darkroom", "darkroom-cache-stress"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomPipelineTests",
+            dependencies: [
+                "DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",
+                "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport",
+            ],
+            swiftSettings: strictSettings),
         // The job queue contract, written once and run by both drivers' tests.
-        .target(name: "DarkroomQueueContract", dependencies: ["DarkroomQueue"],
-                path: "Tests/DarkroomQueueContract", swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomQueueTests",
-                    dependencies: ["DarkroomQueue", "DarkroomQueueContract"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomRedisTests",
-                    dependencies: ["DarkroomRedis", "DarkroomQueue", "DarkroomQueueContract", "DarkroomSystem",
-                                   "DarkroomTestSupport"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomWorkerTests",
-                    dependencies: ["DarkroomWorker", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
-                                   "DarkroomCore", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
-                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                   .product(name: "Logging", package: "swift-log")],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomCLITests",
-                    dependencies: ["DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport",
-                                   "DarkroomQueue", "DarkroomRedis", "DarkroomClient", "darkroom"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomClientTests",
-                    dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomTestSupport"],
-                    swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomQueueContract", dependencies: ["DarkroomQueue"],
+            path: "Tests/DarkroomQueueContract", swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomQueueTests",
+            dependencies: ["DarkroomQueue", "DarkroomQueueContract"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomRedisTests",
+            dependencies: [
+                "DarkroomRedis", "DarkroomQueue", "DarkroomQueueContract", "DarkroomSystem",
+                "DarkroomTestSupport",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomWorkerTests",
+            dependencies: [
+                "DarkroomWorker", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
+                "DarkroomCore", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCLITests",
+            dependencies: [
+                "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport",
+                "DarkroomQueue", "DarkroomRedis", "DarkroomClient", "darkroom",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomClientTests",
+            dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomTestSupport"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,8 +35,9 @@ extension ImageProcessors {
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "blend", version: Self.descriptor.version,
-                                arguments: [("mode", .word(mode.rawValue)), ("color", .color(color))], positionalCount: 2)
+            ProcessorInvocation(
+                name: "blend", version: Self.descriptor.version,
+                arguments: [("mode", .word(mode.rawValue)), ("color", .color(color))], positionalCount: 2)
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {

@@ -24,8 +24,9 @@ extension ImageProcessors {
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "blur", version: Self.descriptor.version,
-                                arguments: [("radius", .number(radius))], positionalCount: 1)
+            ProcessorInvocation(
+                name: "blur", version: Self.descriptor.version,
+                arguments: [("radius", .number(radius))], positionalCount: 1)
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {

@@ -29,21 +29,26 @@ extension ImageProcessors {
             name: "border", version: 1,
             summary: "draws a border of the given width inside the edge; with a radius the outer corners become transparent",
             parameters: [
-                ParameterSpec("width", .positive(upTo: ColorParameter.maximumPixels),
-                              summary: "border width in pixels, > 0, drawn inside the edge"),
+                ParameterSpec(
+                    "width", .positive(upTo: ColorParameter.maximumPixels),
+                    summary: "border width in pixels, > 0, drawn inside the edge"),
                 ParameterSpec("color", .color, summary: "border colour, composited over the image"),
-                ParameterSpec("radius", .number(0...ColorParameter.maximumPixels), default: .number(0),
-                              summary: "outer corner radius in pixels; > 0 makes the corners outside it transparent"),
+                ParameterSpec(
+                    "radius", .number(0...ColorParameter.maximumPixels), default: .number(0),
+                    summary: "outer corner radius in pixels; > 0 makes the corners outside it transparent"),
             ]
         ) { args in
-            Border(width: args.number("width"), color: args.color("color"),
-                   radius: args.number("radius"))
+            Border(
+                width: args.number("width"), color: args.color("color"),
+                radius: args.number("radius"))
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "border", version: Self.descriptor.version, arguments: [
-                ("width", .number(width)), ("color", .color(color)), ("radius", .number(radius)),
-            ], positionalCount: 2)
+            ProcessorInvocation(
+                name: "border", version: Self.descriptor.version,
+                arguments: [
+                    ("width", .number(width)), ("color", .color(color)), ("radius", .number(radius)),
+                ], positionalCount: 2)
         }
 
         public var introducesTransparency: Bool { radius > 0 }
@@ -52,8 +57,9 @@ extension ImageProcessors {
             guard width > 0 || radius > 0 else { return bitmap }
             let outer = RoundedRectCoverage(width: bitmap.width, height: bitmap.height, radii: CornerRadii(all: radius))
             let innerRadius = max(0, outer.radii.topLeft - width)
-            let inner = RoundedRectCoverage(minX: width, minY: width, maxX: Double(bitmap.width) - width,
-                                            maxY: Double(bitmap.height) - width, radii: CornerRadii(all: innerRadius))
+            let inner = RoundedRectCoverage(
+                minX: width, minY: width, maxX: Double(bitmap.width) - width,
+                maxY: Double(bitmap.height) - width, radii: CornerRadii(all: innerRadius))
             return try bitmap.framed(outer: outer, inner: inner, color: color)
         }
     }

@@ -43,15 +43,18 @@ extension ImageProcessors {
                 ParameterSpec("exposure", .number(-10...10), default: .number(0), summary: "EV stops in linear light, −10…10"),
             ]
         ) { args in
-            ColorControls(brightness: args.number("brightness"), contrast: args.number("contrast"),
-                          saturation: args.number("saturation"), exposure: args.number("exposure"))
+            ColorControls(
+                brightness: args.number("brightness"), contrast: args.number("contrast"),
+                saturation: args.number("saturation"), exposure: args.number("exposure"))
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "colorControls", version: Self.descriptor.version, arguments: [
-                ("brightness", .number(brightness)), ("contrast", .number(contrast)),
-                ("saturation", .number(saturation)), ("exposure", .number(exposure)),
-            ], positionalCount: 0)
+            ProcessorInvocation(
+                name: "colorControls", version: Self.descriptor.version,
+                arguments: [
+                    ("brightness", .number(brightness)), ("contrast", .number(contrast)),
+                    ("saturation", .number(saturation)), ("exposure", .number(exposure)),
+                ], positionalCount: 0)
         }
 
         /// The per-channel curve for contrast, brightness and exposure; nil when it is the identity.
@@ -76,8 +79,10 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.ColorControls {
     /// Adjusts saturation, contrast, brightness and exposure; the defaults change nothing.
-    public static func colorControls(brightness: Double = 0, contrast: Double = 1, saturation: Double = 1,
-                                     exposure: Double = 0) -> ImageProcessors.ColorControls {
+    public static func colorControls(
+        brightness: Double = 0, contrast: Double = 1, saturation: Double = 1,
+        exposure: Double = 0
+    ) -> ImageProcessors.ColorControls {
         .init(brightness: brightness, contrast: contrast, saturation: saturation, exposure: exposure)
     }
 }

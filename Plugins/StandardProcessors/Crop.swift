@@ -24,16 +24,18 @@ extension ImageProcessors {
             summary: "cut out a WxH rectangle placed by an anchor; no resampling",
             parameters: [
                 ParameterSpec("size", .size, summary: "the rectangle, WxH; an axis larger than the image keeps the image's size"),
-                ParameterSpec("anchor", .anchor, default: .point(.center),
-                              summary: "which part is kept: a named position or a point (x, y) in 0…1"),
+                ParameterSpec(
+                    "anchor", .anchor, default: .point(.center),
+                    summary: "which part is kept: a named position or a point (x, y) in 0…1"),
             ]
         ) { args in
             Crop(size: args.size("size"), anchor: args.anchor("anchor"))
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "crop", version: Self.descriptor.version,
-                                arguments: [("size", .size(size)), ("anchor", .point(anchor))], positionalCount: 1)
+            ProcessorInvocation(
+                name: "crop", version: Self.descriptor.version,
+                arguments: [("size", .size(size)), ("anchor", .point(anchor))], positionalCount: 1)
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {

@@ -28,8 +28,9 @@ extension ImageProcessors {
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "downsample", version: Self.descriptor.version,
-                                arguments: [("size", .size(size))], positionalCount: 1)
+            ProcessorInvocation(
+                name: "downsample", version: Self.descriptor.version,
+                arguments: [("size", .size(size))], positionalCount: 1)
         }
 
         public var decodeHint: DecodeHint? { DecodeHint(box: size, mode: .fit) }

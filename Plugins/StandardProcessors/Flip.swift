@@ -21,16 +21,20 @@ extension ImageProcessors {
         public static let descriptor = ProcessorDescriptor(
             name: "flip", version: 1,
             summary: "mirror left-right (horizontal) or top-bottom (vertical)",
-            parameters: [ParameterSpec("direction", .choice(Direction.allCases.map(\.rawValue)),
-                                       summary: "horizontal (swap left and right) or vertical (swap top and bottom)")]
+            parameters: [
+                ParameterSpec(
+                    "direction", .choice(Direction.allCases.map(\.rawValue)),
+                    summary: "horizontal (swap left and right) or vertical (swap top and bottom)")
+            ]
         ) { args in
             // The binder has checked the word against the declared choices.
             Flip(Direction(rawValue: args.word("direction")) ?? .horizontal)
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "flip", version: Self.descriptor.version,
-                                arguments: [("direction", .word(direction.rawValue))], positionalCount: 1)
+            ProcessorInvocation(
+                name: "flip", version: Self.descriptor.version,
+                arguments: [("direction", .word(direction.rawValue))], positionalCount: 1)
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {

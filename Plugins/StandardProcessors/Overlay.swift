@@ -28,16 +28,18 @@ extension ImageProcessors {
             summary: "covers the image's shape with a colour; fraction is how much of the original shows through",
             parameters: [
                 ParameterSpec("color", .color, summary: "the overlay colour"),
-                ParameterSpec("fraction", .number(0...1), default: .number(0.5),
-                              summary: "how much of the original shows through: 0 solid colour, 1 unchanged"),
+                ParameterSpec(
+                    "fraction", .number(0...1), default: .number(0.5),
+                    summary: "how much of the original shows through: 0 solid colour, 1 unchanged"),
             ]
         ) { args in
             Overlay(color: args.color("color"), fraction: args.number("fraction"))
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "overlay", version: Self.descriptor.version,
-                                arguments: [("color", .color(color)), ("fraction", .number(fraction))], positionalCount: 1)
+            ProcessorInvocation(
+                name: "overlay", version: Self.descriptor.version,
+                arguments: [("color", .color(color)), ("fraction", .number(fraction))], positionalCount: 1)
         }
 
         /// The colour with the alpha the source-atop composite uses: `αc·(1 − fraction)`.

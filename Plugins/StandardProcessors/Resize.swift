@@ -37,10 +37,12 @@ extension ImageProcessors {
             summary: "scale to a WxH box: fit inside, fill and crop, or stretch; may enlarge",
             parameters: [
                 ParameterSpec("size", .size, summary: "the target box, WxH"),
-                ParameterSpec("mode", .choice(Mode.allCases.map(\.rawValue)), default: .word(Mode.fit.rawValue),
-                              summary: "fit (inside the box), fill (cover, then crop to the box) or stretch (ignore the aspect ratio)"),
-                ParameterSpec("anchor", .anchor, default: .point(.center),
-                              summary: "for fill: which part is kept, a named position or a point (x, y) in 0…1"),
+                ParameterSpec(
+                    "mode", .choice(Mode.allCases.map(\.rawValue)), default: .word(Mode.fit.rawValue),
+                    summary: "fit (inside the box), fill (cover, then crop to the box) or stretch (ignore the aspect ratio)"),
+                ParameterSpec(
+                    "anchor", .anchor, default: .point(.center),
+                    summary: "for fill: which part is kept, a named position or a point (x, y) in 0…1"),
             ]
         ) { args in
             // The binder has checked the word against the declared choices.
@@ -48,9 +50,10 @@ extension ImageProcessors {
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "resize", version: Self.descriptor.version,
-                                arguments: [("size", .size(size)), ("mode", .word(mode.rawValue)), ("anchor", .point(anchor))],
-                                positionalCount: 1)
+            ProcessorInvocation(
+                name: "resize", version: Self.descriptor.version,
+                arguments: [("size", .size(size)), ("mode", .word(mode.rawValue)), ("anchor", .point(anchor))],
+                positionalCount: 1)
         }
 
         public var decodeHint: DecodeHint? {
@@ -77,8 +80,10 @@ extension ImageProcessors {
                 let extent = bitmap.logicalRegion
                 let sx = extent.width / Double(covering.width)
                 let sy = extent.height / Double(covering.height)
-                let region = (x: Double(origin.x) * sx, y: Double(origin.y) * sy,
-                              width: Double(kept.width) * sx, height: Double(kept.height) * sy)
+                let region = (
+                    x: Double(origin.x) * sx, y: Double(origin.y) * sy,
+                    width: Double(kept.width) * sx, height: Double(kept.height) * sy
+                )
                 return try bitmap.resampled(to: kept, from: region)
             }
         }
@@ -87,8 +92,10 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.Resize {
     /// Scales the image to `size`: `.fit` inside it, `.fill` it and crop around `anchor`, or `.stretch`.
-    public static func resize(to size: PixelSize, mode: ImageProcessors.Resize.Mode = .fit,
-                              anchor: UnitPoint = .center) -> ImageProcessors.Resize {
+    public static func resize(
+        to size: PixelSize, mode: ImageProcessors.Resize.Mode = .fit,
+        anchor: UnitPoint = .center
+    ) -> ImageProcessors.Resize {
         .init(size: size, mode: mode, anchor: anchor)
     }
 }

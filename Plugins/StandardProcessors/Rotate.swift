@@ -25,17 +25,19 @@ extension ImageProcessors {
             summary: "turn clockwise by any angle; the canvas grows, uncovered corners get the background",
             parameters: [
                 ParameterSpec("degrees", .number(-3600...3600), summary: "the angle, clockwise; multiples of 90 are exact"),
-                ParameterSpec("background", .color, default: .color(.clear),
-                              summary: "colour of the uncovered corners, #RRGGBB or #RRGGBBAA"),
+                ParameterSpec(
+                    "background", .color, default: .color(.clear),
+                    summary: "colour of the uncovered corners, #RRGGBB or #RRGGBBAA"),
             ]
         ) { args in
             Rotate(degrees: args.number("degrees"), background: args.color("background"))
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "rotate", version: Self.descriptor.version,
-                                arguments: [("degrees", .number(degrees)), ("background", .color(background))],
-                                positionalCount: 1)
+            ProcessorInvocation(
+                name: "rotate", version: Self.descriptor.version,
+                arguments: [("degrees", .number(degrees)), ("background", .color(background))],
+                positionalCount: 1)
         }
 
         /// True for a non-right angle on a background that is not opaque.

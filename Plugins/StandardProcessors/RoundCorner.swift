@@ -57,22 +57,28 @@ extension ImageProcessors {
             name: "roundCorner", version: 1,
             summary: "rounds the corners with an anti-aliased arc; outside them the pixels become the background",
             parameters: [
-                ParameterSpec("radius", .positive(upTo: ColorParameter.maximumPixels),
-                              summary: "corner radius in pixels, > 0 (at most half the shorter side is used)"),
-                ParameterSpec("corners", .choiceSet(Corners.named.map(\.name)), default: .words(Corners.named.map(\.name)),
-                              summary: "which corners to round, joined with +, or all"),
-                ParameterSpec("background", .color, default: .color(.clear),
-                              summary: "colour of the cut-off corners (transparent by default)"),
+                ParameterSpec(
+                    "radius", .positive(upTo: ColorParameter.maximumPixels),
+                    summary: "corner radius in pixels, > 0 (at most half the shorter side is used)"),
+                ParameterSpec(
+                    "corners", .choiceSet(Corners.named.map(\.name)), default: .words(Corners.named.map(\.name)),
+                    summary: "which corners to round, joined with +, or all"),
+                ParameterSpec(
+                    "background", .color, default: .color(.clear),
+                    summary: "colour of the cut-off corners (transparent by default)"),
             ]
         ) { args in
-            RoundCorner(radius: args.number("radius"),
-                        corners: Corners(names: args.words("corners")), background: args.color("background"))
+            RoundCorner(
+                radius: args.number("radius"),
+                corners: Corners(names: args.words("corners")), background: args.color("background"))
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "roundCorner", version: Self.descriptor.version, arguments: [
-                ("radius", .number(radius)), ("corners", .words(corners.names)), ("background", .color(background)),
-            ], positionalCount: 1)
+            ProcessorInvocation(
+                name: "roundCorner", version: Self.descriptor.version,
+                arguments: [
+                    ("radius", .number(radius)), ("corners", .words(corners.names)), ("background", .color(background)),
+                ], positionalCount: 1)
         }
 
         public var introducesTransparency: Bool { background.alpha < 255 && radius > 0 && !corners.isEmpty }
@@ -80,8 +86,10 @@ extension ImageProcessors {
         public func process(_ bitmap: Bitmap) throws -> Bitmap {
             guard radius > 0, !corners.isEmpty else { return bitmap }
             func r(_ corner: Corners) -> Double { corners.contains(corner) ? radius : 0 }
-            let shape = RoundedRectCoverage(width: bitmap.width, height: bitmap.height, radii: CornerRadii(
-                topLeft: r(.topLeft), topRight: r(.topRight), bottomLeft: r(.bottomLeft), bottomRight: r(.bottomRight)))
+            let shape = RoundedRectCoverage(
+                width: bitmap.width, height: bitmap.height,
+                radii: CornerRadii(
+                    topLeft: r(.topLeft), topRight: r(.topRight), bottomLeft: r(.bottomLeft), bottomRight: r(.bottomRight)))
             return try bitmap.clipped(to: shape, background: background)
         }
     }
@@ -89,8 +97,10 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.RoundCorner {
     /// Rounds the chosen corners by `radius` pixels; the cut-off parts become `background`.
-    public static func roundCorner(radius: Double, corners: ImageProcessors.RoundCorner.Corners = .all,
-                                   background: RGBAColor = .clear) -> ImageProcessors.RoundCorner {
+    public static func roundCorner(
+        radius: Double, corners: ImageProcessors.RoundCorner.Corners = .all,
+        background: RGBAColor = .clear
+    ) -> ImageProcessors.RoundCorner {
         .init(radius: radius, corners: corners, background: background)
     }
 }

@@ -24,8 +24,9 @@ extension ImageProcessors {
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "tint", version: Self.descriptor.version,
-                                arguments: [("color", .color(color))], positionalCount: 1)
+            ProcessorInvocation(
+                name: "tint", version: Self.descriptor.version,
+                arguments: [("color", .color(color))], positionalCount: 1)
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {

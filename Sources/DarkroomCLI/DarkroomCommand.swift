@@ -10,9 +10,11 @@ public struct DarkroomCommand: AsyncParsableCommand {
             Run `darkroom plugins` to list every processor and its arguments.
             """,
         version: DarkroomVersion.current,
-        subcommands: [ProcessCommand.self, RunCommand.self, EnqueueCommand.self, WorkerCommand.self, EventsCommand.self,
-                      WaitCommand.self, CancelCommand.self, DeadLetterCommand.self, GetCommand.self,
-                      PluginsCommand.self, CacheCommand.self]
+        subcommands: [
+            ProcessCommand.self, RunCommand.self, EnqueueCommand.self, WorkerCommand.self, EventsCommand.self,
+            WaitCommand.self, CancelCommand.self, DeadLetterCommand.self, GetCommand.self,
+            PluginsCommand.self, CacheCommand.self,
+        ]
     )
 
     public init() {}

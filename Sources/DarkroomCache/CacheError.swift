@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Why a cache operation failed: a stable `code` for logs and job events, a message that names
 /// the file and says what to do, and whether retrying later may help.
@@ -30,15 +31,17 @@ public struct CacheError: DarkroomError, Equatable {
     /// The volume (or the user's quota) is full. Transient: an eviction or an operator may free
     /// space. Nothing damaged is left behind when this is thrown.
     public static func diskFull(path: String, systemError: Int32) -> CacheError {
-        CacheError(code: "cache.disk-full",
-                   message: "\(path): no space left on the cache volume (\(errnoText(systemError))); free space or lower the cache limits",
-                   isTransient: true, systemError: systemError)
+        CacheError(
+            code: "cache.disk-full",
+            message: "\(path): no space left on the cache volume (\(errnoText(systemError))); free space or lower the cache limits",
+            isTransient: true, systemError: systemError)
     }
 
     /// An entry exists but cannot be what was stored (not a regular file, or shorter than its size).
     public static func corrupt(path: String, reason: String) -> CacheError {
-        CacheError(code: "cache.corrupt", message: "\(path): damaged cache entry (\(reason)); it can be deleted safely",
-                   isTransient: false)
+        CacheError(
+            code: "cache.corrupt", message: "\(path): damaged cache entry (\(reason)); it can be deleted safely",
+            isTransient: false)
     }
 
     /// The directory holds something that is not a cache of a layout this build understands.
@@ -59,12 +62,14 @@ public struct CacheError: DarkroomError, Equatable {
         case ENOSPC, EDQUOT:
             return .diskFull(path: path, systemError: code)
         case EACCES, EPERM, EROFS:
-            return CacheError(code: "cache.permission",
-                              message: "\(path): cannot \(operation) (\(errnoText(code))); check the cache directory's owner and mode",
-                              isTransient: false, systemError: code)
+            return CacheError(
+                code: "cache.permission",
+                message: "\(path): cannot \(operation) (\(errnoText(code))); check the cache directory's owner and mode",
+                isTransient: false, systemError: code)
         default:
-            return CacheError(code: "cache.io", message: "\(path): cannot \(operation) (\(errnoText(code)))",
-                              isTransient: Errno(code).isTransientIO, systemError: code)
+            return CacheError(
+                code: "cache.io", message: "\(path): cannot \(operation) (\(errnoText(code)))",
+                isTransient: Errno(code).isTransientIO, systemError: code)
         }
     }
 

@@ -7,10 +7,12 @@ extension FleetClient {
     ///
     /// `onProgress` sees every new count (the first at once); `onFailure` each failure that
     /// happens while waiting; `onNote` that the queue was lost, or is back.
-    public func wait(for batch: String, timeout: Duration? = nil,
-                     onProgress: (BatchProgress) -> Void = { _ in },
-                     onFailure: (BatchFailure) -> Void = { _ in },
-                     onNote: (String) -> Void = { _ in }) async throws -> BatchWaitResult? {
+    public func wait(
+        for batch: String, timeout: Duration? = nil,
+        onProgress: (BatchProgress) -> Void = { _ in },
+        onFailure: (BatchFailure) -> Void = { _ in },
+        onNote: (String) -> Void = { _ in }
+    ) async throws -> BatchWaitResult? {
         try await BatchWaiter(batch: batch, timeout: timeout, isOutage: isOutage)
             .wait(on: queue, onProgress: onProgress, onFailure: onFailure, onNote: onNote)
     }

@@ -7,12 +7,16 @@ extension FleetClient {
     /// the queue's error when the workers could not be asked).
     ///
     /// `listName` names the job list in problem locations (`list.txt:12`).
-    public func prepare(_ requests: [JobRequest], defaults: EnqueueDefaults, listName: String? = nil,
-                        now: Timestamp = .now()) async throws -> PreparedJobs {
+    public func prepare(
+        _ requests: [JobRequest], defaults: EnqueueDefaults, listName: String? = nil,
+        now: Timestamp = .now()
+    ) async throws -> PreparedJobs {
         let queue = self.queue
         var validator = ChainValidator(registry: processors) { try await queue.liveWorkers() }
-        switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
-                                             listName: listName, now: now) {
+        switch try await EnqueuePlanner.plan(
+            requests, defaults: defaults, validator: &validator,
+            listName: listName, now: now)
+        {
         case .jobs(let jobs):
             return PreparedJobs(jobs: jobs, notes: validator.notes)
         case .problems(let problems):
@@ -29,8 +33,10 @@ extension FleetClient {
     }
 
     /// `prepare`, then `enqueue`: the jobs are sent only when every request is good.
-    public func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, listName: String? = nil,
-                        progress: (@Sendable (Int) -> Void)? = nil) async throws -> EnqueueReceipt {
+    public func enqueue(
+        _ requests: [JobRequest], defaults: EnqueueDefaults, listName: String? = nil,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> EnqueueReceipt {
         let prepared = try await prepare(requests, defaults: defaults, listName: listName)
         let added = try await enqueue(prepared, progress: progress)
         return EnqueueReceipt(jobs: prepared.jobs, added: added, notes: prepared.notes)

@@ -29,8 +29,10 @@ public struct FleetClient: Sendable {
 
     /// A client of the fleet behind `queue`. `isOutage` recognises the driver's outage errors;
     /// the default knows the `JobQueueError.unavailable` every driver reports them as.
-    public init(queue: any Queue, processors: ProcessorRegistry = FleetClient.standardProcessors(),
-                isOutage: @escaping @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable) {
+    public init(
+        queue: any Queue, processors: ProcessorRegistry = FleetClient.standardProcessors(),
+        isOutage: @escaping @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable
+    ) {
         self.queue = queue
         self.processors = processors
         self.isOutage = isOutage

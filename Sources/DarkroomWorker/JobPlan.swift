@@ -24,8 +24,9 @@ struct JobPlan: Sendable {
         }
         var encoding = EncodeOptions()
         if let quality = job.quality { encoding.quality = quality }
-        request = ImageRequest(source: SourceReference(job.source), chain: chain,
-                               output: OutputOptions(format: format, encoding: encoding))
+        request = ImageRequest(
+            source: SourceReference(job.source), chain: chain,
+            output: OutputOptions(format: format, encoding: encoding))
         source = job.source
         jobID = job.id
     }

@@ -1,4 +1,5 @@
 import DarkroomSystem
+
 /// How long to wait before trying again: exponential with "full jitter" (AWS Architecture Blog,
 /// "Exponential Backoff And Jitter"): attempt n waits a uniformly random time in
 /// `0 … min(cap, base × 2^(n−1))`. Full jitter spreads the retries of a fleet that failed together
@@ -51,7 +52,10 @@ extension Double {
     fileprivate static func pow2(_ exponent: Double) -> Double {
         var value = 1.0
         var remaining = Int(exponent)
-        while remaining > 0 { value *= 2; remaining -= 1 }
+        while remaining > 0 {
+            value *= 2
+            remaining -= 1
+        }
         return value
     }
 }

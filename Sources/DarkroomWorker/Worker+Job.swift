@@ -1,7 +1,7 @@
-import DarkroomSystem
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomSystem
 import Logging
 
 /// One job, from delivery to acknowledgement.
@@ -30,7 +30,10 @@ extension Worker {
         var settled = false
         defer { slots.give(settled: settled) }
         func settle() {
-            if !settled { slots.settle(); settled = true }
+            if !settled {
+                slots.settle()
+                settled = true
+            }
         }
         let job = delivery.job
         var logger = self.logger
@@ -42,10 +45,12 @@ extension Worker {
             plan = try planned.get()
         } catch let error as ChainError where error.code == .unknownProcessor {
             // Not this job's fault and not a failure: a worker with that plugin can run it.
-            logger.warning("job names a processor this worker lacks; handing it back for a worker that has it",
-                           metadata: ["error": "\(error)", "retry-in": "\(configuration.releaseDelay)"])
+            logger.warning(
+                "job names a processor this worker lacks; handing it back for a worker that has it",
+                metadata: ["error": "\(error)", "retry-in": "\(configuration.releaseDelay)"])
             settle()
-            let queue = self.queue, delay = configuration.releaseDelay
+            let queue = self.queue
+            let delay = configuration.releaseDelay
             _ = await queueCall("release", logger: logger) { try await queue.release(delivery, after: delay) }
             return
         } catch {
@@ -92,27 +97,33 @@ extension Worker {
                 directory = try await DetachedWait.run { try await pipeline.runBlocking { try roots.prepare(output) } }
             }
         }
-        let pipeline = self.pipeline, request = plan.request
+        let pipeline = self.pipeline
+        let request = plan.request
         let image = try await DetachedWait.run { try await pipeline.retrieve(request) }
         try Task.checkCancellation()
 
         var path = image.cachePath
         var writeMilliseconds: Double?
         if let directory {
-            let clock = ContinuousClock(), start = clock.now
-            let names = plan.fileNames(for: image.format), bytes = image.bytes, durable = configuration.syncsOutputs
+            let clock = ContinuousClock()
+            let start = clock.now
+            let names = plan.fileNames(for: image.format)
+            let bytes = image.bytes
+            let durable = configuration.syncsOutputs
             // Detachable too: a hung output volume (a stuck NFS mount) must not outlast the grace period.
             path = try await DetachedWait.run {
                 try await pipeline.runBlocking {
-                    try OutputWriter.write(bytes, directory: directory, roots: roots, preferred: names.preferred,
-                                           fallback: names.fallback, durable: durable)
+                    try OutputWriter.write(
+                        bytes, directory: directory, roots: roots, preferred: names.preferred,
+                        fallback: names.fallback, durable: durable)
                 }
             }
             writeMilliseconds = (clock.now - start).inMilliseconds
         }
-        return JobResult(output: path, format: image.format.rawValue, width: image.size.width, height: image.size.height,
-                         bytes: image.bytes.count, cache: CacheOutcome(image.origin),
-                         ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
+        return JobResult(
+            output: path, format: image.format.rawValue, width: image.size.width, height: image.size.height,
+            bytes: image.bytes.count, cache: CacheOutcome(image.origin),
+            ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
     }
 
     /// Permanent errors fail the job at once; transient ones schedule a retry after the backoff
@@ -124,9 +135,13 @@ extension Worker {
             // Its `started` may still wait in the batcher: it must reach the stream before `failed`.
             await batcher.eventsSent()
             let delay = configuration.retryBackoff.delay(afterAttempt: delivery.attempt)
-            guard let disposition = await queueCall("retry", logger: logger, {
-                try await queue.retry(delivery, after: delay, error: classified.error)
-            }) else { return }
+            guard
+                let disposition = await queueCall(
+                    "retry", logger: logger,
+                    {
+                        try await queue.retry(delivery, after: delay, error: classified.error)
+                    })
+            else { return }
             countDone()
             switch disposition {
             case .scheduled:
@@ -145,15 +160,18 @@ extension Worker {
 
     /// A queue call retried a few times with the queue backoff. Nil when it kept failing: the
     /// job then stays pending and is reclaimed after the visibility timeout (at least once).
-    func queueCall<T: Sendable>(_ what: String, logger: Logger, attempts: Int = 5,
-                                _ call: @escaping @Sendable () async throws -> T) async -> T? {
+    func queueCall<T: Sendable>(
+        _ what: String, logger: Logger, attempts: Int = 5,
+        _ call: @escaping @Sendable () async throws -> T
+    ) async -> T? {
         for attempt in 1...max(1, attempts) {
             do {
                 return try await call()
             } catch {
                 if attempt == attempts || Task.isCancelled {
-                    logger.error("\(what) failed; the job stays pending and will be reclaimed after the visibility timeout",
-                                 metadata: ["error": "\(error)"])
+                    logger.error(
+                        "\(what) failed; the job stays pending and will be reclaimed after the visibility timeout",
+                        metadata: ["error": "\(error)"])
                     return nil
                 }
                 try? await Task.sleep(for: configuration.queueBackoff.delay(afterAttempt: attempt))
@@ -167,8 +185,9 @@ extension Worker {
     static func stages(_ timings: PipelineTimings, origin: ResultOrigin, outputWrite: Double?) -> DarkroomQueue.StageTimings {
         switch origin {
         case .miss:
-            return DarkroomQueue.StageTimings(fetch: timings.fetch, decode: timings.decode, process: timings.process,
-                                              encode: timings.encode, store: timings.store + (outputWrite ?? 0))
+            return DarkroomQueue.StageTimings(
+                fetch: timings.fetch, decode: timings.decode, process: timings.process,
+                encode: timings.encode, store: timings.store + (outputWrite ?? 0))
         case .memory, .disk:
             return DarkroomQueue.StageTimings(fetch: timings.fetch, store: outputWrite)
         }

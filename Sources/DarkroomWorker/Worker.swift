@@ -46,8 +46,10 @@ public final class Worker: Service {
     /// - Parameter clock: the time the worker's own timers follow (heartbeats, lease renewals,
     ///   reclaims, the grace period); the system clock by default. Tests pass the `ManualQueueClock`
     ///   their `MemoryQueue` reads, so visibility timeouts and these timers move together by hand.
-    public init(queue: any JobQueueDriver & WorkerRegistry, pipeline: ImagePipeline, configuration: WorkerConfiguration,
-                logger: Logger, clock: any QueueClock = SystemQueueClock()) {
+    public init(
+        queue: any JobQueueDriver & WorkerRegistry, pipeline: ImagePipeline, configuration: WorkerConfiguration,
+        logger: Logger, clock: any QueueClock = SystemQueueClock()
+    ) {
         self.queue = queue
         self.pipeline = pipeline
         self.configuration = configuration
@@ -83,11 +85,13 @@ public final class Worker: Service {
     }
 
     public func run() async throws {
-        logger.info("worker starting", metadata: [
-            "concurrency": "\(configuration.concurrency)",
-            "visibility-timeout": "\(queue.configuration.visibilityTimeout)",
-            "max-attempts": "\(queue.configuration.maxAttempts)",
-        ])
+        logger.info(
+            "worker starting",
+            metadata: [
+                "concurrency": "\(configuration.concurrency)",
+                "visibility-timeout": "\(queue.configuration.visibilityTimeout)",
+                "max-attempts": "\(queue.configuration.maxAttempts)",
+            ])
         await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
                 await serve()
@@ -127,8 +131,11 @@ public final class Worker: Service {
                         let reclaimed = try await queue.reclaimStale(consumer: configuration.name, max: free)
                         deliveries = reclaimed.deliveries
                         if !deliveries.isEmpty || reclaimed.deadLettered > 0 {
-                            logger.notice("reclaimed stale jobs of stopped workers", metadata: [
-                                "reclaimed": "\(deliveries.count)", "dead-lettered": "\(reclaimed.deadLettered)"])
+                            logger.notice(
+                                "reclaimed stale jobs of stopped workers",
+                                metadata: [
+                                    "reclaimed": "\(deliveries.count)", "dead-lettered": "\(reclaimed.deadLettered)",
+                                ])
                         }
                     }
                     if deliveries.isEmpty { deliveries = try await reserve(max: free) }
@@ -145,8 +152,11 @@ public final class Worker: Service {
                     let delay = configuration.queueBackoff.delay(afterAttempt: queueFailures)
                     // The first failure and then every 10th, so a long outage is visible but not a flood.
                     if queueFailures == 1 || queueFailures % 10 == 0 {
-                        logger.error("cannot reach the queue; retrying with backoff", metadata: [
-                            "error": "\(error)", "failed-calls": "\(queueFailures)", "retry-in": "\(delay)"])
+                        logger.error(
+                            "cannot reach the queue; retrying with backoff",
+                            metadata: [
+                                "error": "\(error)", "failed-calls": "\(queueFailures)", "retry-in": "\(delay)",
+                            ])
                     }
                     await stopping.sleep(for: delay)
                 }
@@ -158,7 +168,9 @@ public final class Worker: Service {
 
     /// `reserve`, cancelled (returning what it got, if anything) as soon as a stop begins.
     private func reserve(max: Int) async throws -> [JobDelivery] {
-        let queue = self.queue, name = configuration.name, wait = configuration.reserveWait
+        let queue = self.queue
+        let name = configuration.name
+        let wait = configuration.reserveWait
         let call = Task { try await queue.reserve(consumer: name, max: max, wait: wait) }
         return try await withTaskCancellationHandler {
             try await stopping.whileRegistered({ call.cancel() }) { try await call.value }
@@ -171,16 +183,20 @@ public final class Worker: Service {
     private func drain() async {
         let running = slots.inHand
         guard running > 0 else { return }
-        logger.notice("finishing jobs in hand before stopping", metadata: [
-            "running": "\(running)", "grace-period": "\(configuration.gracePeriod)"])
+        logger.notice(
+            "finishing jobs in hand before stopping",
+            metadata: [
+                "running": "\(running)", "grace-period": "\(configuration.gracePeriod)",
+            ])
         let timer = Task { [slots, clock, grace = configuration.gracePeriod] in
             if (try? await clock.sleep(for: grace)) != nil { slots.abandon() }
         }
         let idle = await slots.waitUntilIdle()
         timer.cancel()
         if !idle {
-            logger.warning("grace period over; jobs still running are left unacknowledged for other workers to reclaim",
-                           metadata: ["abandoned": "\(slots.inHand)"])
+            logger.warning(
+                "grace period over; jobs still running are left unacknowledged for other workers to reclaim",
+                metadata: ["abandoned": "\(slots.inHand)"])
         }
     }
 
@@ -206,15 +222,18 @@ public final class Worker: Service {
 
     /// What heartbeats advertise.
     var info: WorkerInfo {
-        WorkerInfo(name: configuration.name, host: WorkerConfiguration.hostName, pid: Self.pid,
-                   concurrency: configuration.concurrency, jobsDone: jobsDone,
-                   processors: configuration.processorVersions, version: configuration.version, startedAt: startedAt)
+        WorkerInfo(
+            name: configuration.name, host: WorkerConfiguration.hostName, pid: Self.pid,
+            concurrency: configuration.concurrency, jobsDone: jobsDone,
+            processors: configuration.processorVersions, version: configuration.version, startedAt: startedAt)
     }
 
     /// `workerOffline` and deregistration, best effort and bounded: a queue that is down must not
     /// keep a stopping worker alive.
     private func goOffline() async {
-        let queue = self.queue, name = configuration.name, wasAnnounced = announced.load(ordering: .relaxed)
+        let queue = self.queue
+        let name = configuration.name
+        let wasAnnounced = announced.load(ordering: .relaxed)
         // An unstructured task: after a hard stop (cancellation) the worker still says goodbye.
         let farewell = Task {
             try await DetachedWait.run(deadline: .seconds(5)) {
@@ -225,8 +244,9 @@ public final class Worker: Service {
         do {
             try await farewell.value
         } catch {
-            logger.warning("could not deregister from the queue; the worker entry expires with its heartbeat",
-                           metadata: ["error": "\(error)"])
+            logger.warning(
+                "could not deregister from the queue; the worker entry expires with its heartbeat",
+                metadata: ["error": "\(error)"])
         }
     }
 

@@ -1,5 +1,6 @@
-import DarkroomSystem
 import DarkroomCore
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,12 +47,14 @@ public struct WorkerConfiguration: Sendable {
     /// The Darkroom version, advertised in heartbeats.
     public var version: String
 
-    public init(name: String = WorkerConfiguration.defaultName, concurrency: Int = Cores.count,
-                gracePeriod: Duration = .seconds(25), heartbeatInterval: Duration = .seconds(5),
-                heartbeatTTL: Duration? = nil, leaseRenewInterval: Duration? = nil, reclaimInterval: Duration? = nil,
-                retryBackoff: RetryBackoff = .jobs, queueBackoff: RetryBackoff = .queue,
-                releaseDelay: Duration = .seconds(5), reserveWait: Duration = .seconds(1),
-                allowedOutputRoots: [String] = [], processors: ProcessorRegistry, version: String = "unknown") {
+    public init(
+        name: String = WorkerConfiguration.defaultName, concurrency: Int = Cores.count,
+        gracePeriod: Duration = .seconds(25), heartbeatInterval: Duration = .seconds(5),
+        heartbeatTTL: Duration? = nil, leaseRenewInterval: Duration? = nil, reclaimInterval: Duration? = nil,
+        retryBackoff: RetryBackoff = .jobs, queueBackoff: RetryBackoff = .queue,
+        releaseDelay: Duration = .seconds(5), reserveWait: Duration = .seconds(1),
+        allowedOutputRoots: [String] = [], processors: ProcessorRegistry, version: String = "unknown"
+    ) {
         self.name = name
         self.concurrency = max(1, concurrency)
         self.gracePeriod = max(gracePeriod, .zero)

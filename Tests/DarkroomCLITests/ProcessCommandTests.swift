@@ -1,10 +1,12 @@
 import ArgumentParser
-@testable import DarkroomCLI
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import Foundation
+import Synchronization
 import Testing
+
+@testable import DarkroomCLI
 
 @Suite("darkroom process, end to end on real files")
 struct ProcessCommandTests {
@@ -26,8 +28,10 @@ struct ProcessCommandTests {
                 for y in 0..<height {
                     for x in 0..<width {
                         let i = y * rowBytes + x * 4
-                        bytes[i] = UInt8(x * 255 / (width - 1)); bytes[i + 1] = UInt8(y * 255 / (height - 1))
-                        bytes[i + 2] = 90; bytes[i + 3] = 255
+                        bytes[i] = UInt8(x * 255 / (width - 1))
+                        bytes[i + 1] = UInt8(y * 255 / (height - 1))
+                        bytes[i + 2] = 90
+                        bytes[i + 3] = 255
                     }
                 }
             }
@@ -69,7 +73,8 @@ struct ProcessCommandTests {
 
     @Test("One PNG becomes a JPEG thumbnail at -o with the fitted size")
     func singleFile() async throws {
-        let ws = try Workspace(); defer { ws.remove() }
+        let ws = try Workspace()
+        defer { ws.remove() }
         let input = try ws.image("wide.png", .png, width: 300, height: 200)
         try await Self.run([input, "-p", "downsample(60x60)", "-o", ws.path("thumb.jpg")])
         let out = try ws.decode("thumb.jpg")
@@ -79,10 +84,11 @@ struct ProcessCommandTests {
 
     @Test("Several inputs go to --out under their base names, and a PNG named .jpg simply works")
     func manyFiles() async throws {
-        let ws = try Workspace(); defer { ws.remove() }
+        let ws = try Workspace()
+        defer { ws.remove() }
         let a = try ws.image("a.jpg", .jpeg)
         let b = try ws.image("b.webp", .webp)
-        let c = try ws.image("c.jpg", .png) // a PNG with the wrong name
+        let c = try ws.image("c.jpg", .png)  // a PNG with the wrong name
         try await Self.run([a, b, c, "-p", "resize(40x40, mode: fill)", "--out", ws.path("out"), "-j", "2"])
         #expect(try ws.decode("out/a.jpg").bitmap.size == PixelSize(width: 40, height: 40))
         #expect(try ws.decode("out/b.webp").info.format == .webp)
@@ -91,7 +97,8 @@ struct ProcessCommandTests {
 
     @Test("A JPEG whose chain adds transparency is written as PNG")
     func roundCornerMakesPNG() async throws {
-        let ws = try Workspace(); defer { ws.remove() }
+        let ws = try Workspace()
+        defer { ws.remove() }
         let input = try ws.image("photo.jpg", .jpeg)
         try await Self.run([input, "-p", "roundCorner(10)", "--out", ws.path("out")])
         let out = try ws.decode("out/photo.png")
@@ -102,7 +109,8 @@ struct ProcessCommandTests {
 
     @Test("One bad file fails alone: the others are written and the exit status is 1")
     func partialFailure() async throws {
-        let ws = try Workspace(); defer { ws.remove() }
+        let ws = try Workspace()
+        defer { ws.remove() }
         let good = try ws.image("good.png", .png)
         try Data("<html>not an image</html>".utf8).write(to: URL(fileURLWithPath: ws.path("bad.jpg")))
         let status = await Self.exitCode([good, ws.path("bad.jpg"), "-p", "blur(1)", "--out", ws.path("out")])
@@ -113,19 +121,23 @@ struct ProcessCommandTests {
 
     @Test("A bad chain is refused with status 2 before any file is read")
     func badChain() async throws {
-        let ws = try Workspace(); defer { ws.remove() }
+        let ws = try Workspace()
+        defer { ws.remove() }
         let input = try ws.image("a.png", .png)
         #expect(await Self.exitCode([input, "-p", "rond(4)", "--out", ws.path("out")]) == 2)
         #expect(await Self.exitCode([input, "-p", "blur(-3)", "--out", ws.path("out")]) == 2)
         #expect(!FileManager.default.fileExists(atPath: ws.path("out/a.png")))
     }
 
-    @Test("Out-of-range limits are usage errors, not crashes", arguments: [
-        ["--max-pixels", "inf"], ["--max-pixels", "1e300"], ["--max-pixels", "1e-300"],
-        ["--max-output-pixels", "0"], ["--max-output-dimension", "0"], ["--quality", "101"], ["-j", "0"],
-    ])
+    @Test(
+        "Out-of-range limits are usage errors, not crashes",
+        arguments: [
+            ["--max-pixels", "inf"], ["--max-pixels", "1e300"], ["--max-pixels", "1e-300"],
+            ["--max-output-pixels", "0"], ["--max-output-dimension", "0"], ["--quality", "101"], ["-j", "0"],
+        ])
     func badLimits(flags: [String]) async throws {
-        let ws = try Workspace(); defer { ws.remove() }
+        let ws = try Workspace()
+        defer { ws.remove() }
         let input = try ws.image("a.png", .png)
         #expect(await Self.exitCode([input, "-o", ws.path("b.png")] + flags) == 2)
     }
@@ -143,12 +155,14 @@ struct ProcessCommandTests {
 
     @Test("Records carry sizes, bytes and per-stage timings")
     func records() async throws {
-        let ws = try Workspace(); defer { ws.remove() }
+        let ws = try Workspace()
+        defer { ws.remove() }
         let input = try ws.image("a.png", .png, width: 200, height: 100)
         let plan = try ProcessPlan.make(inputs: [input, ws.path("missing.png")], outputFile: nil, outputDirectory: ws.root, format: .webp)
-        let runner = ProcessRunner(plan: plan, chain: try Registries.processors().chain(from: "downsample(50x50)"),
-                                   pipeline: ImagePipeline(configuration: Self.interactiveConfiguration),
-                                   output: OutputOptions(format: .webp), inFlight: 2)
+        let runner = ProcessRunner(
+            plan: plan, chain: try Registries.processors().chain(from: "downsample(50x50)"),
+            pipeline: ImagePipeline(configuration: Self.interactiveConfiguration),
+            output: OutputOptions(format: .webp), inFlight: 2)
         let collected = RecordBox()
         let outcome = await runner.run { collected.append($0) }
         #expect(outcome.succeeded == 1 && outcome.failed == 1)
@@ -170,5 +184,3 @@ final class RecordBox: Sendable {
     func append(_ record: ProcessRecord) { storage.withLock { $0.append(record) } }
     var records: [ProcessRecord] { storage.withLock { $0 } }
 }
-
-import Synchronization

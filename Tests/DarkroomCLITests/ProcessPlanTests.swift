@@ -1,6 +1,7 @@
-@testable import DarkroomCLI
 import DarkroomCodecs
 import Testing
+
+@testable import DarkroomCLI
 
 @Suite("darkroom process: planning outputs")
 struct ProcessPlanTests {
@@ -55,14 +56,16 @@ struct ProcessPlanTests {
         }
     }
 
-    @Test("Outputs are named after a URL's path, without query or fragment, percent-decoded; data: URIs by position", arguments: [
-        ("https://img.example.com/a/cat.jpg?w=2#x", 1, "cat"),
-        ("http://img.example.com/a/my%20photo.png", 1, "my photo"),
-        ("http://img.example.com/", 3, "image-3"),
-        ("data:image/png;base64,iVBORw0KGgo=", 2, "image-2"),
-        ("file:///srv/in/dog.webp", 1, "dog"),
-        ("photos/bird.large.jpeg", 1, "bird.large"),
-    ])
+    @Test(
+        "Outputs are named after a URL's path, without query or fragment, percent-decoded; data: URIs by position",
+        arguments: [
+            ("https://img.example.com/a/cat.jpg?w=2#x", 1, "cat"),
+            ("http://img.example.com/a/my%20photo.png", 1, "my photo"),
+            ("http://img.example.com/", 3, "image-3"),
+            ("data:image/png;base64,iVBORw0KGgo=", 2, "image-2"),
+            ("file:///srv/in/dog.webp", 1, "dog"),
+            ("photos/bird.large.jpeg", 1, "bird.large"),
+        ])
     func sourceBaseNames(source: String, position: Int, expected: String) {
         #expect(ProcessPlan.baseName(ofSource: source, position: position) == expected)
     }

@@ -10,8 +10,11 @@ struct RunCommandTests {
         try WorkerCLITestKit.write(try WorkerCLITestKit.image(.jpeg, width: 120, height: 80), to: "\(dir)/in/a.jpg")
         try WorkerCLITestKit.write(try WorkerCLITestKit.image(.png, width: 80, height: 120), to: "\(dir)/in/b.png")
 
-        let run = try await WorkerCLITestKit.run(["run", "in/a.jpg", "in/b.png", "-p", "downsample(40x40)", "--out", "thumbs",
-                                                  "--format", "webp"], in: dir)
+        let run = try await WorkerCLITestKit.run(
+            [
+                "run", "in/a.jpg", "in/b.png", "-p", "downsample(40x40)", "--out", "thumbs",
+                "--format", "webp",
+            ], in: dir)
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/thumbs").sorted() == ["a.webp", "b.webp"])
         let a = try WorkerCLITestKit.decode("\(dir)/thumbs/a.webp").bitmap
@@ -28,8 +31,11 @@ struct RunCommandTests {
         try WorkerCLITestKit.write(try WorkerCLITestKit.image(), to: "\(dir)/good.jpg")
         try WorkerCLITestKit.write(Array("definitely not a picture".utf8), to: "\(dir)/broken.jpg")
 
-        let run = try await WorkerCLITestKit.run(["run", "good.jpg", "broken.jpg", "missing.jpg", "-p", "downsample(40x40)",
-                                                  "--out", "out"], in: dir)
+        let run = try await WorkerCLITestKit.run(
+            [
+                "run", "good.jpg", "broken.jpg", "missing.jpg", "-p", "downsample(40x40)",
+                "--out", "out",
+            ], in: dir)
         #expect(run.status == 1)
         #expect(run.error.contains("\(dir)/broken.jpg") && run.error.contains("[image.unknown-format]"))
         #expect(run.error.contains("\(dir)/missing.jpg") && run.error.contains("[source.not-found]"))
@@ -73,8 +79,11 @@ struct RunCommandTests {
             """
         try list.write(toFile: "\(dir)/list.txt", atomically: true, encoding: .utf8)
 
-        let run = try await WorkerCLITestKit.run(["run", "--from", "list.txt", "-p", "downsample(40x40)", "--out", "out",
-                                                  "--concurrency", "1"], in: dir)
+        let run = try await WorkerCLITestKit.run(
+            [
+                "run", "--from", "list.txt", "-p", "downsample(40x40)", "--out", "out",
+                "--concurrency", "1",
+            ], in: dir)
         #expect(run.status == 0, "stderr: \(run.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").sorted() == ["cat.jpg", "second-cat.jpg"])
         let widths = try ["cat.jpg", "second-cat.jpg"].map { try WorkerCLITestKit.decode("\(dir)/out/\($0)").bitmap.width }

@@ -7,7 +7,8 @@ import Testing
 struct RunLimitTests {
     /// What `darkroom COMMAND a.jpg -p CHAIN --out OUT FLAGS` printed and how it exited.
     static func outcome(_ command: String, _ source: String, chain: String, flags: [String], in dir: String)
-        async throws -> WorkerCLITestKit.Run {
+        async throws -> WorkerCLITestKit.Run
+    {
         try await WorkerCLITestKit.run([command, source, "-p", chain, "--out", "out-\(command)"] + flags, in: dir)
     }
 
@@ -17,12 +18,13 @@ struct RunLimitTests {
             .map { String($0[$0.range(of: "\(source): ")!.upperBound...]) }
     }
 
-    @Test("Given a limit flag the source breaks, when run and process handle it, then both fail it with the same code and message",
-          arguments: [
-              (["--max-pixels", "0.001"], "downsample(10x10)", "image.too-large"),
-              (["--max-output-dimension", "50"], "resize(100x100)", "output.too-large"),
-              (["--max-pixels", "0.01", "--max-output-pixels", "0.001"], "resize(2000x2000, mode: stretch)", "image.too-large"),
-          ])
+    @Test(
+        "Given a limit flag the source breaks, when run and process handle it, then both fail it with the same code and message",
+        arguments: [
+            (["--max-pixels", "0.001"], "downsample(10x10)", "image.too-large"),
+            (["--max-output-dimension", "50"], "resize(100x100)", "output.too-large"),
+            (["--max-pixels", "0.01", "--max-output-pixels", "0.001"], "resize(2000x2000, mode: stretch)", "image.too-large"),
+        ])
     func limitsMatchProcess(flags: [String], chain: String, code: String) async throws {
         let dir = try WorkerCLITestKit.makeDirectory("run-limits")
         defer { WorkerCLITestKit.remove(dir) }
@@ -58,15 +60,18 @@ struct RunLimitTests {
         let lenientRun = try await Self.outcome("run", "cut.jpg", chain: "downsample(40x40)", flags: ["--lenient"], in: dir)
         #expect(lenientProcess.status == 0, "\(lenientProcess.error)")
         #expect(lenientRun.status == 0, "\(lenientRun.error)")
-        #expect(try WorkerCLITestKit.decode("\(dir)/out-run/cut.jpg").bitmap.size
-            == WorkerCLITestKit.decode("\(dir)/out-process/cut.jpg").bitmap.size)
+        #expect(
+            try WorkerCLITestKit.decode("\(dir)/out-run/cut.jpg").bitmap.size
+                == WorkerCLITestKit.decode("\(dir)/out-process/cut.jpg").bitmap.size)
     }
 
-    @Test("Out-of-range limit flags are usage errors with process's message, before any job runs", arguments: [
-        (["--max-pixels", "inf"], "--max-pixels must be 0.001…1000 megapixels (got inf)"),
-        (["--max-output-pixels", "0"], "--max-output-pixels must be 0.001…1000 megapixels (got 0.0)"),
-        (["--max-output-dimension", "0"], "--max-output-dimension must be 1…65535 pixels (got 0)"),
-    ])
+    @Test(
+        "Out-of-range limit flags are usage errors with process's message, before any job runs",
+        arguments: [
+            (["--max-pixels", "inf"], "--max-pixels must be 0.001…1000 megapixels (got inf)"),
+            (["--max-output-pixels", "0"], "--max-output-pixels must be 0.001…1000 megapixels (got 0.0)"),
+            (["--max-output-dimension", "0"], "--max-output-dimension must be 1…65535 pixels (got 0)"),
+        ])
     func badLimits(flags: [String], message: String) async throws {
         let dir = try WorkerCLITestKit.makeDirectory("run-limits")
         defer { WorkerCLITestKit.remove(dir) }

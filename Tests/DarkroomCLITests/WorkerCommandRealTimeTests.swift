@@ -27,8 +27,9 @@ struct WorkerCommandRealTimeTests {
 
         /// Starts `darkroom worker` with test-friendly flags plus `extra`.
         func worker(_ name: String, _ extra: [String] = []) throws -> WorkerCLITestKit.Running {
-            try WorkerCLITestKit.Running(["worker", "--redis", redis.url, "--name", name, "--log-level", "notice"] + extra,
-                                         directory: directory)
+            try WorkerCLITestKit.Running(
+                ["worker", "--redis", redis.url, "--name", name, "--log-level", "notice"] + extra,
+                directory: directory)
         }
 
         func job(_ source: String, batch: String = "b") -> Job {
@@ -61,9 +62,10 @@ struct WorkerCommandRealTimeTests {
         let worker = try fleet.worker("w-term", ["--allow-source", source.origin + "/", "--concurrency", "1"])
 
         _ = try await fleet.queue.enqueue([fleet.job(source.url("/slow.jpg"))])
-        #expect(await WorkerCLITestKit.eventually {
-            try await WorkerCLITestKit.events(fleet.queue).contains { $0.type == .started }
-        })
+        #expect(
+            await WorkerCLITestKit.eventually {
+                try await WorkerCLITestKit.events(fleet.queue).contains { $0.type == .started }
+            })
         worker.signal(SIGTERM)
         let run = await worker.finish()
         #expect(run.status == 0, "stderr: \(run.error)")
@@ -98,8 +100,10 @@ struct WorkerCommandRealTimeTests {
         let terminal = try await WorkerCLITestKit.events(fleet.queue).filter(\.isTerminal)
         #expect(terminal.count == 2)
         #expect(Set(terminal.compactMap(\.job)).count == 2)
-        #expect(terminal.allSatisfy { $0.type == .succeeded && $0.worker == "rescuer" && $0.attempt == 2 },
-                "terminal events: \(terminal.map { "\($0.type.rawValue) \($0.worker ?? "-") attempt \($0.attempt ?? 0) \($0.error.map(String.init(describing:)) ?? "")" })")
+        #expect(
+            terminal.allSatisfy { $0.type == .succeeded && $0.worker == "rescuer" && $0.attempt == 2 },
+            "terminal events: \(terminal.map { "\($0.type.rawValue) \($0.worker ?? "-") attempt \($0.attempt ?? 0) \($0.error.map(String.init(describing:)) ?? "")" })"
+        )
     }
 
     @Test("An unreachable Redis is reported on standard error and retried; the worker keeps running until SIGTERM, then exits 0")
@@ -109,8 +113,9 @@ struct WorkerCommandRealTimeTests {
         // A port nobody listens on.
         let (fd, port) = try TestHTTPServer.openListener(on: "127.0.0.1")
         close(fd)
-        let worker = try WorkerCLITestKit.Running(["worker", "--redis", "redis://127.0.0.1:\(port)", "--name", "lonely"],
-                                                  directory: directory)
+        let worker = try WorkerCLITestKit.Running(
+            ["worker", "--redis", "redis://127.0.0.1:\(port)", "--name", "lonely"],
+            directory: directory)
         #expect(await WorkerCLITestKit.eventually { worker.error.contains("cannot reach the queue") })
         #expect(worker.error.contains("cannot connect to Redis at 127.0.0.1:\(port)"))
         #expect(worker.process.isRunning)

@@ -16,7 +16,8 @@ struct CacheCommandTests {
         #expect(run.error == "darkroom: /nonexistent/darkroom-cache: no such cache directory\n")
 
         // A directory that is not a cache is reported, not turned into one.
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         run = try CacheTestKit.run(["cache", "prune", "--cache", directory, "--max-size", "0"])
         #expect(run.status == 2)
         #expect(run.error.contains("not a darkroom cache"))
@@ -25,17 +26,18 @@ struct CacheCommandTests {
 
     @Test("stats --json reports entries, bytes, oldest age and the hit ratio flushed by other processes")
     func statsJSON() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         do {
             let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration())
             try cache.store(CacheTestKit.value(1, count: 1000), for: "a", in: .results)
             try cache.store(CacheTestKit.value(2, count: 3000), for: "b", in: .results)
             try cache.store(CacheTestKit.value(3, count: 5000), for: "src", in: .originals)
             try CacheTestKit.age(cache.path(for: "src", in: .originals), secondsAgo: 2 * 86_400)
-            _ = try cache.data(for: "a", in: .results)       // hit
-            _ = try cache.data(for: "a", in: .results)       // hit
-            _ = try cache.data(for: "b", in: .results)       // hit
-            _ = try cache.data(for: "missing", in: .results) // miss
+            _ = try cache.data(for: "a", in: .results)  // hit
+            _ = try cache.data(for: "a", in: .results)  // hit
+            _ = try cache.data(for: "b", in: .results)  // hit
+            _ = try cache.data(for: "missing", in: .results)  // miss
             _ = try cache.data(for: "missing", in: .originals)
             cache.flushStatistics()
         }
@@ -60,7 +62,8 @@ struct CacheCommandTests {
 
     @Test("stats prints a table with a row per area and the total")
     func statsTable() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration())
         try cache.store(CacheTestKit.value(1, count: 2048), for: "a", in: .results)
         let run = try CacheTestKit.run(["cache", "stats", "--cache", directory])
@@ -74,7 +77,8 @@ struct CacheCommandTests {
 
     @Test("prune --max-size and --older-than delete least recently used entries and report what they removed")
     func prune() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration())
         for index in 0..<6 {
             try cache.store(CacheTestKit.value(index, count: 100_000), for: "k\(index)", in: .results)
@@ -83,7 +87,7 @@ struct CacheCommandTests {
         var run = try CacheTestKit.run(["cache", "prune", "--cache", directory, "--older-than", "4d12h", "--json"])
         #expect(run.status == 0, "\(run.error)")
         let record = try CacheTestKit.json(run.output)
-        #expect(record["removedEntries"] as? Int == 2) // 6 and 5 days old
+        #expect(record["removedEntries"] as? Int == 2)  // 6 and 5 days old
         #expect(record["remainingEntries"] as? Int == 4)
 
         run = try CacheTestKit.run(["cache", "prune", "--cache", directory, "--max-size", "250KB"])

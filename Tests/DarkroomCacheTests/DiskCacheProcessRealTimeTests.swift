@@ -1,6 +1,7 @@
 import DarkroomCache
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,15 +10,22 @@ import Glibc
 struct DiskCacheProcessRealTimeTests {
     @Test("Four processes storing and reading the same keys under a churning size limit never read a wrong or partial value")
     func concurrentProcesses() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
-        let limit = 1_000_000, keys = 60, maxBytes = 64 * 1024
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
+        let limit = 1_000_000
+        let keys = 60
+        let maxBytes = 64 * 1024
         let processes = try (1...4).map { seed in
-            try CacheTestKit.startStress(["--cache", directory, "--keys", "\(keys)", "--seconds", "1.5",
-                                    "--seed", "\(seed)", "--value-bytes", "64KiB", "--reads", "0.6",
-                                    "--limit", "\(limit)", "--sweep-spacing", "200ms"])
+            try CacheTestKit.startStress([
+                "--cache", directory, "--keys", "\(keys)", "--seconds", "1.5",
+                "--seed", "\(seed)", "--value-bytes", "64KiB", "--reads", "0.6",
+                "--limit", "\(limit)", "--sweep-spacing", "200ms",
+            ])
         }
         let runs = processes.map(CacheTestKit.finish)
-        var totalHits = 0, totalWrites = 0, evicted = 0
+        var totalHits = 0
+        var totalWrites = 0
+        var evicted = 0
         for run in runs {
             #expect(run.status == 0, "stress failed: \(run.error)")
             let counts = try CacheTestKit.json(run.output)
@@ -29,12 +37,13 @@ struct DiskCacheProcessRealTimeTests {
         }
         #expect(totalHits > 20)  // the processes really read each other's entries
         #expect(totalWrites > 20)
-        #expect(evicted > 0) // the writers' own sweeps enforced the limit while they ran
+        #expect(evicted > 0)  // the writers' own sweeps enforced the limit while they ran
 
         // Every entry on disk is exactly the value of some key: nothing partial, nothing mixed.
-        let expected = Dictionary(uniqueKeysWithValues: (0..<keys).map { index in
-            (CacheTestKit.stressValue(index: index, maxBytes: maxBytes, fixedSize: false), index)
-        })
+        let expected = Dictionary(
+            uniqueKeysWithValues: (0..<keys).map { index in
+                (CacheTestKit.stressValue(index: index, maxBytes: maxBytes, fixedSize: false), index)
+            })
         let entries = CacheTestKit.entryFiles(in: directory)
         for path in entries {
             #expect(expected[try CacheTestKit.bytes(of: path)] != nil, "\(path) holds a value no key has")
@@ -49,12 +58,15 @@ struct DiskCacheProcessRealTimeTests {
 
     @Test("A process killed with SIGKILL in the middle of writing leaves no damaged entry, and a sweep cleans its temporary file")
     func killedWriter() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let maxBytes = 8 * 1024 * 1024
         var leftovers: [String] = []
         for _ in 0..<3 where leftovers.isEmpty {
-            let process = try CacheTestKit.startStress(["--cache", directory, "--keys", "2", "--seconds", "20",
-                                                  "--value-bytes", "8MiB", "--fixed-size", "--reads", "0"])
+            let process = try CacheTestKit.startStress([
+                "--cache", directory, "--keys", "2", "--seconds", "20",
+                "--value-bytes", "8MiB", "--fixed-size", "--reads", "0",
+            ])
             // Wait for a write in progress (a temporary file), then kill the writer mid-write.
             let deadline = Date().addingTimeInterval(10)
             while CacheTestKit.temporaryFiles(in: directory).isEmpty && Date() < deadline { usleep(2000) }
@@ -71,7 +83,7 @@ struct DiskCacheProcessRealTimeTests {
                 #expect(value == CacheTestKit.stressValue(index: index, maxBytes: maxBytes, fixedSize: true))
             }
         }
-        #expect(try cache.sweep().removedTemporaryFiles == 0) // still within the grace period
+        #expect(try cache.sweep().removedTemporaryFiles == 0)  // still within the grace period
         for path in leftovers { try CacheTestKit.age(path, secondsAgo: 11 * 60) }
         #expect(try cache.sweep().removedTemporaryFiles == leftovers.count)
         #expect(CacheTestKit.temporaryFiles(in: directory).isEmpty)

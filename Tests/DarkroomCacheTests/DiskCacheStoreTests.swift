@@ -6,12 +6,13 @@ import Testing
 struct DiskCacheStoreTests {
     @Test("A stored value reads back byte for byte, and a second store replaces it whole")
     func roundTrip() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration())
         let first = CacheTestKit.value(1, count: 50_000)
         try cache.store(first, for: "https://example.com/a.jpg", in: .originals)
         #expect(try cache.data(for: "https://example.com/a.jpg", in: .originals) == first)
-        #expect(try cache.data(for: "https://example.com/a.jpg", in: .results) == nil) // areas are apart
+        #expect(try cache.data(for: "https://example.com/a.jpg", in: .results) == nil)  // areas are apart
 
         let second = CacheTestKit.value(2, count: 7)
         try cache.store(second, for: "https://example.com/a.jpg", in: .originals)
@@ -22,7 +23,8 @@ struct DiskCacheStoreTests {
 
     @Test("Entries live at DIR/area/ab/cd/<sha256 of key> as raw bytes, under a VERSION file")
     func layout() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory + "/", configuration: CacheTestKit.configuration())
         // SHA-256("abc") is the FIPS 180-2 test vector.
         let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
@@ -35,7 +37,8 @@ struct DiskCacheStoreTests {
 
     @Test("A directory holding another layout version is refused with cache.layout")
     func otherLayoutVersion() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         try "darkroom-cache-layout 2\n".write(toFile: "\(directory)/VERSION", atomically: true, encoding: .utf8)
         #expect(throws: CacheError.self) { try DiskCache(directory: directory) }
         do {
@@ -48,7 +51,8 @@ struct DiskCacheStoreTests {
 
     @Test("An empty value is refused, and an empty file left by a power cut reads as a miss")
     func emptyValues() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration())
         #expect(throws: CacheError.self) { try cache.store([], for: "k", in: .results) }
         try cache.store([9], for: "k", in: .results)
@@ -58,7 +62,8 @@ struct DiskCacheStoreTests {
 
     @Test("removeValue deletes an entry, and removing a missing one is fine")
     func remove() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration())
         try cache.store([1, 2], for: "k", in: .results)
         try cache.removeValue(for: "k", in: .results)
@@ -68,7 +73,8 @@ struct DiskCacheStoreTests {
 
     @Test("A partly written temporary file is invisible to readers and is swept only after the grace period")
     func partialTemporaryFile() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration())
         let full = CacheTestKit.value(3, count: 4096)
         try cache.store(full, for: "key", in: .results)
@@ -94,7 +100,8 @@ struct DiskCacheStoreTests {
 
     @Test("Files an operator put in the cache directory are never touched by sweeps or prunes")
     func foreignFiles() throws {
-        let directory = try CacheTestKit.makeDirectory(); defer { CacheTestKit.remove(directory) }
+        let directory = try CacheTestKit.makeDirectory()
+        defer { CacheTestKit.remove(directory) }
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration(resultsLimit: 1))
         try cache.store([1, 2, 3], for: "k", in: .results)
         let leaf = (cache.path(for: "k", in: .results) as NSString).deletingLastPathComponent
@@ -105,7 +112,7 @@ struct DiskCacheStoreTests {
         }
         try cache.sweep()
         try cache.prune(maxBytes: 0, olderThan: .seconds(1))
-        #expect(try cache.data(for: "k", in: .results) == nil) // the entry went (limit 1 byte)
+        #expect(try cache.data(for: "k", in: .results) == nil)  // the entry went (limit 1 byte)
         for path in notes { #expect(FileManager.default.fileExists(atPath: path)) }
     }
 }

@@ -1,6 +1,7 @@
 import DarkroomCache
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,16 +36,18 @@ enum CacheTestTmpfs {
 
 @Suite("A full volume gives a clear transient error and never a damaged entry")
 struct DiskFullTests {
-    @Test("Storing more than fits on a 1 MiB tmpfs throws cache.disk-full, leaves no temporary file and keeps the old entry",
-          .enabled(if: CacheTestTmpfs.isAvailable, "needs permission to mount a tmpfs (root); skipped otherwise"))
+    @Test(
+        "Storing more than fits on a 1 MiB tmpfs throws cache.disk-full, leaves no temporary file and keeps the old entry",
+        .enabled(if: CacheTestTmpfs.isAvailable, "needs permission to mount a tmpfs (root); skipped otherwise"))
     func diskFull() throws {
-        let mountPoint = try #require(CacheTestTmpfs.mount(size: "1m")); defer { CacheTestTmpfs.unmount(mountPoint) }
+        let mountPoint = try #require(CacheTestTmpfs.mount(size: "1m"))
+        defer { CacheTestTmpfs.unmount(mountPoint) }
         let cache = try DiskCache(directory: "\(mountPoint)/cache", configuration: CacheTestKit.configuration())
         let small = CacheTestKit.value(1, count: 300_000)
         try cache.store(small, for: "kept", in: .results)
 
         let tooLarge = CacheTestKit.value(2, count: 900_000)
-        for key in ["new", "kept"] { // a new key, and a replacement of an existing one
+        for key in ["new", "kept"] {  // a new key, and a replacement of an existing one
             do {
                 try cache.store(tooLarge, for: key, in: .results)
                 Issue.record("storing 900 KB on a nearly full 1 MiB volume succeeded")

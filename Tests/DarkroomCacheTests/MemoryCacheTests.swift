@@ -10,8 +10,8 @@ struct MemoryCacheTests {
         let cache = MemoryCache<String, [UInt8]>(costLimit: 100)
         cache.set([1], for: "a", cost: 40)
         cache.set([2], for: "b", cost: 40)
-        #expect(cache.value(for: "a") == [1])          // a becomes the most recently used
-        cache.set([3], for: "c", cost: 40)             // 120 > 100: b (least recent) goes
+        #expect(cache.value(for: "a") == [1])  // a becomes the most recently used
+        cache.set([3], for: "c", cost: 40)  // 120 > 100: b (least recent) goes
         #expect(cache.value(for: "b") == nil)
         #expect(cache.value(for: "a") == [1])
         #expect(cache.value(for: "c") == [3])

@@ -17,8 +17,9 @@ struct FleetClientBatchTests {
         let (updates, update) = AsyncStream<BatchProgress>.makeStream()
         let waiting = Task { () -> (BatchWaitResult?, [String]) in
             var reported: [String] = []
-            let result = try await client.wait(for: "b1", onProgress: { update.yield($0) },
-                                               onFailure: { reported.append($0.job) })
+            let result = try await client.wait(
+                for: "b1", onProgress: { update.yield($0) },
+                onFailure: { reported.append($0.job) })
             update.finish()
             return (result, reported)
         }

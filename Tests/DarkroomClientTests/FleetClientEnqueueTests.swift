@@ -5,15 +5,18 @@ import Testing
 
 @Suite("FleetClient.enqueue: requests become canonical jobs, or nothing is sent")
 struct FleetClientEnqueueTests {
-    static let defaults = EnqueueDefaults(chain: " downsample( 400x400 ) |> blur(radius: 2.50)", format: "jpg",
-                                          batch: "b1", workingDirectory: "/shared")
+    static let defaults = EnqueueDefaults(
+        chain: " downsample( 400x400 ) |> blur(radius: 2.50)", format: "jpg",
+        batch: "b1", workingDirectory: "/shared")
 
     @Test("Given loosely spelled chains and relative paths, when enqueued, then the queue holds canonical, absolute jobs")
     func enqueueCanonicalises() async throws {
         let queue = MemoryQueue()
         let client = FleetClient(queue: queue)
-        let requests = [JobRequest(source: "in/../in/cat.jpg"),
-                        JobRequest(source: "https://h/dog.png", chain: "resize(300x200)", format: "webp", id: "dog")]
+        let requests = [
+            JobRequest(source: "in/../in/cat.jpg"),
+            JobRequest(source: "https://h/dog.png", chain: "resize(300x200)", format: "webp", id: "dog"),
+        ]
 
         let receipt = try await client.enqueue(requests, defaults: Self.defaults)
 
@@ -85,8 +88,10 @@ struct FleetClientEnqueueTests {
     func processorOfferedByWorkers() async throws {
         let queue = MemoryQueue()
         let client = FleetClient(queue: queue)
-        try await queue.heartbeat(WorkerInfo(name: "w1:7", host: "h", pid: 7, concurrency: 2, processors: ["sepia": 2],
-                                             version: "0.1.0", startedAt: .now()), ttl: .seconds(60))
+        try await queue.heartbeat(
+            WorkerInfo(
+                name: "w1:7", host: "h", pid: 7, concurrency: 2, processors: ["sepia": 2],
+                version: "0.1.0", startedAt: .now()), ttl: .seconds(60))
         var defaults = Self.defaults
         defaults.chain = "sepia( 0.50 )|>blur(1)"
 

@@ -3,8 +3,8 @@ import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomSources
-import Foundation
 import DarkroomTestSupport
+import Foundation
 import Testing
 
 @Suite("ImagePipeline: caches and origins")
@@ -41,7 +41,7 @@ struct ImagePipelineCacheTests {
 
         let first = try await ImagePipeline(configuration: configuration).retrieve(request)
         #expect(first.origin == .miss)
-        #expect(first.format == .png) // a JPEG with round corners is stored as PNG
+        #expect(first.format == .png)  // a JPEG with round corners is stored as PNG
         let path = try #require(first.cachePath)
         #expect(FileManager.default.fileExists(atPath: path))
 
@@ -79,7 +79,7 @@ struct ImagePipelineCacheTests {
         let dir = try TestImages.makeDirectory("pipeline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try TestImages.write(try TestImages.gradient(.png, width: 160, height: 90, tint: 120), to: "\(dir)/a.png")
-        let pipeline = ImagePipeline() // default policy: no file roots
+        let pipeline = ImagePipeline()  // default policy: no file roots
         await #expect {
             _ = try await pipeline.retrieve(ImageRequest(source: SourceReference("\(dir)/a.png"), chain: ProcessorChain()))
         } throws: { ($0 as? SourceError)?.code == .refused }

@@ -26,7 +26,7 @@ struct ImagePipelineHTTPTests {
     func coalescing() async throws {
         let jpeg = try TestImages.gradient(.jpeg, width: 160, height: 90, tint: 120)
         let server = try TestHTTPServer { request in
-            usleep(1_000_000) // keep the first fetch in flight while the others arrive, even on a loaded machine
+            usleep(1_000_000)  // keep the first fetch in flight while the others arrive, even on a loaded machine
             return request.path == "/photo.jpg" ? .ok(jpeg) : .status(404)
         }
         defer { server.stop() }

@@ -7,8 +7,9 @@ import Testing
 @Suite("RenderLimits: limits passed down from the configuration to every allocation")
 struct RenderLimitsTests {
     static func request(_ chain: String) throws -> RenderRequest {
-        RenderRequest(source: EncodedImage(bytes: try TestImages.gradient(.png, width: 40, height: 30, tint: 120), sourceName: "a.png"),
-                      chain: try PipelineTestSupport.chain(chain))
+        RenderRequest(
+            source: EncodedImage(bytes: try TestImages.gradient(.png, width: 40, height: 30, tint: 120), sourceName: "a.png"),
+            chain: try PipelineTestSupport.chain(chain))
     }
 
     @Test("Given a 10000-pixel bitmap ceiling, when a chain enlarges past it, then the render fails naming it, while a standard renderer succeeds")

@@ -10,8 +10,10 @@ extension JobQueueContract {
             let driver = harness.driver
             let now = harness.now()
             _ = try await driver.enqueue([Kit.job("a", at: now)])
-            try await driver.publish([.workerOnline(worker: "w1", at: now),
-                                      .started(job: Kit.id("a"), batch: "b1", worker: "w1", attempt: 1, at: now)])
+            try await driver.publish([
+                .workerOnline(worker: "w1", at: now),
+                .started(job: Kit.id("a"), batch: "b1", worker: "w1", attempt: 1, at: now),
+            ])
             let first = try await driver.readEvents(after: .start, limit: 2, wait: .zero)
             #expect(first.map(\.event.type) == [.batchEnqueued, .workerOnline])
             let rest = try await driver.readEvents(after: try #require(first.last).cursor, limit: 10, wait: .zero)
@@ -29,8 +31,10 @@ extension JobQueueContract {
             for _ in 0..<4 { if let envelope = try await sequence.next() { types.append(envelope.event.type) } }
             #expect(types == [.batchEnqueued, .workerOnline, .started, .workerOffline])
 
-            for forbidden in [JobEvent.succeeded(job: Kit.id("a"), batch: "b1", worker: "w1", attempt: 1, result: Kit.result),
-                              JobEvent.batchEnqueued(batch: "b1", count: 1)] {
+            for forbidden in [
+                JobEvent.succeeded(job: Kit.id("a"), batch: "b1", worker: "w1", attempt: 1, result: Kit.result),
+                JobEvent.batchEnqueued(batch: "b1", count: 1),
+            ] {
                 await #expect(throws: JobQueueError.self) { try await driver.publish([forbidden]) }
             }
         }

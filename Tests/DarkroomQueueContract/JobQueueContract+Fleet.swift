@@ -115,8 +115,9 @@ extension JobQueueContract {
         try await Kit.with(make) { harness, unit in
             let driver = harness.driver
             func info(_ name: String, done: Int) -> WorkerInfo {
-                WorkerInfo(name: name, host: "h", pid: 7, concurrency: 2, jobsDone: done,
-                           processors: ["resize": 1, "blur": 2], version: "0.1.0", startedAt: harness.now())
+                WorkerInfo(
+                    name: name, host: "h", pid: 7, concurrency: 2, jobsDone: done,
+                    processors: ["resize": 1, "blur": 2], version: "0.1.0", startedAt: harness.now())
             }
             try await driver.heartbeat(info("w1", done: 0), ttl: unit * 3)
             try await driver.heartbeat(info("w2", done: 0), ttl: unit * 100)

@@ -30,8 +30,9 @@ extension JobQueueContract {
                     let now = harness.now()
                     let batch = "r\(Int.random(in: 0..<2, using: &random))"
                     let delay: Timestamp? = Bool.random(using: &random) ? nil : now.adding(unit / 2)
-                    let job = Kit.job("s\(step)", batch: batch, priority: JobPriority.allCases.randomElement(using: &random) ?? .normal,
-                                      notBefore: delay, at: now)
+                    let job = Kit.job(
+                        "s\(step)", batch: batch, priority: JobPriority.allCases.randomElement(using: &random) ?? .normal,
+                        notBefore: delay, at: now)
                     var batchJobs = [job]
                     if let old = enqueued.randomElement(using: &random) { batchJobs.append(old) }
                     _ = try await driver.enqueue(batchJobs)

@@ -31,8 +31,10 @@ public enum JobQueueContract {
     public static func priorityOrder(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, _ in
             let now = harness.now()
-            let plan: [(String, JobPriority)] = [("l1", .low), ("n1", .normal), ("h1", .high),
-                                                 ("l2", .low), ("n2", .normal), ("h2", .high)]
+            let plan: [(String, JobPriority)] = [
+                ("l1", .low), ("n1", .normal), ("h1", .high),
+                ("l2", .low), ("n2", .normal), ("h2", .high),
+            ]
             _ = try await harness.driver.enqueue(plan.map { Kit.job($0.0, priority: $0.1, at: now) })
             var order: [String] = []
             while true {
@@ -167,8 +169,9 @@ public enum JobQueueContract {
                 let delivery = try #require(try await driver.reserve(consumer: "w1", max: 1, wait: .zero).first)
                 #expect(delivery.attempt == attempt)
                 #expect(delivery.job.lastError?.message == (attempt == 1 ? nil : "timeout \(attempt - 1)"))
-                let disposition = try await driver.retry(delivery, after: unit / 10,
-                                                         error: JobError(code: "source.timeout", message: "timeout \(attempt)"))
+                let disposition = try await driver.retry(
+                    delivery, after: unit / 10,
+                    error: JobError(code: "source.timeout", message: "timeout \(attempt)"))
                 if case .scheduled = disposition { try await harness.advance(unit / 5) }
                 dispositions.append(disposition)
             }

@@ -21,10 +21,12 @@ public struct QueueContractHarness: Sendable {
     public var finish: @Sendable () async -> Void = {}
 
     /// Spelled out because the drivers' test targets build harnesses from another module.
-    public init(driver: any ContractDriver, advance: @escaping @Sendable (Duration) async throws -> Void,
-                now: @escaping @Sendable () -> Timestamp,
-                injectRaw: @escaping @Sendable (Data, JobPriority) async throws -> Void,
-                finish: @escaping @Sendable () async -> Void = {}) {
+    public init(
+        driver: any ContractDriver, advance: @escaping @Sendable (Duration) async throws -> Void,
+        now: @escaping @Sendable () -> Timestamp,
+        injectRaw: @escaping @Sendable (Data, JobPriority) async throws -> Void,
+        finish: @escaping @Sendable () async -> Void = {}
+    ) {
         self.driver = driver
         self.advance = advance
         self.now = now
@@ -44,14 +46,18 @@ public enum QueueContractKit {
         JobID(rawValue: text) ?? JobID.make()
     }
 
-    public static func job(_ name: String, batch: String = "b1", priority: JobPriority = .normal,
-                    notBefore: Timestamp? = nil, at now: Timestamp) -> Job {
-        Job(id: id(name), batch: batch, source: "/images/\(name).jpg", chain: "resize(100x100, mode: fit)",
+    public static func job(
+        _ name: String, batch: String = "b1", priority: JobPriority = .normal,
+        notBefore: Timestamp? = nil, at now: Timestamp
+    ) -> Job {
+        Job(
+            id: id(name), batch: batch, source: "/images/\(name).jpg", chain: "resize(100x100, mode: fit)",
             format: "webp", quality: 80, priority: priority, enqueuedAt: now, notBefore: notBefore)
     }
 
-    public static let result = JobResult(output: "/out/a.webp", format: "webp", width: 100, height: 75, bytes: 2048,
-                                  cache: .miss, ms: StageTimings(fetch: 1.5, decode: 2, process: 3, encode: 4, store: 0.25))
+    public static let result = JobResult(
+        output: "/out/a.webp", format: "webp", width: 100, height: 75, bytes: 2048,
+        cache: .miss, ms: StageTimings(fetch: 1.5, decode: 2, process: 3, encode: 4, store: 0.25))
 
     /// Every retained event, oldest first.
     public static func allEvents(_ driver: any JobQueueDriver) async throws -> [JobEvent] {
@@ -75,8 +81,10 @@ public enum QueueContractKit {
     }
 
     /// Runs `body` on a fresh harness and always finishes it.
-    public static func with(_ make: QueueContractFactory, maxAttempts: Int = 5,
-                     _ body: (QueueContractHarness, Duration) async throws -> Void) async throws {
+    public static func with(
+        _ make: QueueContractFactory, maxAttempts: Int = 5,
+        _ body: (QueueContractHarness, Duration) async throws -> Void
+    ) async throws {
         let harness = try await make(JobQueueConfiguration(maxAttempts: maxAttempts))
         do {
             try await body(harness, harness.driver.configuration.visibilityTimeout)

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A real `redis-server` for tests: its own process on a free loopback port, in a fresh temporary
 /// directory (config, log, optional unix socket), no persistence, killed by `stop()` or `deinit`.
@@ -59,8 +60,9 @@ public final class RedisTestServer: Sendable {
             let (fd, candidate) = try TestHTTPServer.openListener(on: "127.0.0.1")
             close(fd)
             do {
-                try Self.launch(binary: binary, directory: directory, port: candidate, password: password,
-                                user: user, unixSocket: unixSocketPath, appendOnly: appendOnly, into: process)
+                try Self.launch(
+                    binary: binary, directory: directory, port: candidate, password: password,
+                    user: user, unixSocket: unixSocketPath, appendOnly: appendOnly, into: process)
                 port = candidate
                 return
             } catch let error as RedisTestServerError {
@@ -106,8 +108,9 @@ public final class RedisTestServer: Sendable {
     /// Starts the server again on the same port (after `stop()`), e.g. to test reconnects.
     public func start() throws {
         guard !isRunning else { return }
-        try Self.launch(binary: binary, directory: directory, port: port, password: password, user: user,
-                        unixSocket: unixSocketPath, appendOnly: appendOnly, into: process)
+        try Self.launch(
+            binary: binary, directory: directory, port: port, password: password, user: user,
+            unixSocket: unixSocketPath, appendOnly: appendOnly, into: process)
     }
 
     // MARK: - Process
@@ -116,12 +119,15 @@ public final class RedisTestServer: Sendable {
         var candidates = ["/usr/bin/redis-server", "/usr/local/bin/redis-server", "/opt/homebrew/bin/redis-server"]
         if let override = getenv("REDIS_SERVER") { candidates.insert(String(cString: override), at: 0) }
         for path in candidates where access(path, X_OK) == 0 { return path }
-        throw RedisTestServerError(description: "redis-server not found (looked in \(candidates.joined(separator: ", "))); "
-            + "install it with `apt-get install redis-server` or set REDIS_SERVER — Redis tests need a real server")
+        throw RedisTestServerError(
+            description: "redis-server not found (looked in \(candidates.joined(separator: ", "))); "
+                + "install it with `apt-get install redis-server` or set REDIS_SERVER — Redis tests need a real server")
     }
 
-    private static func launch(binary: String, directory: String, port: Int, password: String?, user: User?,
-                               unixSocket: String?, appendOnly: Bool, into process: borrowing Mutex<pid_t?>) throws {
+    private static func launch(
+        binary: String, directory: String, port: Int, password: String?, user: User?,
+        unixSocket: String?, appendOnly: Bool, into process: borrowing Mutex<pid_t?>
+    ) throws {
         var config = """
             port \(port)
             bind 127.0.0.1

@@ -35,11 +35,14 @@ extension TestHTTPServer.Core {
                 guard requestLine.count == 3 else { return nil }
                 let headers = lines.compactMap { line -> (name: String, value: String)? in
                     guard let colon = line.firstIndex(of: ":") else { return nil }
-                    return (String(line[..<colon]),
-                            String(line[line.index(after: colon)...].drop { $0 == " " }))
+                    return (
+                        String(line[..<colon]),
+                        String(line[line.index(after: colon)...].drop { $0 == " " })
+                    )
                 }
-                let request = TestHTTPRequest(method: String(requestLine[0]), target: String(requestLine[1]),
-                                              headers: headers, origin: origin)
+                let request = TestHTTPRequest(
+                    method: String(requestLine[0]), target: String(requestLine[1]),
+                    headers: headers, origin: origin)
                 return (request, end + terminator.count)
             }
             // 0x16 opens a TLS handshake: this server speaks plain HTTP only, so hang up at once.
@@ -83,7 +86,8 @@ extension TestHTTPServer.Core {
             while offset < bytes.count {
                 let piece = bytes[offset..<min(bytes.count, offset + max(1, size))]
                 guard sendAll(fd, Array(String(piece.count, radix: 16).utf8) + [13, 10]),
-                      sendBody(fd, piece), sendAll(fd, [13, 10]) else { return false }
+                    sendBody(fd, piece), sendAll(fd, [13, 10])
+                else { return false }
                 offset += piece.count
             }
             return sendAll(fd, Array("0\r\n\r\n".utf8))

@@ -62,14 +62,16 @@ public struct TestHTTPResponse: Sendable {
 
     /// A status with a short text body.
     public static func status(_ status: Int, _ text: String = "") -> TestHTTPResponse {
-        TestHTTPResponse(status: status, headers: [("Content-Type", "text/plain")],
-                         body: .fixed(Array((text.isEmpty ? "status \(status)\n" : text).utf8)))
+        TestHTTPResponse(
+            status: status, headers: [("Content-Type", "text/plain")],
+            body: .fixed(Array((text.isEmpty ? "status \(status)\n" : text).utf8)))
     }
 
     /// A redirect (302 unless told) to `location`, absolute or relative.
     public static func redirect(_ status: Int = 302, to location: String) -> TestHTTPResponse {
-        TestHTTPResponse(status: status, headers: [("Location", location), ("Content-Type", "text/plain")],
-                         body: .fixed(Array("moved to \(location)\n".utf8)))
+        TestHTTPResponse(
+            status: status, headers: [("Location", location), ("Content-Type", "text/plain")],
+            body: .fixed(Array("moved to \(location)\n".utf8)))
     }
 
     public static func reasonPhrase(_ status: Int) -> String {

@@ -71,11 +71,13 @@ extension TestHTTPServer {
         }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, box)
         if result == 0 {
             pthread_detach(thread)
         } else {

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A real HTTP/1.1 server for tests, on a loopback address and a free port, written on POSIX
 /// sockets with a thread per connection.
@@ -27,14 +28,17 @@ public final class TestHTTPServer: Sendable {
 
     /// Starts listening on `host` at a free port; `handler` answers each request on the
     /// connection's thread.
-    public init(host: String = "127.0.0.1", maxConnections: Int = 64, lifetime: Duration = .seconds(60),
-         handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse) throws {
+    public init(
+        host: String = "127.0.0.1", maxConnections: Int = 64, lifetime: Duration = .seconds(60),
+        handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse
+    ) throws {
         let (fd, port) = try Self.openListener(on: host)
         self.host = host
         self.port = port
         let origin = host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
-        core = Core(listenFD: fd, origin: origin, maxConnections: maxConnections,
-                    deadline: ContinuousClock.now + lifetime, handler: handler)
+        core = Core(
+            listenFD: fd, origin: origin, maxConnections: maxConnections,
+            deadline: ContinuousClock.now + lifetime, handler: handler)
         let core = self.core
         Self.spawnThread { core.acceptLoop() }
     }
@@ -110,8 +114,10 @@ extension TestHTTPServer {
         let handler: @Sendable (TestHTTPRequest) -> TestHTTPResponse
         let state = Mutex(State())
 
-        init(listenFD: Int32, origin: String, maxConnections: Int, deadline: ContinuousClock.Instant,
-             handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse) {
+        init(
+            listenFD: Int32, origin: String, maxConnections: Int, deadline: ContinuousClock.Instant,
+            handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse
+        ) {
             self.listenFD = listenFD
             self.origin = origin
             self.maxConnections = maxConnections

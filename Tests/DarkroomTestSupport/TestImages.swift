@@ -6,14 +6,18 @@ import Foundation
 public enum TestImages {
     /// A `width`×`height` opaque gradient encoded as `format` (quality 90); `tint` (the blue
     /// channel) makes different images of one size.
-    public static func gradient(_ format: ImageFormat = .jpeg, width: Int = 120, height: Int = 80,
-                                tint: UInt8 = 90) throws -> [UInt8] {
+    public static func gradient(
+        _ format: ImageFormat = .jpeg, width: Int = 120, height: Int = 80,
+        tint: UInt8 = 90
+    ) throws -> [UInt8] {
         let bitmap = try Bitmap(width: width, height: height, isOpaque: true) { bytes, rowBytes in
             for y in 0..<height {
                 for x in 0..<width {
                     let i = y * rowBytes + x * 4
-                    bytes[i] = UInt8(x * 255 / max(width - 1, 1)); bytes[i + 1] = UInt8(y * 255 / max(height - 1, 1))
-                    bytes[i + 2] = tint; bytes[i + 3] = 255
+                    bytes[i] = UInt8(x * 255 / max(width - 1, 1))
+                    bytes[i + 1] = UInt8(y * 255 / max(height - 1, 1))
+                    bytes[i + 2] = tint
+                    bytes[i + 3] = 255
                 }
             }
         }

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// A real TLS server for tests: `openssl s_server -WWW` on `127.0.0.1`, with a throwaway CA and a
 /// server certificate for `IP:127.0.0.1` made by the `openssl` command at start-up.
@@ -82,10 +83,13 @@ public final class TestTLSServer {
     /// A P-256 CA (1 day) and a server certificate it signs for `IP:127.0.0.1`, both in `dir`.
     private static func makeCertificates(in dir: String) throws {
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
-                     "-subj", "/CN=Darkroom Test CA",
-                     "-addext", "basicConstraints=critical,CA:TRUE",
-                     "-addext", "keyUsage=critical,keyCertSign,cRLSign"], in: dir)
+        try openssl(
+            ["req", "-x509"] + ec + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
+                "-subj", "/CN=Darkroom Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ], in: dir)
         try openssl(["req"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"], in: dir)
         let extensions = """
             subjectAltName=IP:127.0.0.1
@@ -95,8 +99,11 @@ public final class TestTLSServer {
 
             """
         try Data(extensions.utf8).write(to: URL(fileURLWithPath: dir + "/server.ext"))
-        try openssl(["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                     "-out", "server.pem", "-days", "1", "-extfile", "server.ext"], in: dir)
+        try openssl(
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "server.pem", "-days", "1", "-extfile", "server.ext",
+            ], in: dir)
     }
 
     /// Runs `openssl arguments` in `dir`, throwing with its output when it fails.
@@ -128,8 +135,10 @@ public final class TestTLSServer {
             close(fd)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: opensslPath)
-            process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", dir + "/server.pem",
-                                 "-key", dir + "/server.key", "-WWW", "-quiet"]
+            process.arguments = [
+                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", dir + "/server.pem",
+                "-key", dir + "/server.key", "-WWW", "-quiet",
+            ]
             process.currentDirectoryURL = URL(fileURLWithPath: documentRoot)
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice

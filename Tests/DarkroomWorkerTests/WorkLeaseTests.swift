@@ -58,19 +58,22 @@ struct WorkLeaseTests {
         defer { WorkerTestKit.remove(dir) }
         let jpeg = try WorkerTestKit.image(width: 160, height: 120)
         let server = try TestHTTPServer { _ in
-            usleep(400_000) // keep the first computation going while the second arrives
+            usleep(400_000)  // keep the first computation going while the second arrives
             return .ok(jpeg)
         }
         defer { server.stop() }
         // Two "processes": their own disk cache objects on one directory, their own Redis clients.
         let otherClient = RedisClient(url: try RedisURL(redis.server.url))
         defer { otherClient.close() }
-        let first = WorkerTestKit.pipeline(allowing: [server.origin], disk: try DiskCache(directory: "\(dir)/cache"),
-                                           leases: redis.leases)
-        let second = WorkerTestKit.pipeline(allowing: [server.origin], disk: try DiskCache(directory: "\(dir)/cache"),
-                                            leases: RedisWorkLeases(client: otherClient, keyPrefix: "test"))
-        let request = ImageRequest(source: SourceReference(server.url("/shared.jpg")),
-                                   chain: try StandardProcessors.registry.chain(from: "downsample(40x40)"))
+        let first = WorkerTestKit.pipeline(
+            allowing: [server.origin], disk: try DiskCache(directory: "\(dir)/cache"),
+            leases: redis.leases)
+        let second = WorkerTestKit.pipeline(
+            allowing: [server.origin], disk: try DiskCache(directory: "\(dir)/cache"),
+            leases: RedisWorkLeases(client: otherClient, keyPrefix: "test"))
+        let request = ImageRequest(
+            source: SourceReference(server.url("/shared.jpg")),
+            chain: try StandardProcessors.registry.chain(from: "downsample(40x40)"))
 
         async let a = first.retrieve(request)
         async let b = second.retrieve(request)
@@ -148,10 +151,19 @@ struct WorkLeaseTests {
 final class RecordingLeases: WorkLeases {
     private let count = Mutex(0)
     var calls: Int { count.withLock { $0 } }
-    func acquire(_ key: String, ttl: Duration) async throws -> WorkLease? { count.withLock { $0 += 1 }; return WorkLease(key: key, token: "t") }
-    func renew(_ lease: WorkLease, ttl: Duration) async throws -> Bool { count.withLock { $0 += 1 }; return true }
+    func acquire(_ key: String, ttl: Duration) async throws -> WorkLease? {
+        count.withLock { $0 += 1 }
+        return WorkLease(key: key, token: "t")
+    }
+    func renew(_ lease: WorkLease, ttl: Duration) async throws -> Bool {
+        count.withLock { $0 += 1 }
+        return true
+    }
     func release(_ lease: WorkLease) async throws { count.withLock { $0 += 1 } }
-    func isHeld(_ key: String) async throws -> Bool { count.withLock { $0 += 1 }; return false }
+    func isHeld(_ key: String) async throws -> Bool {
+        count.withLock { $0 += 1 }
+        return false
+    }
 }
 
 /// Memory leases where the first acquire of each `result:` key is taken by a ghost holder (a

@@ -17,8 +17,9 @@ struct WorkerJobTests {
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(try WorkerTestKit.image(width: 120, height: 80), to: "\(dir)/in/cat.photo.jpeg")
         let queue = MemoryQueue()
-        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                            configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]), logger: WorkerTestKit.silent)
+        let worker = Worker(
+            queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
+            configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]), logger: WorkerTestKit.silent)
         let running = WorkerTestKit.Running(worker)
 
         let job = WorkerTestKit.job(source, output: "\(dir)/out/thumbs", format: "webp")
@@ -45,8 +46,10 @@ struct WorkerJobTests {
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(Array("<html>not an image</html>".utf8), to: "\(dir)/bad.jpg")
         let queue = MemoryQueue(configuration: JobQueueConfiguration(maxAttempts: 5))
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                                                   configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+                configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source)])
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()
@@ -65,8 +68,10 @@ struct WorkerJobTests {
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/a.jpg")
         let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                                                   configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+                configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source, chain: "blur(-3)")])
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()
@@ -84,8 +89,10 @@ struct WorkerJobTests {
         }
         defer { source.stop() }
         let queue = MemoryQueue(configuration: JobQueueConfiguration(maxAttempts: 5))
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                                                   configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
+                configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source.url("/photo.jpg"))])
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()
@@ -103,8 +110,10 @@ struct WorkerJobTests {
         let source = try TestHTTPServer { _ in .status(503) }
         defer { source.stop() }
         let queue = MemoryQueue(configuration: JobQueueConfiguration(maxAttempts: 3))
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                                                   configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
+                configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source.url("/down.jpg"))])
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()
@@ -124,8 +133,9 @@ struct WorkerJobTests {
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/a.jpg")
         let queue = MemoryQueue()
-        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent)
+        let worker = Worker(
+            queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent)
         let running = WorkerTestKit.Running(worker)
         _ = try await queue.enqueue([WorkerTestKit.job(source, chain: "sparkle(3)|>downsample(40x40)")])
         // Released with a long delay: it waits, delayed, for a worker that has `sparkle`.
@@ -163,9 +173,11 @@ struct WorkerJobTests {
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/in/a.jpg")
         try FileManager.default.createDirectory(atPath: "\(dir)/secret", withIntermediateDirectories: true)
         let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                                                   configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
-                                                   logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
+                configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
+                logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source, batch: "first", output: "\(dir)/out/sub")])
         let first = try await WorkerTestKit.finish("first", on: queue)
         #expect(first.last?.type == .succeeded)
@@ -185,8 +197,10 @@ struct WorkerJobTests {
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/a.jpg")
         let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                                                   configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+                configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source, output: "\(dir)/out")])
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()
@@ -201,9 +215,11 @@ struct WorkerJobTests {
         let first = try WorkerTestKit.write(try WorkerTestKit.image(tint: 10), to: "\(dir)/in/a/cat.jpg")
         let second = try WorkerTestKit.write(try WorkerTestKit.image(tint: 240), to: "\(dir)/in/b/cat.jpg")
         let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                                                   configuration: WorkerTestKit.configuration(concurrency: 1, outputRoots: [dir]),
-                                                   logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
+                configuration: WorkerTestKit.configuration(concurrency: 1, outputRoots: [dir]),
+                logger: WorkerTestKit.silent))
         let firstJob = WorkerTestKit.job(first, batch: "one", output: "\(dir)/out")
         let secondJob = WorkerTestKit.job(second, batch: "two", output: "\(dir)/out", id: JobID(rawValue: "photos/b/cat")!)
         _ = try await queue.enqueue([firstJob])
@@ -232,8 +248,10 @@ struct WorkerJobTests {
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/a.jpg")
         let disk = try DiskCache(directory: "\(dir)/cache")
         let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir, disk: disk),
-                                                   configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir, disk: disk),
+                configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source, batch: "first")])
         let first = try await WorkerTestKit.finish("first", on: queue)
         _ = try await queue.enqueue([WorkerTestKit.job(source, batch: "again")])
@@ -261,5 +279,10 @@ struct WorkerJobTests {
 /// Counts requests across the HTTP server's threads.
 final class AttemptCounter: Sendable {
     private let count = Mutex(0)
-    func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

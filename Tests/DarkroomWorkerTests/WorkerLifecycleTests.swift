@@ -32,8 +32,9 @@ struct WorkerLifecycleTests {
         }
         defer { source.stop() }
         let queue = MemoryQueue()
-        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                            configuration: WorkerTestKit.configuration(name: "graceful"), logger: WorkerTestKit.silent)
+        let worker = Worker(
+            queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
+            configuration: WorkerTestKit.configuration(name: "graceful"), logger: WorkerTestKit.silent)
         let group = ServiceGroup(services: [worker], logger: WorkerTestKit.silent)
         let running = Task { try await group.run() }
 
@@ -66,9 +67,10 @@ struct WorkerLifecycleTests {
         // the 600 ms visibility timeout pass when the test says so, however loaded the machine.
         let clock = ManualQueueClock()
         let queue = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(600)), clock: clock)
-        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                            configuration: WorkerTestKit.configuration(gracePeriod: .milliseconds(200)),
-                            logger: WorkerTestKit.silent, clock: clock)
+        let worker = Worker(
+            queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
+            configuration: WorkerTestKit.configuration(gracePeriod: .milliseconds(200)),
+            logger: WorkerTestKit.silent, clock: clock)
         let running = WorkerTestKit.Running(worker)
         _ = try await queue.enqueue([WorkerTestKit.job(source.url("/stuck.jpg"))])
         #expect(await WorkerTestKit.eventually { try await WorkerTestKit.events(on: queue).contains { $0.type == .started } })
@@ -84,9 +86,11 @@ struct WorkerLifecycleTests {
         // Another worker reclaims it once it is stale, and finishes it: one terminal event in all.
         gate.release()
         clock.advance(by: .seconds(1))
-        let rescuer = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                                                   configuration: WorkerTestKit.configuration(name: "rescuer"),
-                                                   logger: WorkerTestKit.silent, clock: clock))
+        let rescuer = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
+                configuration: WorkerTestKit.configuration(name: "rescuer"),
+                logger: WorkerTestKit.silent, clock: clock))
         let finished = try await WorkerTestKit.finish("b", on: queue)
         try await rescuer.stop()
         #expect(finished.filter(\.isTerminal).map(\.type) == [.succeeded])
@@ -106,8 +110,9 @@ struct WorkerLifecycleTests {
         let clock = ManualQueueClock()
         let queue = MemoryQueue(clock: clock)
         // Heartbeats every 200 ms with a 600 ms time to live, a 10 s grace period.
-        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
-                            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent, clock: clock)
+        let worker = Worker(
+            queue: queue, pipeline: WorkerTestKit.pipeline(allowing: [source.origin]),
+            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent, clock: clock)
         let running = WorkerTestKit.Running(worker)
         _ = try await queue.enqueue([WorkerTestKit.job(source.url("/slow.jpg"))])
         #expect(await WorkerTestKit.eventually { try await WorkerTestKit.events(on: queue).contains { $0.type == .started } })
@@ -117,11 +122,12 @@ struct WorkerLifecycleTests {
         // its next sleep's deadline after a step, so the clock is nudged on until it beats.
         for _ in 0..<3 {
             clock.advance(by: .seconds(1))
-            #expect(await WorkerTestKit.eventually {
-                if try await queue.liveWorkers().map(\.name) == ["test-worker"] { return true }
-                clock.advance(by: .milliseconds(50))
-                return false
-            })
+            #expect(
+                await WorkerTestKit.eventually {
+                    if try await queue.liveWorkers().map(\.name) == ["test-worker"] { return true }
+                    clock.advance(by: .milliseconds(50))
+                    return false
+                })
         }
         gate.release()
         try await running.stop()
@@ -142,9 +148,11 @@ struct WorkerLifecycleTests {
         #expect(taken.count == 1)
         clock.advance(by: .seconds(1))
 
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                                                   configuration: WorkerTestKit.configuration(name: "alive"),
-                                                   logger: WorkerTestKit.silent, clock: clock))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+                configuration: WorkerTestKit.configuration(name: "alive"),
+                logger: WorkerTestKit.silent, clock: clock))
         let events = try await WorkerTestKit.finish("b", on: queue)
         try await running.stop()
         let success = try #require(events.last)
@@ -154,8 +162,9 @@ struct WorkerLifecycleTests {
     @Test("Heartbeats advertise host, pid, concurrency, jobs done and the processors with versions")
     func heartbeatsDescribeTheWorker() async throws {
         let queue = MemoryQueue()
-        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(),
-                            configuration: WorkerTestKit.configuration(name: "hb", concurrency: 3), logger: WorkerTestKit.silent)
+        let worker = Worker(
+            queue: queue, pipeline: WorkerTestKit.pipeline(),
+            configuration: WorkerTestKit.configuration(name: "hb", concurrency: 3), logger: WorkerTestKit.silent)
         let running = WorkerTestKit.Running(worker)
         #expect(await WorkerTestKit.eventually { try await !queue.liveWorkers().isEmpty })
         let info = try #require(try await queue.liveWorkers().first)
@@ -169,8 +178,9 @@ struct WorkerLifecycleTests {
     @Test("Cancelling the worker's task stops it at once and still says goodbye")
     func cancellationIsAHardStop() async throws {
         let queue = MemoryQueue()
-        let worker = Worker(queue: queue, pipeline: WorkerTestKit.pipeline(),
-                            configuration: WorkerTestKit.configuration(name: "cancelled"), logger: WorkerTestKit.silent)
+        let worker = Worker(
+            queue: queue, pipeline: WorkerTestKit.pipeline(),
+            configuration: WorkerTestKit.configuration(name: "cancelled"), logger: WorkerTestKit.silent)
         let task = Task { try await worker.run() }
         #expect(await WorkerTestKit.eventually { try await !queue.liveWorkers().isEmpty })
         task.cancel()

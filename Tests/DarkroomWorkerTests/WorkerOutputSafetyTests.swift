@@ -2,6 +2,7 @@ import DarkroomQueue
 import DarkroomWorker
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,9 +17,11 @@ struct WorkerOutputSafetyTests {
         try FileManager.default.createDirectory(atPath: "\(dir)/out/b", withIntermediateDirectories: true)
         #expect(mkfifo("\(dir)/out/b/cat.webp", 0o644) == 0)
         let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                                                   configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
-                                                   logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
+                configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
+                logger: WorkerTestKit.silent))
         let job = WorkerTestKit.job(source, output: "\(dir)/out/b", format: "webp", id: JobID(rawValue: "job-1")!)
         _ = try await queue.enqueue([job])
         // The kit's usual bound: the defect is a hang, not slowness, and a tighter bound only measured
@@ -40,9 +43,11 @@ struct WorkerOutputSafetyTests {
         defer { WorkerTestKit.remove(dir) }
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/in/cat.jpg")
         let queue = MemoryQueue()
-        let running = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                                                   configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
-                                                   logger: WorkerTestKit.silent))
+        let running = WorkerTestKit.Running(
+            Worker(
+                queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
+                configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
+                logger: WorkerTestKit.silent))
         _ = try await queue.enqueue([WorkerTestKit.job(source, batch: "first", output: "\(dir)/out/nightly")])
         #expect(try await WorkerTestKit.finish("first", on: queue).last?.type == .succeeded)
 

@@ -12,8 +12,9 @@ struct WorkerQueueFailureTests {
         let source = try WorkerTestKit.write(try WorkerTestKit.image(), to: "\(dir)/a.jpg")
         let memory = MemoryQueue()
         let flaky = FlakyQueue(memory, down: true)
-        let worker = Worker(queue: flaky, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent)
+        let worker = Worker(
+            queue: flaky, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+            configuration: WorkerTestKit.configuration(), logger: WorkerTestKit.silent)
         let running = WorkerTestKit.Running(worker)
         _ = try await memory.enqueue([WorkerTestKit.job(source)])
         #expect(await WorkerTestKit.eventually { flaky.failedCalls >= 5 })
@@ -40,9 +41,11 @@ struct WorkerQueueFailureTests {
         let clock = ManualQueueClock()
         let memory = MemoryQueue(configuration: JobQueueConfiguration(visibilityTimeout: .milliseconds(300)), clock: clock)
         let flaky = FlakyQueue(memory, failAcknowledgements: true)
-        let unlucky = WorkerTestKit.Running(Worker(queue: flaky, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                                                   configuration: WorkerTestKit.configuration(name: "unlucky"),
-                                                   logger: WorkerTestKit.silent, clock: clock))
+        let unlucky = WorkerTestKit.Running(
+            Worker(
+                queue: flaky, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+                configuration: WorkerTestKit.configuration(name: "unlucky"),
+                logger: WorkerTestKit.silent, clock: clock))
         _ = try await memory.enqueue([WorkerTestKit.job(source)])
         // The queue backoff allows five tries; then the worker gives up on that acknowledgement.
         #expect(await WorkerTestKit.eventually { flaky.failedCalls >= 5 })
@@ -51,9 +54,11 @@ struct WorkerQueueFailureTests {
         #expect(try await memory.counts().pending == 1)
 
         clock.advance(by: .seconds(1))
-        let rescuer = WorkerTestKit.Running(Worker(queue: memory, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
-                                                   configuration: WorkerTestKit.configuration(name: "rescuer"),
-                                                   logger: WorkerTestKit.silent, clock: clock))
+        let rescuer = WorkerTestKit.Running(
+            Worker(
+                queue: memory, pipeline: WorkerTestKit.pipeline(fileRoot: dir),
+                configuration: WorkerTestKit.configuration(name: "rescuer"),
+                logger: WorkerTestKit.silent, clock: clock))
         let events = try await WorkerTestKit.finish("b", on: memory)
         try await rescuer.stop()
         let terminal = events.filter(\.isTerminal)

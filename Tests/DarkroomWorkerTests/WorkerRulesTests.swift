@@ -13,8 +13,9 @@ struct WorkerRulesTests {
     @Test("Backoff doubles from the base up to the cap; without jitter it is exactly that ceiling")
     func backoffCeilings() {
         let backoff = RetryBackoff(base: .seconds(1), cap: .seconds(300), jitter: .none)
-        #expect((1...10).map { backoff.delay(afterAttempt: $0) }
-            == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map { Duration.seconds($0) })
+        #expect(
+            (1...10).map { backoff.delay(afterAttempt: $0) }
+                == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map { Duration.seconds($0) })
         // Attempt numbers come from job records: absurd ones saturate instead of overflowing.
         #expect(backoff.delay(afterAttempt: 1_000_000) == .seconds(300))
         #expect(backoff.delay(afterAttempt: -5) == .seconds(1))
@@ -30,26 +31,28 @@ struct WorkerRulesTests {
         #expect(third.contains { $0 < .seconds(2) } && third.contains { $0 > .seconds(2) })
     }
 
-    @Test("Every pipeline error maps to a code and a retry decision", arguments: [
-        (CodecError(.corrupt, source: "a.jpg", "bad Huffman code") as any Error, "image.corrupt", false),
-        (ChainError(code: .invalidArgument, processor: "blur", column: 6, message: "radius must be > 0") as any Error, "chain.invalid-argument", false),
-        (RenderError.outputTooLarge(source: "a", size: PixelSize(width: 99_999, height: 1), limit: 16_383) as any Error, "output.too-large", false),
-        (BitmapError.tooLarge(width: 70_000, height: 70_000, maxPixelCount: 100_000_000) as any Error, "image.too-large", false),
-        (SourceError(.notFound, source: "http://x/a.jpg", "answered 404") as any Error, "source.not-found", false),
-        (SourceError(.forbidden, source: "http://x/a.jpg", "answered 403") as any Error, "source.forbidden", false),
-        (SourceError(.refused, source: "http://10.0.0.1/a.jpg", "private address") as any Error, "source.refused", false),
-        (SourceError(.httpServerError, source: "http://x/a.jpg", "answered 503") as any Error, "source.http-5xx", true),
-        (SourceError(.rateLimited, source: "http://x/a.jpg", "answered 429") as any Error, "source.rate-limited", true),
-        (SourceError(.timeout, source: "http://x/a.jpg", "timed out") as any Error, "source.timeout", true),
-        (SourceError(.connection, source: "http://x/a.jpg", "reset") as any Error, "source.connection", true),
-        (CacheError.diskFull(path: "/cache/x", systemError: 28) as any Error, "cache.disk-full", true),
-        (CacheError.corrupt(path: "/cache/x", reason: "short") as any Error, "cache.corrupt", false),
-        (RedisError.connectionLost("reset") as any Error, "queue.redis", true),
-        (RedisError.authenticationFailed("WRONGPASS") as any Error, "queue.redis", false),
-        (JobQueueError(.unavailable, "down") as any Error, "queue.unavailable", true),
-        (WorkerError(code: "output.disk-full", message: "full", isTransient: true) as any Error, "output.disk-full", true),
-        (WorkerError(code: "output.not-allowed", message: "refused", isTransient: false) as any Error, "output.not-allowed", false),
-    ])
+    @Test(
+        "Every pipeline error maps to a code and a retry decision",
+        arguments: [
+            (CodecError(.corrupt, source: "a.jpg", "bad Huffman code") as any Error, "image.corrupt", false),
+            (ChainError(code: .invalidArgument, processor: "blur", column: 6, message: "radius must be > 0") as any Error, "chain.invalid-argument", false),
+            (RenderError.outputTooLarge(source: "a", size: PixelSize(width: 99_999, height: 1), limit: 16_383) as any Error, "output.too-large", false),
+            (BitmapError.tooLarge(width: 70_000, height: 70_000, maxPixelCount: 100_000_000) as any Error, "image.too-large", false),
+            (SourceError(.notFound, source: "http://x/a.jpg", "answered 404") as any Error, "source.not-found", false),
+            (SourceError(.forbidden, source: "http://x/a.jpg", "answered 403") as any Error, "source.forbidden", false),
+            (SourceError(.refused, source: "http://10.0.0.1/a.jpg", "private address") as any Error, "source.refused", false),
+            (SourceError(.httpServerError, source: "http://x/a.jpg", "answered 503") as any Error, "source.http-5xx", true),
+            (SourceError(.rateLimited, source: "http://x/a.jpg", "answered 429") as any Error, "source.rate-limited", true),
+            (SourceError(.timeout, source: "http://x/a.jpg", "timed out") as any Error, "source.timeout", true),
+            (SourceError(.connection, source: "http://x/a.jpg", "reset") as any Error, "source.connection", true),
+            (CacheError.diskFull(path: "/cache/x", systemError: 28) as any Error, "cache.disk-full", true),
+            (CacheError.corrupt(path: "/cache/x", reason: "short") as any Error, "cache.corrupt", false),
+            (RedisError.connectionLost("reset") as any Error, "queue.redis", true),
+            (RedisError.authenticationFailed("WRONGPASS") as any Error, "queue.redis", false),
+            (JobQueueError(.unavailable, "down") as any Error, "queue.unavailable", true),
+            (WorkerError(code: "output.disk-full", message: "full", isTransient: true) as any Error, "output.disk-full", true),
+            (WorkerError(code: "output.not-allowed", message: "refused", isTransient: false) as any Error, "output.not-allowed", false),
+        ])
     func classification(error: any Error, code: String, transient: Bool) {
         let classified = ErrorClassifier.classify(error)
         #expect(classified.error.code == code)
@@ -64,16 +67,18 @@ struct WorkerRulesTests {
         #expect(classified.error.code == "internal" && classified.isTransient)
     }
 
-    @Test("Output base names come from paths and URLs; data: URIs and nameless URLs have none", arguments: [
-        ("photos/cat.jpg", "cat"),
-        ("/abs/dir/cat.large.png", "cat.large"),
-        ("https://img.example.com/a/my%20dog.webp?w=10#x", "my dog"),
-        ("http://example.com/", nil),
-        ("file:///srv/in/bird.gif", "bird"),
-        ("data:image/png;base64,AAAA", nil),
-        ("/srv/in/.hidden", nil),
-        ("https://example.com/a/%2e%2e", nil),
-    ] as [(String, String?)])
+    @Test(
+        "Output base names come from paths and URLs; data: URIs and nameless URLs have none",
+        arguments: [
+            ("photos/cat.jpg", "cat"),
+            ("/abs/dir/cat.large.png", "cat.large"),
+            ("https://img.example.com/a/my%20dog.webp?w=10#x", "my dog"),
+            ("http://example.com/", nil),
+            ("file:///srv/in/bird.gif", "bird"),
+            ("data:image/png;base64,AAAA", nil),
+            ("/srv/in/.hidden", nil),
+            ("https://example.com/a/%2e%2e", nil),
+        ] as [(String, String?)])
     func baseNames(source: String, expected: String?) {
         #expect(OutputNaming.baseName(ofSource: source) == expected)
     }

@@ -7,15 +7,20 @@ struct StandardRegistryTests {
     @Test("All 13 standard processors are registered under the names the chain syntax documents")
     func allNames() {
         let names = Set(StandardProcessors.registry.all.map(\.name))
-        #expect(names == ["downsample", "resize", "crop", "roundCorner", "blur", "tint", "overlay",
-                          "colorControls", "blackWhite", "border", "blend", "rotate", "flip"])
+        #expect(
+            names == [
+                "downsample", "resize", "crop", "roundCorner", "blur", "tint", "overlay",
+                "colorControls", "blackWhite", "border", "blend", "rotate", "flip",
+            ])
     }
 
-    @Test("Each processor built from text reports the name and version of its descriptor", arguments: [
-        "downsample(10x10)", "resize(10x10)", "crop(10x10)", "roundCorner(4)", "blur(1)", "tint(#FF000080)",
-        "overlay(#00FF00)", "colorControls", "blackWhite", "border(2, #000000)", "blend(multiply, #808080)",
-        "rotate(30)", "flip(horizontal)",
-    ])
+    @Test(
+        "Each processor built from text reports the name and version of its descriptor",
+        arguments: [
+            "downsample(10x10)", "resize(10x10)", "crop(10x10)", "roundCorner(4)", "blur(1)", "tint(#FF000080)",
+            "overlay(#00FF00)", "colorControls", "blackWhite", "border(2, #000000)", "blend(multiply, #808080)",
+            "rotate(30)", "flip(horizontal)",
+        ])
     func versionsAgree(text: String) throws {
         let registry = StandardProcessors.registry
         let processor = try #require(try registry.chain(from: text).processors.first)

@@ -53,7 +53,9 @@ struct CachePruneCommand: ParsableCommand {
             return
         }
         let removed = report.removedEntries
-        StandardOutput.line("removed \(removed) entr\(removed == 1 ? "y" : "ies") and \(report.removedTemporaryFiles) temporary file\(report.removedTemporaryFiles == 1 ? "" : "s") (\(ByteCountText.format(report.removedBytes))); \(report.remainingEntries) entries (\(ByteCountText.format(report.remainingBytes))) remain")
+        StandardOutput.line(
+            "removed \(removed) entr\(removed == 1 ? "y" : "ies") and \(report.removedTemporaryFiles) temporary file\(report.removedTemporaryFiles == 1 ? "" : "s") (\(ByteCountText.format(report.removedBytes))); \(report.remainingEntries) entries (\(ByteCountText.format(report.remainingBytes))) remain"
+        )
     }
 }
 

@@ -1,6 +1,6 @@
-import DarkroomSystem
 import ArgumentParser
 import DarkroomCache
+import DarkroomSystem
 import Foundation
 
 /// `darkroom cache stats [--cache DIR] [--json]`.
@@ -32,13 +32,17 @@ struct CacheStatsCommand: ParsableCommand {
         StandardOutput.line("cache \(directory)")
         StandardOutput.line(Self.row("area", "entries", "bytes", "oldest", "newest", "hit ratio"))
         for area in stats.areas {
-            StandardOutput.line(Self.row(area.area.rawValue, "\(area.entries)", ByteCountText.format(area.bytes),
-                                         Self.age(area.oldestEntryAge), Self.age(area.newestEntryAge),
-                                         Self.ratio(area.hitRatio, hits: area.hits, misses: area.misses)))
+            StandardOutput.line(
+                Self.row(
+                    area.area.rawValue, "\(area.entries)", ByteCountText.format(area.bytes),
+                    Self.age(area.oldestEntryAge), Self.age(area.newestEntryAge),
+                    Self.ratio(area.hitRatio, hits: area.hits, misses: area.misses)))
         }
-        StandardOutput.line(Self.row("total", "\(stats.entries)", ByteCountText.format(stats.bytes),
-                                     Self.age(stats.oldestEntryAge), "",
-                                     Self.ratio(stats.hitRatio, hits: stats.hits, misses: stats.misses)))
+        StandardOutput.line(
+            Self.row(
+                "total", "\(stats.entries)", ByteCountText.format(stats.bytes),
+                Self.age(stats.oldestEntryAge), "",
+                Self.ratio(stats.hitRatio, hits: stats.hits, misses: stats.misses)))
         let temporary = stats.areas.reduce(0) { $0 + $1.temporaryFiles }
         if temporary > 0 {
             StandardOutput.line("\(temporary) temporary file\(temporary == 1 ? "" : "s") (writes in progress, or left by crashed writers until a sweep)")

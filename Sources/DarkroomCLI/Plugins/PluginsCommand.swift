@@ -16,11 +16,12 @@ struct PluginsCommand: ParsableCommand {
         let registry = Registries.processors()
         if json {
             let list = registry.all.map { descriptor in
-                ProcessorListing(name: descriptor.name, version: descriptor.version, summary: descriptor.summary,
-                                 signature: descriptor.signature, plugin: "standard",
-                                 parameters: descriptor.parameters.map {
-                                     .init(name: $0.name, accepts: $0.expectation, default: $0.defaultValue?.description, summary: $0.summary)
-                                 })
+                ProcessorListing(
+                    name: descriptor.name, version: descriptor.version, summary: descriptor.summary,
+                    signature: descriptor.signature, plugin: "standard",
+                    parameters: descriptor.parameters.map {
+                        .init(name: $0.name, accepts: $0.expectation, default: $0.defaultValue?.description, summary: $0.summary)
+                    })
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

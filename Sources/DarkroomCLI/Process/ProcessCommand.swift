@@ -5,8 +5,8 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
-import Foundation
 import DarkroomSystem
+import Foundation
 
 /// `darkroom process INPUT… -p CHAIN (-o OUTPUT | --out DIR)`: one-shot processing of files.
 struct ProcessCommand: AsyncParsableCommand {
@@ -61,9 +61,10 @@ struct ProcessCommand: AsyncParsableCommand {
         let configuration: ImagePipeline.Configuration
         let cores = concurrency ?? Cores.count
         do {
-            chain = try chainText.map { text throws(UsageFailure) in
-                do { return try Registries.processors().chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
-            } ?? ProcessorChain()
+            chain =
+                try chainText.map { text throws(UsageFailure) in
+                    do { return try Registries.processors().chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
+                } ?? ProcessorChain()
             outputFormat = try format.map { name throws(UsageFailure) in
                 guard let format = ImageFormat(name: name), format.isWritable else {
                     throw UsageFailure("unknown --format '\(name)'; use jpeg, png or webp")
@@ -85,8 +86,9 @@ struct ProcessCommand: AsyncParsableCommand {
         let hasNetworkSources = plan.items.contains { SourceReference($0.input).scheme.hasPrefix("http") }
         let runner = ProcessRunner(
             plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
-            output: OutputOptions(format: plan.format,
-                                  encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless)),
+            output: OutputOptions(
+                format: plan.format,
+                encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless)),
             // Downloads wait on the network, so more images than cores may be in flight; each holds
             // its source (≤ --max-source-mb), so the number stays small to bound memory.
             inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores))
@@ -113,6 +115,7 @@ struct ProcessCommand: AsyncParsableCommand {
     static func summary(of record: ProcessRecord) -> String {
         let ms = record.ms.map { String(format: "decode %.1f ms, process %.1f ms, encode %.1f ms", $0.decode, $0.process, $0.encode) } ?? ""
         let animated = record.firstFrameOnly == true ? ", first frame of \(record.source?.frames ?? 0)" : ""
-        return "\(record.input) → \(record.output ?? "?")  \(record.width ?? 0)x\(record.height ?? 0) \(record.format ?? "") \(record.bytes ?? 0) bytes  (\(ms)\(animated))"
+        return
+            "\(record.input) → \(record.output ?? "?")  \(record.width ?? 0)x\(record.height ?? 0) \(record.format ?? "") \(record.bytes ?? 0) bytes  (\(ms)\(animated))"
     }
 }

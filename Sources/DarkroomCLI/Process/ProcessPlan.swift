@@ -20,7 +20,7 @@ struct ProcessPlan: Sendable {
         func path(for format: ImageFormat) -> String {
             switch self {
             case .file(let path): return path
-            case let .directory(directory, baseName): return "\(directory)/\(baseName).\(format.fileExtension)"
+            case .directory(let directory, let baseName): return "\(directory)/\(baseName).\(format.fileExtension)"
             }
         }
     }
@@ -36,7 +36,7 @@ struct ProcessPlan: Sendable {
             throw UsageFailure("say where to write: -o FILE for one input, or --out DIR")
         case (.some, .some):
             throw UsageFailure("give either -o FILE or --out DIR, not both")
-        case let (.some(file), nil):
+        case (.some(let file), nil):
             guard inputs.count == 1 else {
                 throw UsageFailure("-o takes one input, got \(inputs.count); use --out DIR for several")
             }
@@ -50,7 +50,7 @@ struct ProcessPlan: Sendable {
                 throw UsageFailure("cannot tell the output format from '\(file)'; name it .jpg, .png or .webp, or pass --format")
             }
             return ProcessPlan(items: [Item(input: inputs[0], destination: .file(file))], format: resolved)
-        case let (nil, .some(directory)):
+        case (nil, .some(let directory)):
             var seen: [String: String] = [:]
             var items: [Item] = []
             for (index, input) in inputs.enumerated() {

@@ -17,7 +17,8 @@ struct ProcessRunner: Sendable {
 
     /// Processes everything; `onRecord` is called once per input as each finishes (any order).
     func run(onRecord: @escaping @Sendable (ProcessRecord) -> Void) async -> (succeeded: Int, failed: Int) {
-        var succeeded = 0, failed = 0
+        var succeeded = 0
+        var failed = 0
         await withTaskGroup(of: ProcessRecord.self) { group in
             var next = 0
             func startNext() {
@@ -49,16 +50,19 @@ struct ProcessRunner: Sendable {
                 input: item.input, ok: true, output: path, format: result.format.rawValue,
                 width: result.size.width, height: result.size.height, bytes: result.bytes.count,
                 cache: result.origin.rawValue,
-                ms: .init(fetch: Self.round(t.fetch), decode: Self.round(t.decode), process: Self.round(t.process),
-                          encode: Self.round(t.encode), store: Self.round(t.store), total: Self.round(t.total)),
+                ms: .init(
+                    fetch: Self.round(t.fetch), decode: Self.round(t.decode), process: Self.round(t.process),
+                    encode: Self.round(t.encode), store: Self.round(t.store), total: Self.round(t.total)),
                 source: result.source.map {
-                    .init(format: $0.format.rawValue, width: $0.uprightSize.width, height: $0.uprightSize.height,
-                          frames: $0.frameCount, origin: result.sourceOrigin?.rawValue)
+                    .init(
+                        format: $0.format.rawValue, width: $0.uprightSize.width, height: $0.uprightSize.height,
+                        frames: $0.frameCount, origin: result.sourceOrigin?.rawValue)
                 },
                 firstFrameOnly: result.source.map { _ in result.processedFirstFrameOnly })
         } catch {
-            return ProcessRecord(input: item.input, ok: false,
-                                 error: .init(code: ErrorReport.code(of: error), message: ErrorReport.message(of: error, input: item.input)))
+            return ProcessRecord(
+                input: item.input, ok: false,
+                error: .init(code: ErrorReport.code(of: error), message: ErrorReport.message(of: error, input: item.input)))
         }
     }
 

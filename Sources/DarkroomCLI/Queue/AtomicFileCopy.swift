@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Copies a file so that the destination is either absent or whole: the bytes go to a temporary
 /// file beside it, are flushed to disk, and are renamed over it (DarkroomSystem's
@@ -17,7 +18,7 @@ enum AtomicFileCopy {
         var description: String {
             switch self {
             case .sourceMissing(let path): return "\(path) does not exist"
-            case let .system(what, path, code): return "cannot \(what) \(path): \(Errno(code).message)"
+            case .system(let what, let path, let code): return "cannot \(what) \(path): \(Errno(code).message)"
             }
         }
     }

@@ -20,8 +20,9 @@ struct CancelCommand: AsyncParsableCommand {
     @Argument(help: "The batch whose queued jobs to drop.")
     var batch: String?
 
-    @Option(name: .customLong("job"), parsing: .upToNextOption,
-            help: ArgumentHelp("Drop these jobs instead (repeatable, or several after one --job).", valueName: "id"))
+    @Option(
+        name: .customLong("job"), parsing: .upToNextOption,
+        help: ArgumentHelp("Drop these jobs instead (repeatable, or several after one --job).", valueName: "id"))
     var jobs: [String] = []
 
     @Flag(help: "Print the result as one JSON object.")

@@ -98,7 +98,8 @@ struct DeadLetterRetryCommand: AsyncParsableCommand {
                 let count = try await queue.retryDeadLetters(ids: ids)
                 StandardOutput.line("requeued \(count) dead letter\(count == 1 ? "" : "s")")
                 if count < Set(ids).count {
-                    StandardError.line("darkroom: \(Set(ids).count - count) of the ids are not in the dead-letter queue (or are garbage, which cannot be retried)")
+                    StandardError.line(
+                        "darkroom: \(Set(ids).count - count) of the ids are not in the dead-letter queue (or are garbage, which cannot be retried)")
                     throw QueueExit.failed
                 }
                 return
@@ -155,8 +156,10 @@ enum DeadLetterFormatting {
     static func line(_ letter: DeadLetter) -> String {
         var parts = [EventFormatting.sanitized(letter.id), letter.at.iso8601]
         if let job = letter.job {
-            parts += ["job=" + EventFormatting.quoted(job.id.rawValue), "batch=" + EventFormatting.quoted(job.batch),
-                      "attempt=\(job.attempt)", "source=" + EventFormatting.quoted(String(job.source.prefix(200)))]
+            parts += [
+                "job=" + EventFormatting.quoted(job.id.rawValue), "batch=" + EventFormatting.quoted(job.batch),
+                "attempt=\(job.attempt)", "source=" + EventFormatting.quoted(String(job.source.prefix(200))),
+            ]
         } else {
             parts.append("(not a readable job: \(letter.payload.count) bytes)")
         }
@@ -174,8 +177,9 @@ enum DeadLetterFormatting {
             var job: Job?
             var payload: String?
         }
-        let record = Record(id: letter.id, at: letter.at, error: letter.error, job: letter.job,
-                            payload: letter.job == nil ? String(decoding: letter.payload, as: UTF8.self) : nil)
+        let record = Record(
+            id: letter.id, at: letter.at, error: letter.error, job: letter.job,
+            payload: letter.job == nil ? String(decoding: letter.payload, as: UTF8.self) : nil)
         return try JSONText.line(record)
     }
 

@@ -50,10 +50,15 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Hold the jobs this many seconds before any worker may take them.", valueName: "seconds"))
     var delay: Double?
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Directory on the shared volume the workers write each result into (besides the cache).", valueName: "dir"))
+    @Option(
+        name: .customLong("out"), help: ArgumentHelp("Directory on the shared volume the workers write each result into (besides the cache).", valueName: "dir")
+    )
     var output: String?
 
-    @Flag(help: "Use each (absolute) source as its job id: enqueueing a source again is then a no-op while the id is remembered (7 days), whatever its chain; `darkroom get SOURCE` finds it.")
+    @Flag(
+        help:
+            "Use each (absolute) source as its job id: enqueueing a source again is then a no-op while the id is remembered (7 days), whatever its chain; `darkroom get SOURCE` finds it."
+    )
     var idFromSource = false
 
     @Flag(help: "Print each job's id and source (tab-separated) before the summary.")
@@ -84,8 +89,9 @@ struct EnqueueCommand: AsyncParsableCommand {
         let client = FleetClient(commandQueue: queue)
         let prepared: PreparedJobs
         do {
-            prepared = try await client.prepare(requests, defaults: defaults,
-                                                listName: jobList.listName)
+            prepared = try await client.prepare(
+                requests, defaults: defaults,
+                listName: jobList.listName)
         } catch let refusal as EnqueueRefusal {
             for problem in refusal.problems {
                 let lines = problem.lines
@@ -112,7 +118,9 @@ struct EnqueueCommand: AsyncParsableCommand {
             bar.clear()
             let done = sent.withLock { $0 }
             if done > 0 {
-                StandardError.line("darkroom: \(done) of \(jobs.count) jobs were enqueued into batch \(defaults.batch) before the failure; run the same command again with --batch \(defaults.batch) and the same ids (\"id\" keys or --id-from-source) to add only the rest")
+                StandardError.line(
+                    "darkroom: \(done) of \(jobs.count) jobs were enqueued into batch \(defaults.batch) before the failure; run the same command again with --batch \(defaults.batch) and the same ids (\"id\" keys or --id-from-source) to add only the rest"
+                )
             }
             throw error
         }
@@ -140,9 +148,10 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw UsageFailure("--batch must be 1–200 bytes without control characters")
         }
         if let output, output.isEmpty { throw UsageFailure("--out needs a directory") }
-        return EnqueueDefaults(chain: jobList.chain, format: format, quality: quality, priority: priority, delay: delayDuration,
-                               output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
-                               workingDirectory: FileManager.default.currentDirectoryPath)
+        return EnqueueDefaults(
+            chain: jobList.chain, format: format, quality: quality, priority: priority, delay: delayDuration,
+            output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
+            workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
     func readRequests() throws(UsageFailure) -> [JobRequest] {

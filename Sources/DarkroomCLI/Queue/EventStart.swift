@@ -27,7 +27,9 @@ enum EventStart: Equatable, Sendable {
         if let first = text.first, first.isNumber, let age = try? DurationText.parse(text) {
             return .time(now.adding(.zero - age))
         }
-        throw UsageFailure("--since '\(EventFormatting.sanitized(String(raw.prefix(40))))' is not an event id (1700000000000-0), an ISO-8601 time (2025-03-01T12:00:00Z) or an age (10m, 2h, 1d)")
+        throw UsageFailure(
+            "--since '\(EventFormatting.sanitized(String(raw.prefix(40))))' is not an event id (1700000000000-0), an ISO-8601 time (2025-03-01T12:00:00Z) or an age (10m, 2h, 1d)"
+        )
     }
 
     /// `digits-digits` (a Redis stream id) or plain digits.

@@ -34,8 +34,11 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "Only events of this job.")
     var job: String?
 
-    @Option(name: .customLong("type"), parsing: .upToNextOption,
-            help: ArgumentHelp("Only these types (repeatable, or comma-separated): batchEnqueued, started, succeeded, failed, dead, cancelled, workerOnline, workerOffline.", valueName: "type"))
+    @Option(
+        name: .customLong("type"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Only these types (repeatable, or comma-separated): batchEnqueued, started, succeeded, failed, dead, cancelled, workerOnline, workerOffline.",
+            valueName: "type"))
     var types: [String] = []
 
     @Option(help: ArgumentHelp("Start after this event id, at this time, or this long ago (10m, 2h).", valueName: "id|time|age"))
@@ -64,8 +67,10 @@ struct EventsCommand: AsyncParsableCommand {
         try await QueueCommandRunner.run(redis) { queue in
             let json = self.json
             let reader = EventReader(filter: filter, follow: follow, limit: limit)
-            let last = try await reader.read(from: try await start.cursor(on: queue), on: queue,
-                                             shouldStop: { Interruption.isRequested }) { event in
+            let last = try await reader.read(
+                from: try await start.cursor(on: queue), on: queue,
+                shouldStop: { Interruption.isRequested }
+            ) { event in
                 StandardOutput.line(json ? try EventFormatting.json(event) : EventFormatting.line(event))
             }
             if follow { StandardError.line("darkroom: stopped; resume with --since \(last.rawValue)") }
@@ -91,7 +96,9 @@ struct EventFilter: Sendable, Equatable {
         var types: Set<JobEventType> = []
         for name in names.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let type = JobEventType.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
-                throw UsageFailure("unknown event type '\(EventFormatting.sanitized(String(name.prefix(30))))'; the types are \(JobEventType.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageFailure(
+                    "unknown event type '\(EventFormatting.sanitized(String(name.prefix(30))))'; the types are \(JobEventType.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             types.insert(type)
         }
@@ -117,8 +124,10 @@ struct EventReader: Sendable {
 
     /// Reads from after `cursor` until the end (or, following, until `shouldStop`), passing each
     /// match to `emit`. Returns the cursor of the last event consumed, to resume after.
-    func read(from cursor: EventCursor, on queue: any JobQueueDriver, shouldStop: () -> Bool,
-              emit: (JobEvent) throws -> Void) async throws -> EventCursor {
+    func read(
+        from cursor: EventCursor, on queue: any JobQueueDriver, shouldStop: () -> Bool,
+        emit: (JobEvent) throws -> Void
+    ) async throws -> EventCursor {
         var cursor = cursor
         var emitted = 0
         var tolerance = OutageTolerance(isOutage: QueueCommandRunner.isUnreachable)

@@ -52,14 +52,17 @@ struct GetCommand: AsyncParsableCommand {
             do {
                 copied = try AtomicFileCopy.copy(result.output ?? "", to: output)
             } catch AtomicFileCopy.Failure.sourceMissing(let path) {
-                StandardError.line("darkroom: job \(id): its result \(EventFormatting.sanitized(path)) is gone (evicted from the cache, or deleted); run the job again, e.g. with --out DIR so the result is kept")
+                StandardError.line(
+                    "darkroom: job \(id): its result \(EventFormatting.sanitized(path)) is gone (evicted from the cache, or deleted); run the job again, e.g. with --out DIR so the result is kept"
+                )
                 throw QueueExit.failed
             } catch {
                 StandardError.line("darkroom: job \(id): \(error)")
                 throw QueueExit.failed
             }
             if copied.bytes != result.bytes {
-                StandardError.line("darkroom: warning: \(copied.bytes) bytes copied but the job reported \(result.bytes); the file may have been replaced since")
+                StandardError.line(
+                    "darkroom: warning: \(copied.bytes) bytes copied but the job reported \(result.bytes); the file may have been replaced since")
             }
             if output != "-" {
                 StandardOutput.line("\(EventFormatting.sanitized(copied.path)): \(result.width)x\(result.height) \(result.format), \(copied.bytes) bytes")
@@ -79,7 +82,8 @@ enum ResultFetch {
         switch status {
         case .ended(let event) where event.type == .succeeded:
             guard let result = event.result, let output = result.output, !output.isEmpty else {
-                throw failure("\(name) succeeded, but its result was kept only in the worker's memory (no --out and no shared cache); run it again with --out DIR")
+                throw failure(
+                    "\(name) succeeded, but its result was kept only in the worker's memory (no --out and no shared cache); run it again with --out DIR")
             }
             return result
         case .ended(let event):
@@ -87,11 +91,15 @@ enum ResultFetch {
             if let error = event.error { text += " (\(EventFormatting.describe(error)))" }
             throw failure(text)
         case .running(let event):
-            throw failure("\(name) is not finished: \(event.worker.map { "worker \(EventFormatting.sanitized($0))" } ?? "a worker") started attempt \(event.attempt ?? 1) at \(event.at.iso8601); try again later, or `darkroom wait` its batch")
+            throw failure(
+                "\(name) is not finished: \(event.worker.map { "worker \(EventFormatting.sanitized($0))" } ?? "a worker") started attempt \(event.attempt ?? 1) at \(event.at.iso8601); try again later, or `darkroom wait` its batch"
+            )
         case .retrying(let event):
-            throw failure("\(name) is not finished: attempt \(event.attempt ?? 1) failed (\(event.error.map(EventFormatting.describe) ?? "?")) and it will be retried")
+            throw failure(
+                "\(name) is not finished: attempt \(event.attempt ?? 1) failed (\(event.error.map(EventFormatting.describe) ?? "?")) and it will be retried")
         case .notFound:
-            throw failure("\(name) has no events in the stream: it is unknown, still queued, or its events were trimmed (the stream keeps about the last 100,000)")
+            throw failure(
+                "\(name) has no events in the stream: it is unknown, still queued, or its events were trimmed (the stream keeps about the last 100,000)")
         }
     }
 

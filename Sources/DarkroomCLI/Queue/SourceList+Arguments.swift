@@ -7,8 +7,10 @@ extension SourceList {
     /// The jobs a command was given: its source arguments, or the list in `listFile` (`-` = stdin),
     /// not both. Every bad line is reported on standard error, the last one in the thrown failure
     /// (followed by `failureSuffix`); `verb` names the command's work in "nothing to …".
-    static func requests(sources: [String], listFile: String?, verb: String,
-                         failureSuffix: String = "") throws(UsageFailure) -> [JobRequest] {
+    static func requests(
+        sources: [String], listFile: String?, verb: String,
+        failureSuffix: String = ""
+    ) throws(UsageFailure) -> [JobRequest] {
         switch (sources.isEmpty, listFile) {
         case (false, .some):
             throw UsageFailure("give sources or --from FILE, not both")

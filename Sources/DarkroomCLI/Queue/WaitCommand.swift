@@ -1,7 +1,7 @@
-import DarkroomSystem
 import ArgumentParser
 import DarkroomClient
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
 
 /// `darkroom wait BATCH [--timeout S] [--json]`.
@@ -50,22 +50,28 @@ struct WaitCommand: AsyncParsableCommand {
             var printed = 0
             let client = FleetClient(commandQueue: queue)
             let limit = timeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
-            let result = try await client.wait(for: batch, timeout: limit, onProgress: { progress in
-                bar.update(total: progress.total)
-                bar.update(finished: progress.finished, failed: progress.finished - progress.succeeded)
-            }, onFailure: { failure in
-                guard bar.isEnabled else { return }
-                printed += 1
-                if printed <= Self.liveFailureLines {
-                    bar.message(WaitSummary.line(for: failure))
-                } else if printed == Self.liveFailureLines + 1 {
-                    bar.message("… more failures are counted in the summary")
-                }
-            }, onNote: { note in
-                StandardError.line("darkroom: " + note)
-            })
+            let result = try await client.wait(
+                for: batch, timeout: limit,
+                onProgress: { progress in
+                    bar.update(total: progress.total)
+                    bar.update(finished: progress.finished, failed: progress.finished - progress.succeeded)
+                },
+                onFailure: { failure in
+                    guard bar.isEnabled else { return }
+                    printed += 1
+                    if printed <= Self.liveFailureLines {
+                        bar.message(WaitSummary.line(for: failure))
+                    } else if printed == Self.liveFailureLines + 1 {
+                        bar.message("… more failures are counted in the summary")
+                    }
+                },
+                onNote: { note in
+                    StandardError.line("darkroom: " + note)
+                })
             guard let result else {
-                StandardError.line("darkroom: unknown batch '\(EventFormatting.sanitized(batch))': nothing was ever enqueued into it, or its record expired (7 days after its last job ended)")
+                StandardError.line(
+                    "darkroom: unknown batch '\(EventFormatting.sanitized(batch))': nothing was ever enqueued into it, or its record expired (7 days after its last job ended)"
+                )
                 throw QueueExit.unreachable
             }
             bar.finish()
@@ -121,7 +127,9 @@ struct WaitSummary: Encodable {
         let name = EventFormatting.sanitized(batch)
         var lines: [String]
         if timedOut {
-            lines = ["batch \(name): timed out after \(Self.format(seconds)) with \(remaining) of \(total) job\(total == 1 ? "" : "s") unfinished; so far \(counts)"]
+            lines = [
+                "batch \(name): timed out after \(Self.format(seconds)) with \(remaining) of \(total) job\(total == 1 ? "" : "s") unfinished; so far \(counts)"
+            ]
         } else {
             lines = ["batch \(name): \(total) job\(total == 1 ? "" : "s") — \(counts) (\(Self.format(seconds)))"]
         }

@@ -6,10 +6,10 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
+import DarkroomSystem
 import DarkroomWorker
 import Foundation
 import Logging
-import DarkroomSystem
 
 /// `darkroom run SOURCES… | --from FILE -p CHAIN --out DIR`: the distributed machinery in one
 /// process — an in-memory queue, one worker, the same events — with no Redis.
@@ -119,11 +119,14 @@ struct RunCommand: AsyncParsableCommand {
         var requests = try jobList.requests(verb: "run")
         // Everything goes to --out: the embedded worker writes nowhere else.
         for index in requests.indices { requests[index].output = nil }
-        let defaults = EnqueueDefaults(chain: jobList.chain, format: format, quality: quality, output: directory,
-                                       batch: "run", workingDirectory: workingDirectory)
+        let defaults = EnqueueDefaults(
+            chain: jobList.chain, format: format, quality: quality, output: directory,
+            batch: "run", workingDirectory: workingDirectory)
         var validator = ChainValidator(registry: Registries.processors(), workers: { [] })
-        switch try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
-                                             listName: jobList.listName) {
+        switch try await EnqueuePlanner.plan(
+            requests, defaults: defaults, validator: &validator,
+            listName: jobList.listName)
+        {
         case .jobs(let jobs):
             return (jobs, directory)
         case .problems(let problems):

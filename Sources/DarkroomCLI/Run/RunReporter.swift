@@ -1,5 +1,5 @@
-import DarkroomSystem
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
 
 /// Follows the events of an embedded run until every job has its terminal event: draws the
@@ -63,8 +63,9 @@ struct RunReporter: Sendable {
                     }
                 }
                 if json {
-                    let record = Record(id: id.rawValue, source: source, status: event.type.rawValue, attempt: event.attempt,
-                                        result: event.result, error: event.error)
+                    let record = Record(
+                        id: id.rawValue, source: source, status: event.type.rawValue, attempt: event.attempt,
+                        result: event.result, error: event.error)
                     if let data = try? encoder.encode(record) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
                 }
                 bar.update(finished: ended.count, failed: outcome.failed)

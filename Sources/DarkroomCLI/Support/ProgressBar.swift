@@ -46,14 +46,17 @@ final class ProgressBar: Sendable {
     /// A bar for `total` items on standard error, drawn only when standard error is a terminal.
     convenience init(total: Int, title: String) {
         let isTerminal = Terminal.isTerminal(2)
-        self.init(total: total, title: title, enabled: isTerminal, logInterval: isTerminal ? nil : .seconds(10),
-                  width: { Terminal.width(of: 2) }, output: { Terminal.write($0, to: 2) })
+        self.init(
+            total: total, title: title, enabled: isTerminal, logInterval: isTerminal ? nil : .seconds(10),
+            width: { Terminal.width(of: 2) }, output: { Terminal.write($0, to: 2) })
     }
 
     /// A bar writing to `output` (tests pass a collector and `enabled: true`, and may pass a
     /// `now` they move by hand).
-    init(total: Int, title: String, enabled: Bool, logInterval: Duration? = nil, width: @escaping @Sendable () -> Int,
-         output: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(
+        total: Int, title: String, enabled: Bool, logInterval: Duration? = nil, width: @escaping @Sendable () -> Int,
+        output: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.now = now
         start = now()
         self.title = title
@@ -133,9 +136,11 @@ final class ProgressBar: Sendable {
         while state.samples.count > 2, let oldest = state.samples.first, now - oldest.0 > Self.rateWindow {
             state.samples.removeFirst()
         }
-        output(Self.render(title: title, finished: state.finished, failed: state.failed, total: state.total,
-                           rate: rate(state, now: now), elapsed: now - start,
-                           done: state.finished >= state.total, width: 100) + "\n")
+        output(
+            Self.render(
+                title: title, finished: state.finished, failed: state.failed, total: state.total,
+                rate: rate(state, now: now), elapsed: now - start,
+                done: state.finished >= state.total, width: 100) + "\n")
     }
 
     private func drawIfDue(_ state: inout State, force: Bool) {
@@ -151,9 +156,10 @@ final class ProgressBar: Sendable {
         while state.samples.count > 2, let oldest = state.samples.first, now - oldest.0 > Self.rateWindow {
             state.samples.removeFirst()
         }
-        let line = Self.render(title: title, finished: state.finished, failed: state.failed, total: state.total,
-                               rate: rate(state, now: now), elapsed: now - start, done: state.finished >= state.total,
-                               width: width())
+        let line = Self.render(
+            title: title, finished: state.finished, failed: state.failed, total: state.total,
+            rate: rate(state, now: now), elapsed: now - start, done: state.finished >= state.total,
+            width: width())
         output("\r" + line + "\u{1B}[K")
     }
 
@@ -169,8 +175,10 @@ final class ProgressBar: Sendable {
 
     /// The bar's text for the given numbers, at most `width` columns (the bar itself shrinks, then
     /// goes, on narrow terminals). Pure, for tests.
-    static func render(title: String, finished: Int, failed: Int, total: Int, rate: Double?, elapsed: Duration,
-                       done: Bool, width: Int) -> String {
+    static func render(
+        title: String, finished: Int, failed: Int, total: Int, rate: Double?, elapsed: Duration,
+        done: Bool, width: Int
+    ) -> String {
         let percent = total > 0 ? min(finished * 100 / total, 100) : 100
         var tail = " \(grouped(finished))/\(grouped(total)) \(percent < 10 ? "  " : percent < 100 ? " " : "")\(percent)%"
         if failed > 0 { tail += "  \(grouped(failed)) failed" }

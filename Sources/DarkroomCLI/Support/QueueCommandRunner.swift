@@ -21,8 +21,10 @@ enum QueueExit {
 enum QueueCommandRunner {
     /// `usageExit` is the status for usage mistakes found while running: 2, except for `wait`,
     /// where 2 means a timeout and usage mistakes exit 64 like the argument parser's own.
-    static func run(_ redis: RedisOptions, usageExit: ExitCode = QueueExit.usage,
-                    _ body: (RedisStreamsQueue) async throws -> Void) async throws {
+    static func run(
+        _ redis: RedisOptions, usageExit: ExitCode = QueueExit.usage,
+        _ body: (RedisStreamsQueue) async throws -> Void
+    ) async throws {
         let queue: RedisStreamsQueue
         do {
             queue = try redis.openQueue()
@@ -36,8 +38,10 @@ enum QueueCommandRunner {
 
     /// `run` with a queue already made (tests pass a `MemoryQueue`). Generic so the body gets the
     /// queue with every capability it has, and passes on the composition each step needs.
-    static func run<Queue: Sendable>(queue: Queue, describing location: String, usageExit: ExitCode = QueueExit.usage,
-                                     _ body: (Queue) async throws -> Void) async throws {
+    static func run<Queue: Sendable>(
+        queue: Queue, describing location: String, usageExit: ExitCode = QueueExit.usage,
+        _ body: (Queue) async throws -> Void
+    ) async throws {
         do {
             try await body(queue)
         } catch let failure as UsageFailure {

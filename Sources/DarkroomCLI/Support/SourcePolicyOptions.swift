@@ -4,22 +4,28 @@ import Foundation
 
 /// The source-policy flags, shared by every command that fetches sources.
 struct SourcePolicyOptions: ParsableArguments {
-    @Option(name: .customLong("allow-source"), help: ArgumentHelp(
-        "Only fetch URLs starting with this prefix (repeatable), e.g. http://images.example.com/. A host named here may be on a private network.",
-        valueName: "prefix"))
+    @Option(
+        name: .customLong("allow-source"),
+        help: ArgumentHelp(
+            "Only fetch URLs starting with this prefix (repeatable), e.g. http://images.example.com/. A host named here may be on a private network.",
+            valueName: "prefix"))
     var allowedSources: [String] = []
 
     @Flag(help: "Allow private, loopback and link-local addresses for every host (refused by default).")
     var allowPrivateNetwork = false
 
-    @Option(name: .customLong("allow-file-root"), help: ArgumentHelp(
-        "Directory queued file sources must be inside (repeatable). Paths typed on this command line need none.",
-        valueName: "dir"))
+    @Option(
+        name: .customLong("allow-file-root"),
+        help: ArgumentHelp(
+            "Directory queued file sources must be inside (repeatable). Paths typed on this command line need none.",
+            valueName: "dir"))
     var fileRoots: [String] = []
 
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
-        "PEM bundle of extra certificate authorities to trust for https sources (an in-cluster CA). Verification stays on.",
-        valueName: "path"))
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "PEM bundle of extra certificate authorities to trust for https sources (an in-cluster CA). Verification stays on.",
+            valueName: "path"))
     var caFile: String?
 
     @Option(help: "Largest source in megabytes.")

@@ -6,11 +6,11 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSystem
 import DarkroomWorker
 import Foundation
 import Logging
 import ServiceLifecycle
-import DarkroomSystem
 
 /// `darkroom worker`: pulls jobs from Redis and runs them until SIGTERM/SIGINT.
 struct WorkerCommand: AsyncParsableCommand {
@@ -44,9 +44,11 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
     var cache: String?
 
-    @Option(name: .customLong("allow-output-root"), help: ArgumentHelp(
-        "Directory job outputs (enqueue --out) may be written under (repeatable). Without one, jobs with an output fail.",
-        valueName: "dir"))
+    @Option(
+        name: .customLong("allow-output-root"),
+        help: ArgumentHelp(
+            "Directory job outputs (enqueue --out) may be written under (repeatable). Without one, jobs with an output fail.",
+            valueName: "dir"))
     var outputRoots: [String] = []
 
     @Option(help: ArgumentHelp("Seconds a job may go without a lease renewal before other workers reclaim it.", valueName: "seconds"))
@@ -58,9 +60,10 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds jobs in hand may take to finish after SIGTERM/SIGINT.", valueName: "seconds"))
     var gracePeriod: Double = 25
 
-    @Option(help: ArgumentHelp(
-        "Ceiling in seconds of the first retry's delay; it doubles per attempt (full jitter) up to --retry-cap.",
-        valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Ceiling in seconds of the first retry's delay; it doubles per attempt (full jitter) up to --retry-cap.",
+            valueName: "seconds"))
     var retryBase: Double = 1
 
     @Option(help: ArgumentHelp("Longest delay between retries, in seconds.", valueName: "seconds"))
@@ -94,20 +97,24 @@ struct WorkerCommand: AsyncParsableCommand {
             return handler
         }
         // Patient connections: a worker outlives Redis restarts; the worker loop adds its own backoff.
-        let client = RedisClient(url: settings.redisURL, options: RedisConnectionOptions(),
-                                 connections: max(4, settings.worker.concurrency + 2), dedicatedConnections: 2)
+        let client = RedisClient(
+            url: settings.redisURL, options: RedisConnectionOptions(),
+            connections: max(4, settings.worker.concurrency + 2), dedicatedConnections: 2)
         let queue = RedisStreamsQueue(client: client, configuration: settings.queue, keyPrefix: settings.keyPrefix)
         var pipelineConfiguration = settings.pipeline
         if pipelineConfiguration.diskCache != nil {
             pipelineConfiguration.leases = RedisWorkLeases(client: client, keyPrefix: settings.keyPrefix)
         }
-        let worker = Worker(queue: queue, pipeline: ImagePipeline(configuration: pipelineConfiguration),
-                            configuration: settings.worker, logger: logger)
-        logger.info("darkroom worker \(DarkroomVersion.current)", metadata: [
-            "redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)",
-            "cache": "\(pipelineConfiguration.diskCache?.directory ?? "none")",
-            "output-roots": "\(settings.worker.allowedOutputRoots.joined(separator: ","))",
-        ])
+        let worker = Worker(
+            queue: queue, pipeline: ImagePipeline(configuration: pipelineConfiguration),
+            configuration: settings.worker, logger: logger)
+        logger.info(
+            "darkroom worker \(DarkroomVersion.current)",
+            metadata: [
+                "redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)",
+                "cache": "\(pipelineConfiguration.diskCache?.directory ?? "none")",
+                "output-roots": "\(settings.worker.allowedOutputRoots.joined(separator: ","))",
+            ])
 
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: worker)], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
@@ -173,8 +180,9 @@ struct WorkerCommand: AsyncParsableCommand {
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
             allowedOutputRoots: roots, processors: Registries.processors(), version: DarkroomVersion.current)
-        return Settings(worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
-                        pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
+        return Settings(
+            worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
+            pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
     }
 
     /// Seconds from a validated flag as a `Duration`, to the millisecond.

@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// One entry found by a scan: 56 bytes, so a scan of a million entries fits in ~60 MB.
 struct ScannedEntry {
@@ -53,12 +54,17 @@ enum AreaScanner {
                 forEachChild(of: leaf) { fd, fileName in
                     if let name = EntryName(fileName: fileName) {
                         guard name.firstByte == first, name.secondByte == second,
-                              let info = fileStatus(fd, fileName), POSIX.isRegularFile(info) else { return }
-                        scan.entries.append(ScannedEntry(modified: POSIX.modificationTime(info), size: Int64(info.st_size),
-                                                         name: name, area: area))
+                            let info = fileStatus(fd, fileName), POSIX.isRegularFile(info)
+                        else { return }
+                        scan.entries.append(
+                            ScannedEntry(
+                                modified: POSIX.modificationTime(info), size: Int64(info.st_size),
+                                name: name, area: area))
                     } else if isTemporaryName(fileName), let info = fileStatus(fd, fileName), POSIX.isRegularFile(info) {
-                        scan.temporaries.append(ScannedTemporary(path: "\(leafPath)/\(String(cString: fileName))",
-                                                                 modified: POSIX.modificationTime(info), size: Int64(info.st_size)))
+                        scan.temporaries.append(
+                            ScannedTemporary(
+                                path: "\(leafPath)/\(String(cString: fileName))",
+                                modified: POSIX.modificationTime(info), size: Int64(info.st_size)))
                     }
                 }
             }
@@ -79,7 +85,7 @@ enum AreaScanner {
         while let child = readdir(directory) {
             withUnsafePointer(to: &child.pointee.d_name) { tuple in
                 tuple.withMemoryRebound(to: CChar.self, capacity: 256) { name in
-                    if name[0] == 0x2E && (name[1] == 0 || (name[1] == 0x2E && name[2] == 0)) { return } // "." and ".."
+                    if name[0] == 0x2E && (name[1] == 0 || (name[1] == 0x2E && name[2] == 0)) { return }  // "." and ".."
                     body(directoryFD, name)
                 }
             }

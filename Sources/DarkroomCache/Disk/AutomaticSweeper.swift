@@ -1,10 +1,11 @@
+import DarkroomSystem
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
-import Synchronization
 
 /// Decides when a writing process sweeps an area itself (see `DiskCache.AutomaticSweep`).
 ///
@@ -83,7 +84,8 @@ final class AutomaticSweeper: Sendable {
     private func claimSweep(of area: CacheArea, now: Int64) -> Bool {
         let marker = engine.layout.sweepMarker(area)
         if case .success(let info) = POSIX.status(marker),
-           now &- POSIX.modificationTime(info) < policy.minimumSpacing.saturatingNanoseconds {
+            now &- POSIX.modificationTime(info) < policy.minimumSpacing.saturatingNanoseconds
+        {
             return false
         }
         engine.layout.stampSweepMarker(area)

@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Where everything lives inside a cache directory:
 ///
@@ -67,7 +68,8 @@ struct CacheLayout: Sendable {
         case .success(let text):
             guard text == Self.versionLine else {
                 let found = text.split(separator: "\n").first.map(String.init) ?? "an empty VERSION file"
-                throw .layout(path: root, reason: "holds \(found.debugDescription), not a darkroom cache of layout \(Self.version); use another --cache directory")
+                throw .layout(
+                    path: root, reason: "holds \(found.debugDescription), not a darkroom cache of layout \(Self.version); use another --cache directory")
             }
         case .failure(let failure) where failure.code == ENOENT:
             // Write to a private name, then link it into place: link fails with EEXIST when a

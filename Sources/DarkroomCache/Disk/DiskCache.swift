@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// A directory of cached originals and results that many processes on many hosts share (a local
 /// disk, NFS, CephFS), with atomic writes, a size limit per area that holds, LRU eviction that
@@ -57,9 +58,10 @@ public final class DiskCache: Sendable {
     /// power cut). A hit refreshes the entry's recency when it is older than the refresh interval.
     public func data(for key: String, in area: CacheArea) throws(CacheError) -> [UInt8]? {
         let now = POSIX.now()
-        let outcome = try EntryIO.read(path(for: key, in: area), now: now,
-                                       timeToLive: configuration.timeToLive?.saturatingNanoseconds,
-                                       refreshAfter: configuration.effectiveRefreshInterval.saturatingNanoseconds)
+        let outcome = try EntryIO.read(
+            path(for: key, in: area), now: now,
+            timeToLive: configuration.timeToLive?.saturatingNanoseconds,
+            refreshAfter: configuration.effectiveRefreshInterval.saturatingNanoseconds)
         switch outcome {
         case .hit(let bytes):
             statistics.record(hit: true, in: area, now: now)
@@ -74,8 +76,9 @@ public final class DiskCache: Sendable {
     /// (transient) when the volume or quota is full; nothing damaged is left behind then.
     public func store(_ bytes: [UInt8], for key: String, in area: CacheArea) throws(CacheError) {
         let name = EntryName(key: key)
-        try EntryIO.write(bytes, to: layout.entryPath(name, in: area), directory: layout.leafDirectory(name, in: area),
-                          durable: configuration.durableWrites)
+        try EntryIO.write(
+            bytes, to: layout.entryPath(name, in: area), directory: layout.leafDirectory(name, in: area),
+            durable: configuration.durableWrites)
         automaticSweeper?.didWrite(bytes.count, into: area, now: POSIX.now())
     }
 

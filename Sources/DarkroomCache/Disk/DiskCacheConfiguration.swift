@@ -29,14 +29,16 @@ extension DiskCache {
         /// them off (then run `darkroom cache prune` or call `sweep()` yourself).
         public var automaticSweep: AutomaticSweep?
 
-        public init(resultsLimitBytes: Int = 10 << 30,
-                    originalsLimitBytes: Int = 10 << 30,
-                    timeToLive: Duration? = .seconds(7 * 86_400),
-                    lowWaterFraction: Double = 0.9,
-                    temporaryFileGracePeriod: Duration = .seconds(600),
-                    recencyRefreshInterval: Duration? = nil,
-                    durableWrites: Bool = false,
-                    automaticSweep: AutomaticSweep? = AutomaticSweep()) {
+        public init(
+            resultsLimitBytes: Int = 10 << 30,
+            originalsLimitBytes: Int = 10 << 30,
+            timeToLive: Duration? = .seconds(7 * 86_400),
+            lowWaterFraction: Double = 0.9,
+            temporaryFileGracePeriod: Duration = .seconds(600),
+            recencyRefreshInterval: Duration? = nil,
+            durableWrites: Bool = false,
+            automaticSweep: AutomaticSweep? = AutomaticSweep()
+        ) {
             self.resultsLimitBytes = resultsLimitBytes
             self.originalsLimitBytes = originalsLimitBytes
             self.timeToLive = timeToLive
@@ -88,8 +90,10 @@ extension DiskCache {
         /// triggered it.
         public var inBackground: Bool
 
-        public init(writtenFraction: Double = 0.02, interval: Duration = .seconds(300),
-                    minimumSpacing: Duration = .seconds(10), inBackground: Bool = true) {
+        public init(
+            writtenFraction: Double = 0.02, interval: Duration = .seconds(300),
+            minimumSpacing: Duration = .seconds(10), inBackground: Bool = true
+        ) {
             self.writtenFraction = writtenFraction
             self.interval = interval
             self.minimumSpacing = minimumSpacing

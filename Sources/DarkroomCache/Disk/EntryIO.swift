@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Reading and atomically writing one entry file.
 enum EntryIO {
@@ -53,7 +54,7 @@ enum EntryIO {
         case .failure(let failure) where failure.code == 0:
             throw .corrupt(path: path, reason: "shorter than its recorded size")
         case .failure(let failure) where failure.code == ESTALE:
-            return .miss // evicted by another NFS client mid-read: a miss, not an error
+            return .miss  // evicted by another NFS client mid-read: a miss, not an error
         case .failure(let failure):
             throw .system("read", path: path, errno: failure.code)
         }
@@ -72,8 +73,9 @@ enum EntryIO {
     static func write(_ bytes: [UInt8], to path: String, directory: String, durable: Bool) throws(CacheError) {
         guard !bytes.isEmpty else { throw .invalidArgument("an empty value cannot be cached (empty entries read as misses)") }
         guard bytes.count <= maximumEntryBytes else { throw .invalidArgument("\(bytes.count) bytes is over the 4 GiB entry limit") }
-        let options = AtomicFileWriter.Options(temporaryPrefix: CacheLayout.temporaryPrefix, syncsData: durable,
-                                               syncsDirectory: durable, createsMissingDirectory: true)
+        let options = AtomicFileWriter.Options(
+            temporaryPrefix: CacheLayout.temporaryPrefix, syncsData: durable,
+            syncsDirectory: durable, createsMissingDirectory: true)
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         do throws(AtomicFileError) {
             try AtomicFileWriter(directory: directory, options: options).write(bytes, replacing: name)

@@ -30,7 +30,7 @@ struct EntryName: Hashable, Sendable {
             switch character {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(character - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt64(character - UInt8(ascii: "a") + 10)
-            default: return nil // includes the terminating NUL of a shorter name
+            default: return nil  // includes the terminating NUL of a shorter name
             }
             switch index >> 4 {
             case 0: words.0 = words.0 << 4 | nibble
@@ -72,7 +72,10 @@ struct EntryName: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(words.0); hasher.combine(words.1); hasher.combine(words.2); hasher.combine(words.3)
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
     }
 
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)

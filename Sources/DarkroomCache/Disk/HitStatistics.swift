@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Hit and miss counts shared by every process using a cache directory, kept approximately.
 ///
@@ -141,7 +142,9 @@ final class HitStatistics: Sendable {
         var seconds = time_t(now / 1_000_000_000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        let year = Int(parts.tm_year) + 1900, month = Int(parts.tm_mon) + 1, day = Int(parts.tm_mday)
+        let year = Int(parts.tm_year) + 1900
+        let month = Int(parts.tm_mon) + 1
+        let day = Int(parts.tm_mday)
         return String(year) + (month < 10 ? "0" : "") + String(month) + (day < 10 ? "0" : "") + String(day)
     }
 
@@ -155,7 +158,8 @@ final class HitStatistics: Sendable {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
             guard !name.hasPrefix("."), let dot = name.lastIndex(of: "."),
-                  name[name.index(after: dot)...].count == 8 else { continue }
+                name[name.index(after: dot)...].count == 8
+            else { continue }
             names.append(name)
         }
         return names

@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Expiry, LRU eviction and temporary-file cleanup for a cache directory.
 ///
@@ -24,12 +25,16 @@ struct SweepEngine: Sendable {
             var report = SweepReport.Area(area: area)
             let inFlight = try removeStaleTemporaries(&scan, report: &report, now: now)
             if let timeToLive = configuration.timeToLive {
-                try expire(&scan.entries, notUsedFor: timeToLive.saturatingNanoseconds, now: now) { report.expiredEntries += 1; report.expiredBytes += Int($0.size) }
+                try expire(&scan.entries, notUsedFor: timeToLive.saturatingNanoseconds, now: now) {
+                    report.expiredEntries += 1
+                    report.expiredBytes += Int($0.size)
+                }
             }
             let limit = Int64(configuration.limitBytes(for: area))
             let target = Int64(Double(limit) * configuration.lowWaterFraction)
             let remaining = try evict(&scan.entries, inFlightBytes: inFlight, limit: limit, target: target) {
-                report.evictedEntries += 1; report.evictedBytes += Int($0.size)
+                report.evictedEntries += 1
+                report.evictedBytes += Int($0.size)
             }
             report.remainingEntries = scan.entries.count
             report.remainingBytes = Int(remaining)
@@ -49,7 +54,10 @@ struct SweepEngine: Sendable {
             var report = SweepReport.Area(area: area)
             inFlight += try removeStaleTemporaries(&scan, report: &report, now: now)
             if let olderThan {
-                try expire(&scan.entries, notUsedFor: olderThan.saturatingNanoseconds, now: now) { report.expiredEntries += 1; report.expiredBytes += Int($0.size) }
+                try expire(&scan.entries, notUsedFor: olderThan.saturatingNanoseconds, now: now) {
+                    report.expiredEntries += 1
+                    report.expiredBytes += Int($0.size)
+                }
             }
             all += scan.entries
             reports.append(report)
@@ -95,8 +103,10 @@ struct SweepEngine: Sendable {
     }
 
     /// Deletes the entries whose last use is more than `age` nanoseconds ago.
-    private func expire(_ entries: inout [ScannedEntry], notUsedFor age: Int64, now: Int64,
-                        removed: (ScannedEntry) -> Void) throws(CacheError) {
+    private func expire(
+        _ entries: inout [ScannedEntry], notUsedFor age: Int64, now: Int64,
+        removed: (ScannedEntry) -> Void
+    ) throws(CacheError) {
         var kept: [ScannedEntry] = []
         kept.reserveCapacity(entries.count)
         for entry in entries {
@@ -115,8 +125,10 @@ struct SweepEngine: Sendable {
 
     /// When `entries` plus `inFlightBytes` exceed `limit`, deletes the least recently used entries
     /// until they are at most `target`. Returns the bytes left; `entries` keeps the survivors.
-    private func evict(_ entries: inout [ScannedEntry], inFlightBytes: Int64, limit: Int64, target: Int64,
-                       removed: (ScannedEntry) -> Void) throws(CacheError) -> Int64 {
+    private func evict(
+        _ entries: inout [ScannedEntry], inFlightBytes: Int64, limit: Int64, target: Int64,
+        removed: (ScannedEntry) -> Void
+    ) throws(CacheError) -> Int64 {
         var total = inFlightBytes + entries.reduce(0) { $0 + $1.size }
         guard total > limit else { return total }
         entries.sort { $0.modified < $1.modified }
@@ -130,9 +142,9 @@ struct SweepEngine: Sendable {
                 total -= entry.size
                 removed(entry)
             case .gone:
-                total -= entry.size // another sweeper evicted it: it no longer counts either way
+                total -= entry.size  // another sweeper evicted it: it no longer counts either way
             case .changed(let current):
-                total += current.size - entry.size // used since the scan: no longer least recent
+                total += current.size - entry.size  // used since the scan: no longer least recent
                 kept.append(current)
             }
         }

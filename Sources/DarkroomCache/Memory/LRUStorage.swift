@@ -7,8 +7,8 @@ struct LRUStorage<Key: Hashable, Value> {
         var key: Key?
         var value: Value?
         var cost: Int
-        var newer: Int   // towards the most recently used end; -1 at the head
-        var older: Int   // towards the least recently used end; -1 at the tail
+        var newer: Int  // towards the most recently used end; -1 at the head
+        var older: Int  // towards the least recently used end; -1 at the tail
     }
 
     private var slots: [Slot] = []
@@ -64,7 +64,7 @@ struct LRUStorage<Key: Hashable, Value> {
             totalCost += cost
             linkAtFront(slot)
         }
-        while (totalCost > costLimit || index.count > countLimit), oldest >= 0 {
+        while totalCost > costLimit || index.count > countLimit, oldest >= 0 {
             evict(oldest)
         }
     }
@@ -101,7 +101,7 @@ struct LRUStorage<Key: Hashable, Value> {
         unlink(slot)
         if let key = slots[slot].key { index[key] = nil }
         totalCost -= slots[slot].cost
-        slots[slot] = Slot(key: nil, value: nil, cost: 0, newer: -1, older: -1) // release key and value now
+        slots[slot] = Slot(key: nil, value: nil, cost: 0, newer: -1, older: -1)  // release key and value now
         freeSlots.append(slot)
     }
 
@@ -120,7 +120,8 @@ struct LRUStorage<Key: Hashable, Value> {
     }
 
     private mutating func unlink(_ slot: Int) {
-        let newer = slots[slot].newer, older = slots[slot].older
+        let newer = slots[slot].newer
+        let older = slots[slot].older
         if newer >= 0 { slots[newer].older = older } else { newest = older }
         if older >= 0 { slots[older].newer = newer } else { oldest = newer }
         slots[slot].newer = -1

@@ -32,7 +32,9 @@ public enum DurationText {
                 continue
             }
             guard index < characters.count, let unit = seconds[characters[index]] else {
-                throw ParseError(text: text, reason: index < characters.count ? "unknown unit '\(characters[index])'" : "a unit is missing after \(String(characters[start..<index]))")
+                throw ParseError(
+                    text: text,
+                    reason: index < characters.count ? "unknown unit '\(characters[index])'" : "a unit is missing after \(String(characters[start..<index]))")
             }
             index += 1
             total += number * unit

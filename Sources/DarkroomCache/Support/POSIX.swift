@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// The few system calls the disk cache needs, wrapped so callers get an `errno` instead of `-1`
 /// and never forget `EINTR`
@@ -85,7 +86,8 @@ enum POSIX {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown-host" }
         let name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let safe = name.unicodeScalars.map { scalar -> Character in
-            let ok = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+            let ok =
+                (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
                 || (scalar >= "0" && scalar <= "9") || scalar == "-" || scalar == "_"
             return ok ? Character(scalar) : "_"
         }

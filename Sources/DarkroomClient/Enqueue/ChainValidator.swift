@@ -67,15 +67,19 @@ public struct ChainValidator {
                 pieces.append(Self.render(call))
                 if noted.insert(call.name).inserted {
                     let who = offers.prefix(3).map { "\($0.worker) v\($0.version)" }.joined(separator: ", ")
-                    notes.append("note: '\(call.name)' is not built into this darkroom; accepted because live workers offer it (\(who)\(offers.count > 3 ? ", …" : "")); its arguments are checked by the worker")
+                    notes.append(
+                        "note: '\(call.name)' is not built into this darkroom; accepted because live workers offer it (\(who)\(offers.count > 3 ? ", …" : "")); its arguments are checked by the worker"
+                    )
                 }
             } else {
                 let names = registry.all.map(\.name) + remote.keys.sorted()
-                let suggestion = names.first { $0.lowercased() == call.name.lowercased() }
+                let suggestion =
+                    names.first { $0.lowercased() == call.name.lowercased() }
                     ?? Self.localSuggestion(registry, call.name)
-                throw ChainError(code: .unknownProcessor, column: call.column,
-                                 message: "unknown processor '\(call.name)' (not built in, and no live worker offers it)",
-                                 suggestion: suggestion)
+                throw ChainError(
+                    code: .unknownProcessor, column: call.column,
+                    message: "unknown processor '\(call.name)' (not built in, and no live worker offers it)",
+                    suggestion: suggestion)
             }
         }
         return pieces.joined(separator: "|>")

@@ -23,9 +23,11 @@ public struct EnqueueDefaults: Sendable {
     public var workingDirectory: String
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.
-    public init(chain: String? = nil, format: String? = nil, quality: Int? = nil, priority: JobPriority = .normal,
-                delay: Duration? = nil, output: String? = nil, idFromSource: Bool = false, batch: String,
-                workingDirectory: String) {
+    public init(
+        chain: String? = nil, format: String? = nil, quality: Int? = nil, priority: JobPriority = .normal,
+        delay: Duration? = nil, output: String? = nil, idFromSource: Bool = false, batch: String,
+        workingDirectory: String
+    ) {
         self.chain = chain
         self.format = format
         self.quality = quality

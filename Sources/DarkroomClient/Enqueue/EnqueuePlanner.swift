@@ -20,9 +20,11 @@ public enum EnqueuePlanner {
     /// The jobs for `requests`, or the problems (a bad `defaults.chain` or format alone, since
     /// every job would repeat it). `listName` names the `--from` file in problem locations;
     /// `validator` remembers each chain text it has checked, and the notes it made.
-    public static func plan(_ requests: [JobRequest], defaults: EnqueueDefaults, validator: inout ChainValidator,
-                            listName: String?, now: Timestamp = .now(),
-                            maxProblems: Int = EnqueuePlanner.maxProblems) async throws -> EnqueuePlan {
+    public static func plan(
+        _ requests: [JobRequest], defaults: EnqueueDefaults, validator: inout ChainValidator,
+        listName: String?, now: Timestamp = .now(),
+        maxProblems: Int = EnqueuePlanner.maxProblems
+    ) async throws -> EnqueuePlan {
         var problems: [EnqueueProblem] = []
         // The -p chain is checked once: if it is bad, every job would repeat the same complaint.
         var defaultChain: String?
@@ -45,11 +47,14 @@ public enum EnqueuePlanner {
         for request in requests {
             if problems.count >= maxProblems { break }
             do {
-                jobs.append(try await job(for: request, defaults: shared, defaultChain: defaultChain,
-                                          notBefore: notBefore, now: now, validator: &validator))
+                jobs.append(
+                    try await job(
+                        for: request, defaults: shared, defaultChain: defaultChain,
+                        notBefore: notBefore, now: now, validator: &validator))
             } catch var problem as EnqueueProblem {
                 // Built only for a problem: formatting it for every job would cost more than the job.
-                problem.location = request.line.map { "\(listName ?? "-"):\($0)" }
+                problem.location =
+                    request.line.map { "\(listName ?? "-"):\($0)" }
                     ?? "source '\(SafeText.sanitized(String(request.source.prefix(80))))'"
                 problems.append(problem)
             }
@@ -59,8 +64,10 @@ public enum EnqueuePlanner {
 
     /// The job for `request`; `defaults` has its output absolute and its format canonical already.
     /// Problems are thrown without a location (the caller adds it).
-    private static func job(for request: JobRequest, defaults: EnqueueDefaults, defaultChain: String?,
-                            notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator) async throws -> Job {
+    private static func job(
+        for request: JobRequest, defaults: EnqueueDefaults, defaultChain: String?,
+        notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator
+    ) async throws -> Job {
         let source = PathResolver.source(request.source, from: defaults.workingDirectory)
         let chain: String
         if let text = request.chain {
@@ -83,18 +90,20 @@ public enum EnqueuePlanner {
         if let text = request.id ?? (defaults.idFromSource ? source : nil) {
             guard let parsed = JobID(rawValue: text) else {
                 let what = request.id != nil ? "'id'" : "the source (--id-from-source)"
-                throw EnqueueProblem(location: nil,
-                                     message: "\(what) cannot be a job id: ids are 1–200 bytes without control characters; give an \"id\" key")
+                throw EnqueueProblem(
+                    location: nil,
+                    message: "\(what) cannot be a job id: ids are 1–200 bytes without control characters; give an \"id\" key")
             }
             id = parsed
         } else {
             id = JobID.make(now: now)
         }
-        let job = Job(id: id, batch: defaults.batch, source: source, chain: chain,
-                      format: format,
-                      quality: request.quality ?? defaults.quality, priority: request.priority ?? defaults.priority,
-                      output: request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output,
-                      enqueuedAt: now, notBefore: notBefore)
+        let job = Job(
+            id: id, batch: defaults.batch, source: source, chain: chain,
+            format: format,
+            quality: request.quality ?? defaults.quality, priority: request.priority ?? defaults.priority,
+            output: request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output,
+            enqueuedAt: now, notBefore: notBefore)
         if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
         return job
     }

@@ -24,8 +24,9 @@ public struct EnqueueProblem: Error, Sendable, Equatable {
     /// A bad chain, with the text as typed and a caret under the column the error points at.
     public static func chain(_ error: ChainError, text: String, location: String?) -> EnqueueProblem {
         let caret = String(repeating: " ", count: max(error.column - 1, 0)) + "^"
-        return EnqueueProblem(location: location, message: "bad chain [\(error.code.rawValue)]: \(error)",
-                              detail: ["    " + SafeText.sanitized(text), "    " + caret])
+        return EnqueueProblem(
+            location: location, message: "bad chain [\(error.code.rawValue)]: \(error)",
+            detail: ["    " + SafeText.sanitized(text), "    " + caret])
     }
 }
 

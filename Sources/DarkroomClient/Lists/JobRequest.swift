@@ -21,8 +21,10 @@ public struct JobRequest: Sendable, Equatable {
     public var output: String?
 
     /// A request for `source`; every field left nil takes the batch's default.
-    public init(line: Int? = nil, source: String, chain: String? = nil, format: String? = nil, quality: Int? = nil,
-                priority: JobPriority? = nil, id: String? = nil, output: String? = nil) {
+    public init(
+        line: Int? = nil, source: String, chain: String? = nil, format: String? = nil, quality: Int? = nil,
+        priority: JobPriority? = nil, id: String? = nil, output: String? = nil
+    ) {
         self.line = line
         self.source = source
         self.chain = chain

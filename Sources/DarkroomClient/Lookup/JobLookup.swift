@@ -41,7 +41,8 @@ struct JobLookup: Sendable {
     static func creationTime(of id: JobID) -> Timestamp? {
         let text = Array(id.rawValue.utf8)
         guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"), text[14] == UInt8(ascii: "7"),
-              text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
+            text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-")
+        else { return nil }
         var milliseconds: Int64 = 0
         for byte in text[0..<8] + text[9..<13] {
             guard let digit = HexDigits.value(byte) else { return nil }

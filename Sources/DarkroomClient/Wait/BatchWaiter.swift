@@ -19,8 +19,10 @@ struct BatchWaiter: Sendable {
 
     /// Nil when the batch is unknown. `onProgress` sees every new count; `onFailure` every failure
     /// that happens while waiting; `onNote` that the queue was lost, or is back.
-    func wait(on queue: any JobQueueDriver & ProgressReportingQueue, onProgress: (BatchProgress) -> Void,
-              onFailure: (BatchFailure) -> Void, onNote: (String) -> Void = { _ in }) async throws -> BatchWaitResult? {
+    func wait(
+        on queue: any JobQueueDriver & ProgressReportingQueue, onProgress: (BatchProgress) -> Void,
+        onFailure: (BatchFailure) -> Void, onNote: (String) -> Void = { _ in }
+    ) async throws -> BatchWaitResult? {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = timeout.map { start + $0 }
@@ -70,7 +72,8 @@ struct BatchWaiter: Sendable {
             for envelope in page {
                 cursor = envelope.cursor
                 if envelope.event.batch == batch, let failure = BatchFailure(envelope.event), seen.insert(failure.job).inserted,
-                   live.count < failureSample {
+                    live.count < failureSample
+                {
                     live.append(failure)
                 }
             }
@@ -80,14 +83,17 @@ struct BatchWaiter: Sendable {
             let earlier = try await earlierFailures(on: queue, before: followStart, excluding: seen)
             failures = Array((earlier + live).prefix(failureSample))
         }
-        return BatchWaitResult(batch: batch, progress: progress, timedOut: timedOut, failures: failures,
-                               elapsed: clock.now - start)
+        return BatchWaitResult(
+            batch: batch, progress: progress, timedOut: timedOut, failures: failures,
+            elapsed: clock.now - start)
     }
 
     /// The batch's failures published before `end` (the cursor the wait started following at),
     /// from what the stream still holds.
-    private func earlierFailures(on queue: any JobQueueDriver, before end: EventCursor,
-                                 excluding seen: Set<String>) async throws -> [BatchFailure] {
+    private func earlierFailures(
+        on queue: any JobQueueDriver, before end: EventCursor,
+        excluding seen: Set<String>
+    ) async throws -> [BatchFailure] {
         guard end != .start else { return [] }
         var found: [BatchFailure] = []
         var cursor = EventCursor.start

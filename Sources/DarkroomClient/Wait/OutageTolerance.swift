@@ -11,8 +11,10 @@ public struct OutageTolerance {
 
     /// `isOutage` tells an unreachable queue from an operation that was wrong (which is thrown at
     /// once); by default, a `JobQueueError` with code `.unavailable`, as drivers report outages.
-    public init(limit: Duration = .seconds(60),
-                isOutage: @escaping @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable) {
+    public init(
+        limit: Duration = .seconds(60),
+        isOutage: @escaping @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable
+    ) {
         self.limit = limit
         self.isOutage = isOutage
     }

@@ -25,11 +25,13 @@ public enum ICCProfileConverter {
         case "RGB ": layout = .rgba
         case "GRAY": layout = .grayInRGBA
         case let other?:
-            throw CodecError(.colorProfile, source: sourceName,
-                             "embedded ICC profile describes '\(other)' data, but the image is RGB (use --lenient to ignore the profile)")
+            throw CodecError(
+                .colorProfile, source: sourceName,
+                "embedded ICC profile describes '\(other)' data, but the image is RGB (use --lenient to ignore the profile)")
         case nil:
-            throw CodecError(.colorProfile, source: sourceName,
-                             "embedded ICC profile is not a valid ICC profile (\(profile.count) bytes; use --lenient to ignore it)")
+            throw CodecError(
+                .colorProfile, source: sourceName,
+                "embedded ICC profile is not a valid ICC profile (\(profile.count) bytes; use --lenient to ignore it)")
         }
         let transform = try cachedTransform(profile: profile, layout: layout, sourceName: sourceName)
         apply(transform, to: &bitmap)
@@ -39,7 +41,9 @@ public enum ICCProfileConverter {
     /// the bitmap is not opaque.
     static func apply(_ transform: ICCTransform, to bitmap: inout Bitmap) {
         guard !transform.isIdentity else { return }
-        let width = bitmap.width, height = bitmap.height, stride = bitmap.bytesPerRow
+        let width = bitmap.width
+        let height = bitmap.height
+        let stride = bitmap.bytesPerRow
         let opaque = bitmap.isOpaque
         bitmap.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -70,8 +74,10 @@ public enum ICCProfileConverter {
 
     /// Converts CMYK pixels (4 bytes each, `inverted` when 255 means no ink) in place to opaque
     /// sRGB RGBA using `profile`, which must describe CMYK data.
-    static func convertCMYKToSRGB(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int,
-                                  profile: [UInt8], inverted: Bool, sourceName: String) throws(CodecError) {
+    static func convertCMYKToSRGB(
+        _ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int,
+        profile: [UInt8], inverted: Bool, sourceName: String
+    ) throws(CodecError) {
         let transform = try cachedTransform(profile: profile, layout: inverted ? .invertedCMYK : .cmyk, sourceName: sourceName)
         applyCMYK(transform, to: pixels, width: width, height: height, bytesPerRow: bytesPerRow)
     }

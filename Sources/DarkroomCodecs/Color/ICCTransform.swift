@@ -63,8 +63,9 @@ final class ICCTransform: @unchecked Sendable {
     /// Converts `rows` rows of `width` pixels in place.
     func apply(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, rows: Int, bytesPerRow: Int) {
         guard let handle, width > 0, rows > 0 else { return }
-        cmsDoTransformLineStride(handle, pixels, pixels, cmsUInt32Number(width), cmsUInt32Number(rows),
-                                 cmsUInt32Number(bytesPerRow), cmsUInt32Number(bytesPerRow), 0, 0)
+        cmsDoTransformLineStride(
+            handle, pixels, pixels, cmsUInt32Number(width), cmsUInt32Number(rows),
+            cmsUInt32Number(bytesPerRow), cmsUInt32Number(bytesPerRow), 0, 0)
     }
 
     /// Builds the transform from `profile` to sRGB for pixels in `layout`; the message says why not.
@@ -84,7 +85,8 @@ final class ICCTransform: @unchecked Sendable {
         defer { cmsCloseProfile(source) }
         let space = cmsGetColorSpace(source)
         guard space == layout.profileColorSpace else {
-            return .failure(ICCTransformFailure("describes \(signatureText(space.rawValue)) data, but the pixels are \(signatureText(layout.profileColorSpace.rawValue))"))
+            return .failure(
+                ICCTransformFailure("describes \(signatureText(space.rawValue)) data, but the pixels are \(signatureText(layout.profileColorSpace.rawValue))"))
         }
         let deviceClass = cmsGetDeviceClass(source)
         guard [cmsSigInputClass, cmsSigDisplayClass, cmsSigOutputClass, cmsSigColorSpaceClass].contains(deviceClass) else {
@@ -94,15 +96,16 @@ final class ICCTransform: @unchecked Sendable {
             return .failure(ICCTransformFailure("could not be converted: lcms2 could not create sRGB"))
         }
         defer { cmsCloseProfile(sRGB) }
-        let transform = cmsCreateTransform(source, layout.lcmsInputType, sRGB, darkroom_lcms_type_rgba_8(),
-                                           cmsUInt32Number(INTENT_PERCEPTUAL),
-                                           cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION))
+        let transform = cmsCreateTransform(
+            source, layout.lcmsInputType, sRGB, darkroom_lcms_type_rgba_8(),
+            cmsUInt32Number(INTENT_PERCEPTUAL),
+            cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION))
         guard let transform else {
             return .failure(ICCTransformFailure("could not be turned into a transform to sRGB by lcms2"))
         }
         let result = ICCTransform(handle: transform, layout: layout)
         if result.behavesAsSRGB() {
-            return .success(ICCTransform(handle: nil, layout: layout)) // `result` frees the handle
+            return .success(ICCTransform(handle: nil, layout: layout))  // `result` frees the handle
         }
         return .success(result)
     }
@@ -147,8 +150,8 @@ struct ICCTransformFailure: Error, Sendable, Equatable {
     init(_ reason: String) { self.reason = reason }
 }
 
-private extension String {
-    var trimmingTrailingSpaces: String {
+extension String {
+    fileprivate var trimmingTrailingSpaces: String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text

@@ -48,7 +48,8 @@ final class ICCTransformCache: Sendable {
         state.withLock { state in
             state.clock += 1
             if state.entries[key] == nil && state.entries.count >= capacity,
-               let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
                 state.entries.removeValue(forKey: oldest)
             }
             state.entries[key] = Entry(value: made, lastUse: state.clock)

@@ -45,8 +45,9 @@ public struct GIFDecoder: ImageDecoding {
             var walk = Walk(limits: limits)
             try walk.run(file, stopAfterFirstFrame: true) { (file: borrowing GIFFile, header, transparentIndex) throws(CodecError) in
                 guard let colors = header.localColors ?? file.globalColors else { throw Self.missingColorTable(source) }
-                var bitmap = try CodecBitmap.transparent(width: screen.width, height: screen.height,
-                                                         limits: options.bitmapLimits, source: source)
+                var bitmap = try CodecBitmap.transparent(
+                    width: screen.width, height: screen.height,
+                    limits: options.bitmapLimits, source: source)
                 let palette = GIFFrameDrawing.palette(colors, transparentIndex: transparentIndex)
                 do throws(CodecError) {
                     complete = try GIFFrameDrawing.draw(file, header: header, palette: palette, into: &bitmap, strict: limits.strict)
@@ -61,8 +62,9 @@ public struct GIFDecoder: ImageDecoding {
                 // Lenient mode lets the walk end quietly; a first frame with no row is still an error.
                 if let drawFailure { throw drawFailure }
                 // The first frame is empty (0×0): the screen stays transparent.
-                let empty = try CodecBitmap.transparent(width: screen.width, height: screen.height,
-                                                        limits: options.bitmapLimits, source: source)
+                let empty = try CodecBitmap.transparent(
+                    width: screen.width, height: screen.height,
+                    limits: options.bitmapLimits, source: source)
                 return DecodedImage(bitmap: empty, info: info)
             }
             bitmap.isOpaque = complete && walk.firstFrameCoversScreen && bitmap.scanIsOpaque()

@@ -73,9 +73,10 @@ struct GIFFile: ~Copyable {
     func readImageHeader() throws(CodecError) -> ImageHeader {
         guard DGifGetImageHeader(gif) == GIF_OK else { throw failure("reading a frame header") }
         let image = gif.pointee.Image
-        return ImageHeader(rect: PixelRect(x: Int(image.Left), y: Int(image.Top), width: Int(image.Width), height: Int(image.Height)),
-                           interlaced: image.Interlace,
-                           localColors: Self.colors(image.ColorMap))
+        return ImageHeader(
+            rect: PixelRect(x: Int(image.Left), y: Int(image.Top), width: Int(image.Width), height: Int(image.Height)),
+            interlaced: image.Interlace,
+            localColors: Self.colors(image.ColorMap))
     }
 
     /// Decodes the next row of the current frame's LZW data into `line` (`count` indices).

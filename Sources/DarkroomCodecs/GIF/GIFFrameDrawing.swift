@@ -25,10 +25,14 @@ enum GIFFrameDrawing {
 
     /// Decodes the current frame (`header`, just read) into `canvas`. Returns false when the data
     /// broke off and lenient mode kept the rows decoded so far; throws in strict mode.
-    static func draw(_ file: borrowing GIFFile, header: GIFFile.ImageHeader, palette: [UInt32],
-                     into canvas: inout Bitmap, strict: Bool) throws(CodecError) -> Bool {
+    static func draw(
+        _ file: borrowing GIFFile, header: GIFFile.ImageHeader, palette: [UInt32],
+        into canvas: inout Bitmap, strict: Bool
+    ) throws(CodecError) -> Bool {
         let frame = header.rect
-        let canvasWidth = canvas.width, canvasHeight = canvas.height, stride = canvas.bytesPerRow
+        let canvasWidth = canvas.width
+        let canvasHeight = canvas.height
+        let stride = canvas.bytesPerRow
         // Columns of the frame that land on the canvas.
         let firstColumn = max(0, -frame.x)
         let lastColumn = min(frame.width, canvasWidth - frame.x)
@@ -71,7 +75,10 @@ enum GIFFrameDrawing {
     private static func pack(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8) -> UInt32 {
         var word: UInt32 = 0
         withUnsafeMutableBytes(of: &word) { bytes in
-            bytes[0] = r; bytes[1] = g; bytes[2] = b; bytes[3] = a
+            bytes[0] = r
+            bytes[1] = g
+            bytes[2] = b
+            bytes[3] = a
         }
         return word
     }

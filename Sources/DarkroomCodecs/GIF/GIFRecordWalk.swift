@@ -40,8 +40,9 @@ extension GIFDecoder {
                     case .image:
                         frameCount += 1
                         if frameCount > limits.maxFrames {
-                            throw CodecError(.tooManyFrames, source: file.source,
-                                             "GIF has more than \(limits.maxFrames) frames (the frame limit)")
+                            throw CodecError(
+                                .tooManyFrames, source: file.source,
+                                "GIF has more than \(limits.maxFrames) frames (the frame limit)")
                         }
                         let header = try file.readImageHeader()
                         if frameCount == 1 {
@@ -81,8 +82,9 @@ extension GIFDecoder {
         }
 
         func info(screen: PixelSize) -> ImageInfo {
-            ImageInfo(format: .gif, storedSize: screen, frameCount: max(1, frameCount),
-                      hasAlpha: firstFrameHasTransparency || !firstFrameCoversScreen)
+            ImageInfo(
+                format: .gif, storedSize: screen, frameCount: max(1, frameCount),
+                hasAlpha: firstFrameHasTransparency || !firstFrameCoversScreen)
         }
     }
 }

@@ -12,7 +12,7 @@ enum EXIFOrientationReader {
         guard tiff.count >= 8 else { return nil }
         let bigEndian: Bool
         switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): bigEndian = false // "II", Intel
+        case (0x49, 0x49): bigEndian = false  // "II", Intel
         case (0x4D, 0x4D): bigEndian = true  // "MM", Motorola
         default: return nil
         }
@@ -31,8 +31,8 @@ enum EXIFOrientationReader {
             }
             let value: Int?
             switch type {
-            case 3: value = reader.uint16(at: entry + 8).map(Int.init) // SHORT, as the spec says
-            case 4: value = reader.uint32(at: entry + 8).map(Int.init) // LONG, written by a few tools
+            case 3: value = reader.uint16(at: entry + 8).map(Int.init)  // SHORT, as the spec says
+            case 4: value = reader.uint32(at: entry + 8).map(Int.init)  // LONG, written by a few tools
             default: value = nil
             }
             return value.flatMap(ImageOrientation.init(rawValue:))
@@ -48,7 +48,8 @@ private struct TIFFBytes {
 
     func uint16(at offset: Int) -> UInt16? {
         guard offset >= 0, offset <= bytes.count - 2 else { return nil }
-        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        let a = UInt16(bytes[offset])
+        let b = UInt16(bytes[offset + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 

@@ -10,8 +10,10 @@
 /// writer) stores CMYK inverted, 255 meaning no ink; one without it stores plain ink amounts.
 /// With inverted values the formula is simply R = C′·K′/255.
 enum JPEGCMYKConversion {
-    static func convertWithoutProfile(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
-                                      bytesPerRow: Int, inverted: Bool) {
+    static func convertWithoutProfile(
+        _ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
+        bytesPerRow: Int, inverted: Bool
+    ) {
         // XOR 0xFF turns plain ink amounts into the inverted form (255 − v).
         let flip: UInt8 = inverted ? 0 : 0xFF
         for y in 0..<height {

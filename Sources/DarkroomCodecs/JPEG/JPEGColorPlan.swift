@@ -54,7 +54,7 @@ struct JPEGColorPlan {
         switch (header.componentCount, ICCProfileConverter.headerColorSpace(of: profile)) {
         case (4, _): layout = inverted ? .invertedCMYK : .cmyk
         case (1, "GRAY"): layout = .grayInRGBA
-        default: layout = .rgba // a grey JPEG decoded to RGBA may carry an RGB profile
+        default: layout = .rgba  // a grey JPEG decoded to RGBA may carry an RGB profile
         }
         do {
             let transform = try ICCProfileConverter.cachedTransform(profile: profile, layout: layout, sourceName: source)

@@ -10,8 +10,10 @@ enum JPEGDecodeFailure {
         let code: CodecError.Code
         if lowered.contains("premature end of jpeg file") {
             code = .truncated
-        } else if endOfImageWasMissing && (lowered.contains("premature end of data segment")
-                                           || lowered.contains("unexpected marker") || lowered.contains("found marker 0xd9")) {
+        } else if endOfImageWasMissing
+            && (lowered.contains("premature end of data segment")
+                || lowered.contains("unexpected marker") || lowered.contains("found marker 0xd9"))
+        {
             code = .truncated
         } else if lowered.contains("unsupported") || lowered.contains("not supported") || lowered.contains("requested features are incompatible") {
             code = .unsupported

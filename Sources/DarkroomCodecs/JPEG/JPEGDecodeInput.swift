@@ -19,7 +19,8 @@ struct JPEGDecodeInput {
     init(_ data: [UInt8], header: JPEGHeader, strict: Bool, source: String) throws(CodecError) {
         let count = data.count
         guard strict, let firstScan = header.firstScanOffset,
-              !(count >= 2 && data[count - 2] == 0xFF && data[count - 1] == 0xD9) else {
+            !(count >= 2 && data[count - 2] == 0xFF && data[count - 1] == 0xD9)
+        else {
             bytes = data
             endOfImageWasMissing = false
             return
@@ -28,13 +29,14 @@ struct JPEGDecodeInput {
             JPEGScanWalker.summarize($0, firstScanOffset: firstScan, componentIDs: header.componentIDs)
         }
         if summary.foundEndOfImage {
-            bytes = data // trailing bytes after EOI: libjpeg stops at EOI and never reads them
+            bytes = data  // trailing bytes after EOI: libjpeg stops at EOI and never reads them
             endOfImageWasMissing = false
             return
         }
         guard summary.coversEveryCoefficient else {
-            throw CodecError(.truncated, source: source,
-                             "truncated JPEG data: the file ends before all of its scans (no end-of-image marker); use --lenient to accept the partial image")
+            throw CodecError(
+                .truncated, source: source,
+                "truncated JPEG data: the file ends before all of its scans (no end-of-image marker); use --lenient to accept the partial image")
         }
         var completed = data
         completed.append(contentsOf: [0xFF, 0xD9])

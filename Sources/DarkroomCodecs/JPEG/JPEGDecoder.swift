@@ -55,8 +55,9 @@ public struct JPEGDecoder: ImageDecoding {
         do {
             bitmap = try Bitmap(width: size.width, height: size.height, isOpaque: true, limits: options.bitmapLimits) { buffer, rowBytes in
                 guard let base = buffer.baseAddress else { return }
-                try decompress(input, into: base, size: size, bytesPerRow: rowBytes,
-                               pixelFormat: color.isCMYK ? TJPF_CMYK : TJPF_RGBA, strict: limits.strict, source: source)
+                try decompress(
+                    input, into: base, size: size, bytesPerRow: rowBytes,
+                    pixelFormat: color.isCMYK ? TJPF_CMYK : TJPF_RGBA, strict: limits.strict, source: source)
                 color.convertCMYK(base, width: size.width, height: size.height, bytesPerRow: rowBytes)
             }
         } catch let error as CodecError {
@@ -92,20 +93,24 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     private func info(for header: JPEGHeader) -> ImageInfo {
-        ImageInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation,
-                  hasAlpha: false, hasICCProfile: header.iccProfile.isPresent)
+        ImageInfo(
+            format: .jpeg, storedSize: header.size, orientation: header.orientation,
+            hasAlpha: false, hasICCProfile: header.iccProfile.isPresent)
     }
 
     /// Runs `tjDecompress2` into `destination`, which holds `size` pixels of 4 bytes.
-    private func decompress(_ input: JPEGDecodeInput, into destination: UnsafeMutablePointer<UInt8>, size: PixelSize,
-                            bytesPerRow: Int, pixelFormat: TJPF, strict: Bool, source: String) throws(CodecError) {
+    private func decompress(
+        _ input: JPEGDecodeInput, into destination: UnsafeMutablePointer<UInt8>, size: PixelSize,
+        bytesPerRow: Int, pixelFormat: TJPF, strict: Bool, source: String
+    ) throws(CodecError) {
         guard let handle = TurboJPEGHandle.decompressor() else {
             throw CodecError(.corrupt, source: source, "could not start the JPEG decoder (out of memory)")
         }
         let status = input.bytes.withUnsafeBufferPointer { jpeg in
-            tjDecompress2(handle.raw, jpeg.baseAddress, UInt(jpeg.count), destination,
-                          Int32(size.width), Int32(bytesPerRow), Int32(size.height),
-                          pixelFormat.rawValue, Self.decodeFlags(strict: strict))
+            tjDecompress2(
+                handle.raw, jpeg.baseAddress, UInt(jpeg.count), destination,
+                Int32(size.width), Int32(bytesPerRow), Int32(size.height),
+                pixelFormat.rawValue, Self.decodeFlags(strict: strict))
         }
         guard status != 0 else { return }
         // TurboJPEG returns -1 for warnings too; lenient mode keeps what libjpeg recovered.

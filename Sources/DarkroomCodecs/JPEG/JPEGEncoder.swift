@@ -28,26 +28,31 @@ public struct JPEGEncoder: ImageEncoding {
             // `Bitmap.withUnsafeBytes` rethrows untyped errors, so the typed result travels in a Result.
             let result = bitmap.withUnsafeBytes { pixels in
                 Result { () throws(CodecError) -> [UInt8] in
-                    try compress(handle, pixels.baseAddress, width: bitmap.width, height: bitmap.height,
-                                 bytesPerRow: bitmap.bytesPerRow, pixelFormat: TJPF_RGBX, quality: options.quality, flags: Int32(flags))
+                    try compress(
+                        handle, pixels.baseAddress, width: bitmap.width, height: bitmap.height,
+                        bytesPerRow: bitmap.bytesPerRow, pixelFormat: TJPF_RGBX, quality: options.quality, flags: Int32(flags))
                 }
             }
             return try result.get()
         }
         let flattened = Self.flatten(bitmap, onto: options.background)
         return try flattened.withUnsafeBufferPointer { (pixels) throws(CodecError) -> [UInt8] in
-            try compress(handle, pixels.baseAddress, width: bitmap.width, height: bitmap.height,
-                         bytesPerRow: bitmap.width * 3, pixelFormat: TJPF_RGB, quality: options.quality, flags: Int32(flags))
+            try compress(
+                handle, pixels.baseAddress, width: bitmap.width, height: bitmap.height,
+                bytesPerRow: bitmap.width * 3, pixelFormat: TJPF_RGB, quality: options.quality, flags: Int32(flags))
         }
     }
 
-    private func compress(_ handle: borrowing TurboJPEGHandle, _ pixels: UnsafePointer<UInt8>?, width: Int, height: Int,
-                          bytesPerRow: Int, pixelFormat: TJPF, quality: Int, flags: Int32) throws(CodecError) -> [UInt8] {
+    private func compress(
+        _ handle: borrowing TurboJPEGHandle, _ pixels: UnsafePointer<UInt8>?, width: Int, height: Int,
+        bytesPerRow: Int, pixelFormat: TJPF, quality: Int, flags: Int32
+    ) throws(CodecError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize: UInt = 0
         defer { if let output { tjFree(output) } }
-        let status = tjCompress2(handle.raw, pixels, Int32(width), Int32(bytesPerRow), Int32(height), pixelFormat.rawValue,
-                                 &output, &outputSize, Int32(TJSAMP_420.rawValue), Int32(quality), flags)
+        let status = tjCompress2(
+            handle.raw, pixels, Int32(width), Int32(bytesPerRow), Int32(height), pixelFormat.rawValue,
+            &output, &outputSize, Int32(TJSAMP_420.rawValue), Int32(quality), flags)
         guard status == 0, let output else {
             throw CodecError(.encodeFailed, source: "output", "JPEG encoding failed (TurboJPEG: \(handle.errorMessage))")
         }
@@ -57,13 +62,20 @@ public struct JPEGEncoder: ImageEncoding {
     /// Premultiplied RGBA composited over an opaque `background`, as packed RGB:
     /// `out = c + background × (255 − a) / 255`.
     static func flatten(_ bitmap: Bitmap, onto background: RGBAColor) -> [UInt8] {
-        let width = bitmap.width, height = bitmap.height, stride = bitmap.bytesPerRow
+        let width = bitmap.width
+        let height = bitmap.height
+        let stride = bitmap.bytesPerRow
         let count = width * height * 3
         PixelMemory.reportAllocation(bytes: count)
-        let bgR = UInt32(background.red), bgG = UInt32(background.green), bgB = UInt32(background.blue)
+        let bgR = UInt32(background.red)
+        let bgG = UInt32(background.green)
+        let bgB = UInt32(background.blue)
         return bitmap.withUnsafeBytes { source in
             [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                guard let src = source.baseAddress, let dst = buffer.baseAddress else { initialized = 0; return }
+                guard let src = source.baseAddress, let dst = buffer.baseAddress else {
+                    initialized = 0
+                    return
+                }
                 for y in 0..<height {
                     var s = src + y * stride
                     var d = dst + y * width * 3

@@ -33,7 +33,7 @@ struct JPEGICCChunkAssembler {
     mutating func add(segment payload: UnsafeBufferPointer<UInt8>) {
         let headerLength = Self.signature.count + 2
         guard payload.count >= headerLength,
-              Self.signature.withUnsafeBufferPointer({ $0.elementsEqual(payload.prefix(Self.signature.count)) })
+            Self.signature.withUnsafeBufferPointer({ $0.elementsEqual(payload.prefix(Self.signature.count)) })
         else { return }
         guard problem == nil else { return }
         let sequence = Int(payload[Self.signature.count])

@@ -53,7 +53,7 @@ enum JPEGMarkerScanner {
             position += 1
             switch marker {
             case 0x00, 0x01, 0xD0...0xD7:
-                continue // stuffed zero, TEM, RSTn: no length, nothing to read
+                continue  // stuffed zero, TEM, RSTn: no length, nothing to read
             case 0xD8:
                 throw CodecError(.corrupt, source: source, "corrupt JPEG data: a second start-of-image marker inside the header")
             case 0xD9:
@@ -61,14 +61,16 @@ enum JPEGMarkerScanner {
             case 0x02...0xBF:
                 // Reserved codes libjpeg refuses too ("Unsupported marker type"); text after
                 // FF D8 FF (an HTML page behind a JPEG signature) lands here.
-                throw CodecError(.corrupt, source: source, "corrupt JPEG data: 0x\(String(marker, radix: 16, uppercase: true)) at byte \(position - 1) is not a JPEG marker")
+                throw CodecError(
+                    .corrupt, source: source, "corrupt JPEG data: 0x\(String(marker, radix: 16, uppercase: true)) at byte \(position - 1) is not a JPEG marker")
             default:
                 break
             }
             guard position + 2 <= data.count else { break }
             let length = Int(data[position]) << 8 | Int(data[position + 1])
             guard length >= 2 else {
-                throw CodecError(.corrupt, source: source, "corrupt JPEG data: marker 0x\(String(marker, radix: 16, uppercase: true)) has an impossible length \(length)")
+                throw CodecError(
+                    .corrupt, source: source, "corrupt JPEG data: marker 0x\(String(marker, radix: 16, uppercase: true)) has an impossible length \(length)")
             }
             let payloadStart = position + 2
             let segmentEnd = position + length
@@ -76,9 +78,10 @@ enum JPEGMarkerScanner {
                 guard let frame else {
                     throw CodecError(.corrupt, source: source, "corrupt JPEG data: image data (SOS) before the frame header (SOF)")
                 }
-                return JPEGHeader(size: frame.size, componentIDs: frame.componentIDs, isProgressive: frame.progressive,
-                                  orientation: orientation ?? .up, iccProfile: icc.profile(), adobeTransform: adobeTransform,
-                                  firstScanOffset: position - 2)
+                return JPEGHeader(
+                    size: frame.size, componentIDs: frame.componentIDs, isProgressive: frame.progressive,
+                    orientation: orientation ?? .up, iccProfile: icc.profile(), adobeTransform: adobeTransform,
+                    firstScanOffset: position - 2)
             }
             // A segment cut short by the end of the data is only usable for the frame header, whose
             // absence is reported below; other partial segments are simply not read.
@@ -93,7 +96,8 @@ enum JPEGMarkerScanner {
                 frame = try parseFrame(marker: marker, payload: payload, source: source)
             case 0xE1 where complete && orientation == nil:
                 if payload.count > 6, payload[0] == 0x45, payload[1] == 0x78, payload[2] == 0x69, payload[3] == 0x66,
-                   payload[4] == 0, payload[5] == 0 { // "Exif\0\0"
+                    payload[4] == 0, payload[5] == 0
+                {  // "Exif\0\0"
                     orientation = EXIFOrientationReader.orientation(tiff: UnsafeBufferPointer(rebasing: payload[6...]))
                 }
             case 0xE2 where complete:
@@ -110,15 +114,17 @@ enum JPEGMarkerScanner {
         guard let frame else {
             throw CodecError(.truncated, source: source, "truncated JPEG data: the file ends before the frame header (SOF)")
         }
-        return JPEGHeader(size: frame.size, componentIDs: frame.componentIDs, isProgressive: frame.progressive,
-                          orientation: orientation ?? .up, iccProfile: icc.profile(), adobeTransform: adobeTransform,
-                          firstScanOffset: nil)
+        return JPEGHeader(
+            size: frame.size, componentIDs: frame.componentIDs, isProgressive: frame.progressive,
+            orientation: orientation ?? .up, iccProfile: icc.profile(), adobeTransform: adobeTransform,
+            firstScanOffset: nil)
     }
 
     /// Reads SOFn: precision, height, width, component count; refuses processes libjpeg-turbo
     /// cannot decode.
     private static func parseFrame(marker: UInt8, payload: UnsafeBufferPointer<UInt8>, source: String) throws(CodecError)
-        -> (size: PixelSize, componentIDs: [UInt8], progressive: Bool) {
+        -> (size: PixelSize, componentIDs: [UInt8], progressive: Bool)
+    {
         guard payload.count >= 6 else {
             throw CodecError(.corrupt, source: source, "corrupt JPEG data: frame header (SOF) too short")
         }

@@ -27,7 +27,7 @@ enum JPEGScanWalker {
         scanning: while position + 1 < data.count {
             guard data[position] == 0xFF else { break }
             var markerAt = position + 1
-            while markerAt < data.count && data[markerAt] == 0xFF { markerAt += 1 } // fill bytes
+            while markerAt < data.count && data[markerAt] == 0xFF { markerAt += 1 }  // fill bytes
             guard markerAt < data.count else { break }
             let marker = data[markerAt]
             position = markerAt + 1
@@ -45,8 +45,9 @@ enum JPEGScanWalker {
             let segmentEnd = position + length
             guard length >= 2, segmentEnd <= data.count else { break }
             if marker == 0xDA {
-                record(scanHeader: UnsafeBufferPointer(rebasing: data[position + 2..<segmentEnd]),
-                       componentIDs: componentIDs, into: &covered)
+                record(
+                    scanHeader: UnsafeBufferPointer(rebasing: data[position + 2..<segmentEnd]),
+                    componentIDs: componentIDs, into: &covered)
                 position = nextMarker(in: base, count: data.count, from: segmentEnd)
             } else {
                 position = segmentEnd

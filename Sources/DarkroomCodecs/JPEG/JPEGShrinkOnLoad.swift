@@ -23,17 +23,19 @@ enum JPEGShrinkOnLoad {
     /// The scale to decode a frame stored at `stored` with `orientation` for `hint`, and the
     /// size (stored axes) it produces. No hint: full size.
     static func choose(stored: PixelSize, orientation: ImageOrientation, hint: DecodeHint?)
-        -> (factor: tjscalingfactor, size: PixelSize) {
+        -> (factor: tjscalingfactor, size: PixelSize)
+    {
         let full = (tjscalingfactor(num: 1, denom: 1), stored)
         guard let hint, !hint.box.isEmpty, !stored.isEmpty else { return full }
         // The hint speaks of the upright image; the DCT works on the stored axes.
         let uprightTarget = hint.targetSize(for: orientation.uprightSize(of: stored))
-        let target = orientation.uprightSize(of: uprightTarget) // swapping twice is the inverse
+        let target = orientation.uprightSize(of: uprightTarget)  // swapping twice is the inverse
         for denominator in denominators {
             let factor = tjscalingfactor(num: 1, denom: denominator)
             let size = scaledSize(stored, by: factor)
             if Double(size.width) >= Double(target.width) * headroom,
-               Double(size.height) >= Double(target.height) * headroom {
+                Double(size.height) >= Double(target.height) * headroom
+            {
                 return (factor, size)
             }
         }
@@ -42,7 +44,8 @@ enum JPEGShrinkOnLoad {
 
     /// `stored` scaled by `factor`, each side rounded up as libjpeg-turbo does.
     static func scaledSize(_ stored: PixelSize, by factor: tjscalingfactor) -> PixelSize {
-        PixelSize(width: Int(darkroom_tj_scaled(Int32(clamping: stored.width), factor)),
-                  height: Int(darkroom_tj_scaled(Int32(clamping: stored.height), factor)))
+        PixelSize(
+            width: Int(darkroom_tj_scaled(Int32(clamping: stored.width), factor)),
+            height: Int(darkroom_tj_scaled(Int32(clamping: stored.height), factor)))
     }
 }

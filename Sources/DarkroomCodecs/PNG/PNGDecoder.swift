@@ -49,8 +49,9 @@ public struct PNGDecoder: ImageDecoding {
             let hasTransparency = try reader.hasTransparencyChunk()
             let profile = try reader.iccProfile()
             let info = Self.info(header, hasTransparencyChunk: hasTransparency, hasProfile: profile != nil)
-            let bitmap = try PNGPixelDecoding.decode(reader, header: header, hasAlpha: info.hasAlpha,
-                                                     bitmapLimits: options.bitmapLimits, strict: limits.strict)
+            let bitmap = try PNGPixelDecoding.decode(
+                reader, header: header, hasAlpha: info.hasAlpha,
+                bitmapLimits: options.bitmapLimits, strict: limits.strict)
             return (bitmap: bitmap, info: info, profile: profile)
         }
         var bitmap = decoded.bitmap
@@ -63,8 +64,10 @@ public struct PNGDecoder: ImageDecoding {
     /// The IHDR, checked against `limits`. When libspng itself refuses the size (zero, or over the
     /// image limits it was given), the declared numbers are read from the raw IHDR and checked
     /// the same way, so every format reports an oversized header with the same code and words.
-    static func checkedHeader(_ reader: borrowing SpngReader, buffer: UnsafeRawBufferPointer,
-                              limits: DecodeLimits) throws(CodecError) -> spng_ihdr {
+    static func checkedHeader(
+        _ reader: borrowing SpngReader, buffer: UnsafeRawBufferPointer,
+        limits: DecodeLimits
+    ) throws(CodecError) -> spng_ihdr {
         let header: spng_ihdr
         do {
             header = try reader.header()
@@ -91,11 +94,13 @@ public struct PNGDecoder: ImageDecoding {
 
     static func info(_ header: spng_ihdr, hasTransparencyChunk: Bool, hasProfile: Bool) -> ImageInfo {
         let colorType = Int(header.color_type)
-        let alphaChannel = colorType == Int(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
+        let alphaChannel =
+            colorType == Int(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
             || colorType == Int(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
-        return ImageInfo(format: .png,
-                         storedSize: PixelSize(width: Int(header.width), height: Int(header.height)),
-                         hasAlpha: alphaChannel || hasTransparencyChunk,
-                         hasICCProfile: hasProfile)
+        return ImageInfo(
+            format: .png,
+            storedSize: PixelSize(width: Int(header.width), height: Int(header.height)),
+            hasAlpha: alphaChannel || hasTransparencyChunk,
+            hasICCProfile: hasProfile)
     }
 }

@@ -1,5 +1,6 @@
 import CSpng
 import DarkroomCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,9 +35,10 @@ public struct PNGEncoder: ImageEncoding {
         // A false flag does not promise transparency; one scan buys a 25 % smaller raw stream.
         let opaque = bitmap.isOpaque || bitmap.scanIsOpaque()
         let channels = opaque ? 3 : 4
-        var header = spng_ihdr(width: UInt32(bitmap.width), height: UInt32(bitmap.height), bit_depth: 8,
-                               color_type: UInt8(opaque ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
-                               compression_method: 0, filter_method: 0, interlace_method: 0)
+        var header = spng_ihdr(
+            width: UInt32(bitmap.width), height: UInt32(bitmap.height), bit_depth: 8,
+            color_type: UInt8(opaque ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
+            compression_method: 0, filter_method: 0, interlace_method: 0)
         try Self.check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), "configuring")
         try Self.check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(clamping: min(9, max(0, compressionLevel)))), "configuring")
         try Self.check(spng_set_ihdr(ctx, &header), "writing the header")

@@ -9,23 +9,29 @@ import DarkroomCore
 /// Premultiplication happens row by row while the row is still in cache, except for Adam7
 /// 8-bit images, whose rows are only complete after the last pass.
 enum PNGPixelDecoding {
-    static func decode(_ reader: borrowing SpngReader, header: spng_ihdr, hasAlpha: Bool, bitmapLimits: BitmapLimits,
-                       strict: Bool) throws(CodecError) -> Bitmap {
-        let width = Int(header.width), height = Int(header.height)
+    static func decode(
+        _ reader: borrowing SpngReader, header: spng_ihdr, hasAlpha: Bool, bitmapLimits: BitmapLimits,
+        strict: Bool
+    ) throws(CodecError) -> Bitmap {
+        let width = Int(header.width)
+        let height = Int(header.height)
         let interlaced = header.interlace_method != UInt8(SPNG_INTERLACE_NONE.rawValue)
         let sixteenBit = header.bit_depth == 16
         try reader.startDecoding(format: sixteenBit ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8)
 
         var opaque = true
-        var bitmap = try CodecBitmap.make(width: width, height: height, limits: bitmapLimits,
-                                          source: reader.source) { bytes, bytesPerRow throws(CodecError) in
+        var bitmap = try CodecBitmap.make(
+            width: width, height: height, limits: bitmapLimits,
+            source: reader.source
+        ) { bytes, bytesPerRow throws(CodecError) in
             guard let base = bytes.baseAddress else { return }
             if interlaced && !strict {
                 // A pass may break off; pixels no pass reached must still be defined (transparent).
                 bytes.update(repeating: 0)
             }
-            var rows = RowLoop(base: base, bytesPerRow: bytesPerRow, width: width, height: height,
-                               interlaced: interlaced, strict: strict, source: reader.source)
+            var rows = RowLoop(
+                base: base, bytesPerRow: bytesPerRow, width: width, height: height,
+                interlaced: interlaced, strict: strict, source: reader.source)
             if sixteenBit {
                 try rows.runSixteenBit(reader)
             } else {
@@ -94,7 +100,8 @@ enum PNGPixelDecoding {
             var alphaAnd: UInt8 = 255
             var more = true
             while more {
-                let y: Int, pass: Int
+                let y: Int
+                let pass: Int
                 do throws(CodecError) {
                     (y, pass) = try nextRow(reader)
                     more = try reader.decodeScanline(into: scratch, length: scanlineBytes)
@@ -104,9 +111,10 @@ enum PNGPixelDecoding {
                 }
                 decodedRows += 1
                 let place = PNGScanlines.placement(pass: pass, interlaced: interlaced, imageWidth: width)
-                alphaAnd &= PNGScanlines.narrowAndPremultiply(scratch, count: place.count,
-                                                              to: base + y * bytesPerRow + place.xStart * 4,
-                                                              xStep: place.xStep)
+                alphaAnd &= PNGScanlines.narrowAndPremultiply(
+                    scratch, count: place.count,
+                    to: base + y * bytesPerRow + place.xStart * 4,
+                    xStep: place.xStep)
             }
             opaque = opaque && alphaAnd == 255
         }

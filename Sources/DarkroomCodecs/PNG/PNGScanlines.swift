@@ -14,7 +14,8 @@ enum PNGScanlines {
     /// Non-interlaced images have one pass covering every column.
     static func placement(pass: Int, interlaced: Bool, imageWidth: Int) -> (xStart: Int, xStep: Int, count: Int) {
         guard interlaced, (0..<7).contains(pass) else { return (0, 1, imageWidth) }
-        let start = adam7XStart[pass], step = adam7XStep[pass]
+        let start = adam7XStart[pass]
+        let step = adam7XStep[pass]
         let count = imageWidth > start ? (imageWidth - start + step - 1) / step : 0
         return (start, step, count)
     }
@@ -34,7 +35,9 @@ enum PNGScanlines {
             let a = narrow(s[3])
             alphaAnd &= a
             if a == 255 {
-                d[0] = narrow(s[0]); d[1] = narrow(s[1]); d[2] = narrow(s[2])
+                d[0] = narrow(s[0])
+                d[1] = narrow(s[1])
+                d[2] = narrow(s[2])
             } else {
                 let a32 = UInt32(a)
                 d[0] = AlphaKernels.multiply(UInt32(narrow(s[0])), a32)

@@ -13,18 +13,21 @@ enum SpngError {
         case SPNG_IO_EOF.rawValue, SPNG_EOF.rawValue, SPNG_EIDAT_TOO_SHORT.rawValue:
             return CodecError(.truncated, source: source, "truncated PNG data while \(stage) (\(reason))")
         case SPNG_ECHUNK_CRC.rawValue:
-            return CodecError(.corrupt, source: source,
-                              "corrupt PNG while \(stage): a chunk's CRC does not match its data (use --lenient to ignore CRCs)")
+            return CodecError(
+                .corrupt, source: source,
+                "corrupt PNG while \(stage): a chunk's CRC does not match its data (use --lenient to ignore CRCs)")
         case SPNG_EMEM.rawValue, SPNG_ECHUNK_LIMITS.rawValue:
             // Reaching the chunk size or chunk cache limit is reported as out-of-memory by libspng.
-            return CodecError(.tooLarge, source: source,
-                              "PNG metadata while \(stage) exceeds the \(PNGLimits.chunkSizeLimit / 1_048_576) MB chunk limit or the \(PNGLimits.chunkCacheLimit / 1_048_576) MB metadata limit (\(reason))")
+            return CodecError(
+                .tooLarge, source: source,
+                "PNG metadata while \(stage) exceeds the \(PNGLimits.chunkSizeLimit / 1_048_576) MB chunk limit or the \(PNGLimits.chunkCacheLimit / 1_048_576) MB metadata limit (\(reason))"
+            )
         case SPNG_EWIDTH.rawValue, SPNG_EHEIGHT.rawValue:
             return CodecError(.invalidDimensions, source: source, "PNG header declares an invalid size (\(reason))")
         case SPNG_EUSER_WIDTH.rawValue, SPNG_EUSER_HEIGHT.rawValue:
             return CodecError(.tooLarge, source: source, "PNG header declares a size over the limits (\(reason))")
         case SPNG_EBIT_DEPTH.rawValue, SPNG_ECOLOR_TYPE.rawValue, SPNG_ECOMPRESSION_METHOD.rawValue,
-             SPNG_EFILTER_METHOD.rawValue, SPNG_EINTERLACE_METHOD.rawValue:
+            SPNG_EFILTER_METHOD.rawValue, SPNG_EINTERLACE_METHOD.rawValue:
             return CodecError(.corrupt, source: source, "PNG header is invalid (\(reason))")
         default:
             return CodecError(.corrupt, source: source, "corrupt PNG while \(stage) (\(reason))")

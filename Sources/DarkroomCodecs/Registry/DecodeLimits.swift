@@ -25,12 +25,15 @@ public struct DecodeLimits: Sendable, Hashable {
             throw CodecError(.invalidDimensions, source: source, "declares an empty size \(size.width)x\(size.height)")
         }
         guard size.width <= maxDimension, size.height <= maxDimension else {
-            throw CodecError(.tooLarge, source: source,
-                             "declares \(size.width)x\(size.height), over the \(maxDimension) px per side limit")
+            throw CodecError(
+                .tooLarge, source: source,
+                "declares \(size.width)x\(size.height), over the \(maxDimension) px per side limit")
         }
         guard size.width * size.height <= maxPixels else {
-            throw CodecError(.tooLarge, source: source,
-                             "declares \(size.width)x\(size.height) = \(Self.megapixels(size.area)) MP, over the \(Self.megapixels(maxPixels)) MP limit (raise it with --max-pixels)")
+            throw CodecError(
+                .tooLarge, source: source,
+                "declares \(size.width)x\(size.height) = \(Self.megapixels(size.area)) MP, over the \(Self.megapixels(maxPixels)) MP limit (raise it with --max-pixels)"
+            )
         }
     }
 

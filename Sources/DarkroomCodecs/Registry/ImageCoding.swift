@@ -14,8 +14,10 @@ public struct ImageInfo: Sendable, Equatable {
     /// Whether an ICC profile is embedded.
     public var hasICCProfile: Bool
 
-    public init(format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up,
-                frameCount: Int = 1, hasAlpha: Bool, hasICCProfile: Bool = false) {
+    public init(
+        format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up,
+        frameCount: Int = 1, hasAlpha: Bool, hasICCProfile: Bool = false
+    ) {
         self.format = format
         self.storedSize = storedSize
         self.orientation = orientation

@@ -7,8 +7,10 @@ import DarkroomCore
 /// non-right angle, a transparent background) is written as PNG, because JPEG would flatten the
 /// corners to a solid colour; and a GIF source is written as PNG, since Darkroom does not write GIF.
 public enum CacheSerializer {
-    public static func outputFormat(requested: ImageFormat?, source: ImageFormat,
-                                    chainIntroducesTransparency: Bool, resultIsOpaque: Bool) -> ImageFormat {
+    public static func outputFormat(
+        requested: ImageFormat?, source: ImageFormat,
+        chainIntroducesTransparency: Bool, resultIsOpaque: Bool
+    ) -> ImageFormat {
         if let requested { return requested }
         switch source {
         case .jpeg:

@@ -19,7 +19,9 @@ enum AlphaKernels {
             alphaAnd &= a
             if a != 255 {
                 if a == 0 {
-                    p[0] = 0; p[1] = 0; p[2] = 0
+                    p[0] = 0
+                    p[1] = 0
+                    p[2] = 0
                 } else {
                     let a32 = UInt32(a)
                     p[0] = multiply(UInt32(p[0]), a32)
@@ -53,9 +55,15 @@ enum AlphaKernels {
             while s < end {
                 let a = s[3]
                 if a == 255 {
-                    d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = 255
+                    d[0] = s[0]
+                    d[1] = s[1]
+                    d[2] = s[2]
+                    d[3] = 255
                 } else if a == 0 {
-                    d[0] = 0; d[1] = 0; d[2] = 0; d[3] = 0
+                    d[0] = 0
+                    d[1] = 0
+                    d[2] = 0
+                    d[3] = 0
                 } else {
                     let m = reciprocal[Int(a)]
                     let half = UInt64(a >> 1)
@@ -78,7 +86,9 @@ enum AlphaKernels {
         var d = destination
         let end = source + pixelCount * 4
         while s < end {
-            d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+            d[0] = s[0]
+            d[1] = s[1]
+            d[2] = s[2]
             s += 4
             d += 3
         }

@@ -9,7 +9,7 @@ enum ColorProfilePolicy {
     static func convert(_ bitmap: inout Bitmap, profile: [UInt8], source: String, strict: Bool) throws(CodecError) {
         do {
             try ICCProfileConverter.convertToSRGB(&bitmap, profile: profile, sourceName: source)
-        } catch where !strict {
+        } catch  where !strict {
             return
         }
     }

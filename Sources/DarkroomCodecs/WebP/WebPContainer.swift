@@ -46,8 +46,9 @@ struct WebPContainer: ~Copyable {
         do throws(CodecError) {
             try limits.check(size, source: source)
             if frames > limits.maxFrames {
-                throw CodecError(.tooManyFrames, source: source,
-                                 "WebP animation has \(frames) frames, over the \(limits.maxFrames) frame limit")
+                throw CodecError(
+                    .tooManyFrames, source: source,
+                    "WebP animation has \(frames) frames, over the \(limits.maxFrames) frame limit")
             }
         } catch {
             WebPDemuxDelete(demuxer)
@@ -86,20 +87,24 @@ struct WebPContainer: ~Copyable {
     func firstFrame() throws(CodecError) -> WebPFrame {
         var iterator = WebPIterator()
         guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else {
-            throw CodecError(isComplete ? .corrupt : .truncated, source: source,
-                             isComplete ? "WebP file has no image frame" : "WebP data ends before its first frame")
+            throw CodecError(
+                isComplete ? .corrupt : .truncated, source: source,
+                isComplete ? "WebP file has no image frame" : "WebP data ends before its first frame")
         }
         defer { WebPDemuxReleaseIterator(&iterator) }
-        let frame = WebPFrame(rect: PixelRect(x: Int(iterator.x_offset), y: Int(iterator.y_offset),
-                                              width: Int(iterator.width), height: Int(iterator.height)),
-                              bitstream: UnsafeRawBufferPointer(start: iterator.fragment.bytes, count: iterator.fragment.size),
-                              isComplete: iterator.complete != 0,
-                              hasAlpha: iterator.has_alpha != 0)
+        let frame = WebPFrame(
+            rect: PixelRect(
+                x: Int(iterator.x_offset), y: Int(iterator.y_offset),
+                width: Int(iterator.width), height: Int(iterator.height)),
+            bitstream: UnsafeRawBufferPointer(start: iterator.fragment.bytes, count: iterator.fragment.size),
+            isComplete: iterator.complete != 0,
+            hasAlpha: iterator.has_alpha != 0)
         // The demuxer has checked that frames lie inside the canvas; check again before any
         // pointer arithmetic depends on it.
         guard frame.rect.width > 0, frame.rect.height > 0, frame.rect.x >= 0, frame.rect.y >= 0,
-              frame.rect.x + frame.rect.width <= canvasSize.width,
-              frame.rect.y + frame.rect.height <= canvasSize.height else {
+            frame.rect.x + frame.rect.width <= canvasSize.width,
+            frame.rect.y + frame.rect.height <= canvasSize.height
+        else {
             throw CodecError(.corrupt, source: source, "WebP frame \(frame.rect) lies outside the \(canvasSize) canvas")
         }
         return frame

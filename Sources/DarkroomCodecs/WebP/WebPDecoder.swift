@@ -37,13 +37,16 @@ public struct WebPDecoder: ImageDecoding {
             // The demuxer and the frame's bitstream point into `buffer`: all decoding stays here.
             let container = try WebPContainer(bytes: buffer, limits: options.limits, source: source)
             if strict && !container.isComplete {
-                throw CodecError(.truncated, source: source,
-                                 "truncated WebP: the file has \(buffer.count) bytes, fewer than its RIFF header declares")
+                throw CodecError(
+                    .truncated, source: source,
+                    "truncated WebP: the file has \(buffer.count) bytes, fewer than its RIFF header declares")
             }
             let frame = try container.firstFrame()
-            let bitmap = container.isAnimated
-                ? try Self.decodeOntoCanvas(frame, canvas: container.canvasSize, bitmapLimits: options.bitmapLimits,
-                                            strict: strict, source: source)
+            let bitmap =
+                container.isAnimated
+                ? try Self.decodeOntoCanvas(
+                    frame, canvas: container.canvasSize, bitmapLimits: options.bitmapLimits,
+                    strict: strict, source: source)
                 : try Self.decodeStill(frame, hint: options.hint, bitmapLimits: options.bitmapLimits, strict: strict, source: source)
             return (bitmap: bitmap, info: container.info, profile: container.iccProfile())
         }
@@ -55,17 +58,22 @@ public struct WebPDecoder: ImageDecoding {
     }
 
     /// A still image, decoded straight into a bitmap of its own (or its shrunk-on-load) size.
-    static func decodeStill(_ frame: WebPFrame, hint: DecodeHint?, bitmapLimits: BitmapLimits, strict: Bool,
-                            source: String) throws(CodecError) -> Bitmap {
+    static func decodeStill(
+        _ frame: WebPFrame, hint: DecodeHint?, bitmapLimits: BitmapLimits, strict: Bool,
+        source: String
+    ) throws(CodecError) -> Bitmap {
         let fullSize = PixelSize(width: frame.rect.width, height: frame.rect.height)
         let scaled = WebPShrinkOnLoad.decodeSize(source: fullSize, hint: hint)
         let size = scaled ?? fullSize
         var outcome = WebPPixelDecoding.Outcome.complete
-        var bitmap = try CodecBitmap.make(width: size.width, height: size.height, limits: bitmapLimits,
-                                          source: source) { bytes, bytesPerRow throws(CodecError) in
+        var bitmap = try CodecBitmap.make(
+            width: size.width, height: size.height, limits: bitmapLimits,
+            source: source
+        ) { bytes, bytesPerRow throws(CodecError) in
             guard let base = bytes.baseAddress else { return }
-            outcome = try WebPPixelDecoding.decode(frame.bitstream, scaledTo: scaled, frameSize: fullSize,
-                                                   into: base, stride: bytesPerRow, strict: strict, source: source)
+            outcome = try WebPPixelDecoding.decode(
+                frame.bitstream, scaledTo: scaled, frameSize: fullSize,
+                into: base, stride: bytesPerRow, strict: strict, source: source)
         }
         if case .partial = outcome {
             bitmap.isOpaque = false
@@ -81,8 +89,10 @@ public struct WebPDecoder: ImageDecoding {
 
     /// The first frame of an animation, on a transparent canvas of the animation's size.
     /// Disposal and blending do not matter for the first frame: it is drawn on an empty canvas.
-    static func decodeOntoCanvas(_ frame: WebPFrame, canvas: PixelSize, bitmapLimits: BitmapLimits, strict: Bool,
-                                 source: String) throws(CodecError) -> Bitmap {
+    static func decodeOntoCanvas(
+        _ frame: WebPFrame, canvas: PixelSize, bitmapLimits: BitmapLimits, strict: Bool,
+        source: String
+    ) throws(CodecError) -> Bitmap {
         var bitmap = try CodecBitmap.transparent(width: canvas.width, height: canvas.height, limits: bitmapLimits, source: source)
         let stride = bitmap.bytesPerRow
         let frameSize = PixelSize(width: frame.rect.width, height: frame.rect.height)
@@ -90,8 +100,10 @@ public struct WebPDecoder: ImageDecoding {
             guard let base = bytes.baseAddress else { return .success(.complete) }
             let origin = base + frame.rect.y * stride + frame.rect.x * 4
             do throws(CodecError) {
-                return .success(try WebPPixelDecoding.decode(frame.bitstream, scaledTo: nil, frameSize: frameSize,
-                                                             into: origin, stride: stride, strict: strict, source: source))
+                return .success(
+                    try WebPPixelDecoding.decode(
+                        frame.bitstream, scaledTo: nil, frameSize: frameSize,
+                        into: origin, stride: stride, strict: strict, source: source))
             } catch {
                 return .failure(error)
             }

@@ -19,9 +19,11 @@ enum WebPPixelDecoding {
     /// Decodes `bitstream` into `destination`: `output.height` rows `stride` bytes apart, each
     /// `output.width` pixels. When `output` differs from the bitstream's own size, libwebp scales
     /// to it.
-    static func decode(_ bitstream: UnsafeRawBufferPointer, scaledTo output: PixelSize?, frameSize: PixelSize,
-                       into destination: UnsafeMutablePointer<UInt8>, stride: Int,
-                       strict: Bool, source: String) throws(CodecError) -> Outcome {
+    static func decode(
+        _ bitstream: UnsafeRawBufferPointer, scaledTo output: PixelSize?, frameSize: PixelSize,
+        into destination: UnsafeMutablePointer<UInt8>, stride: Int,
+        strict: Bool, source: String
+    ) throws(CodecError) -> Outcome {
         guard let data = bitstream.baseAddress?.assumingMemoryBound(to: UInt8.self), bitstream.count > 0 else {
             throw CodecError(.truncated, source: source, "WebP frame has no data")
         }

@@ -57,7 +57,10 @@ public struct Bitmap: Sendable {
             storage = [UInt8](unsafeUninitializedCapacity: width * 4 * height) { buffer, count in
                 var i = 0
                 while i < buffer.count {
-                    buffer[i] = p.r; buffer[i + 1] = p.g; buffer[i + 2] = p.b; buffer[i + 3] = p.a
+                    buffer[i] = p.r
+                    buffer[i + 1] = p.g
+                    buffer[i + 2] = p.b
+                    buffer[i + 3] = p.a
                     i += 4
                 }
                 count = buffer.count
@@ -157,11 +160,12 @@ public enum BitmapError: DarkroomError, Equatable {
 
     public var description: String {
         switch self {
-        case let .emptySize(w, h):
+        case .emptySize(let w, let h):
             return "image size \(w)x\(h) is empty; width and height must be at least 1"
-        case let .tooLarge(w, h, maxPixelCount):
-            return "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(maxPixelCount / 1_000_000) MP per image (raise it with --max-output-pixels)"
-        case let .bufferSizeMismatch(expected, got):
+        case .tooLarge(let w, let h, let maxPixelCount):
+            return
+                "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(maxPixelCount / 1_000_000) MP per image (raise it with --max-output-pixels)"
+        case .bufferSizeMismatch(let expected, let got):
             return "pixel buffer holds \(got) bytes, expected \(expected)"
         }
     }

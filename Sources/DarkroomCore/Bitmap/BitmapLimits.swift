@@ -30,7 +30,8 @@ public struct BitmapLimits: Sendable, Hashable {
         guard width > 0, height > 0 else { throw .emptySize(width: width, height: height) }
         // The product is computed only once both sides are known to be at most 65535: no overflow.
         guard width <= Bitmap.maximumDimension, height <= Bitmap.maximumDimension,
-              width * height <= maxPixelCount else {
+            width * height <= maxPixelCount
+        else {
             throw .tooLarge(width: width, height: height, maxPixelCount: maxPixelCount)
         }
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Lets tests (and diagnostics) observe every pixel-buffer allocation made in a task.
 ///
 /// Decoders must refuse a hostile header *before* they allocate anything for its pixels; tests
@@ -26,11 +28,14 @@ public enum PixelMemory {
     }
 }
 
-import Synchronization
-
 /// A tiny mutex-protected pair of counters.
 final class LockedCounter: Sendable {
     private let state = Mutex<(count: Int, bytes: Int)>((0, 0))
     var value: (count: Int, bytes: Int) { state.withLock { $0 } }
-    func add(_ bytes: Int) { state.withLock { $0.count += 1; $0.bytes += bytes } }
+    func add(_ bytes: Int) {
+        state.withLock {
+            $0.count += 1
+            $0.bytes += bytes
+        }
+    }
 }

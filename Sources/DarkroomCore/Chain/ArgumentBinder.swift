@@ -13,31 +13,35 @@ struct ArgumentBinder {
             let parameter: ParameterSpec
             if let label = argument.label {
                 guard let match = parameters.first(where: { $0.name == label }) else {
-                    throw ChainError(code: .unknownArgument, processor: descriptor.name, argument: label,
-                                     column: argument.labelColumn,
-                                     message: "unknown argument '\(label)'",
-                                     suggestion: NameSuggester.nearest(to: label, among: parameters.map(\.name)))
+                    throw ChainError(
+                        code: .unknownArgument, processor: descriptor.name, argument: label,
+                        column: argument.labelColumn,
+                        message: "unknown argument '\(label)'",
+                        suggestion: NameSuggester.nearest(to: label, among: parameters.map(\.name)))
                 }
                 parameter = match
             } else {
                 guard index < parameters.count else {
-                    throw ChainError(code: .tooManyArguments, processor: descriptor.name, column: argument.column,
-                                     message: "takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s") (\(descriptor.signature)), got more")
+                    throw ChainError(
+                        code: .tooManyArguments, processor: descriptor.name, column: argument.column,
+                        message: "takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s") (\(descriptor.signature)), got more")
                 }
                 parameter = parameters[index]
             }
             guard bound[parameter.name] == nil else {
-                throw ChainError(code: .duplicateArgument, processor: descriptor.name, argument: parameter.name,
-                                 column: argument.labelColumn, message: "\(parameter.name) is given twice")
+                throw ChainError(
+                    code: .duplicateArgument, processor: descriptor.name, argument: parameter.name,
+                    column: argument.labelColumn, message: "\(parameter.name) is given twice")
             }
             bound[parameter.name] = (try normalise(argument.value, for: parameter, column: argument.column), argument.column)
         }
 
         for parameter in parameters where bound[parameter.name] == nil {
             guard let value = parameter.defaultValue else {
-                throw ChainError(code: .missingArgument, processor: descriptor.name, argument: parameter.name,
-                                 column: call.closingColumn,
-                                 message: "missing \(parameter.name) (\(parameter.expectation))")
+                throw ChainError(
+                    code: .missingArgument, processor: descriptor.name, argument: parameter.name,
+                    column: call.closingColumn,
+                    message: "missing \(parameter.name) (\(parameter.expectation))")
             }
             bound[parameter.name] = (value, call.column)
         }
@@ -46,52 +50,55 @@ struct ArgumentBinder {
 
     private func normalise(_ value: ArgumentValue, for parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
         func wrong(_ detail: String? = nil) -> ChainError {
-            ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
-                       message: detail.map { "\(parameter.name) \($0)" }
-                           ?? "\(parameter.name) must be \(parameter.expectation) (got \(value))")
+            ChainError(
+                code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                message: detail.map { "\(parameter.name) \($0)" }
+                    ?? "\(parameter.name) must be \(parameter.expectation) (got \(value))")
         }
         switch (parameter.kind, value) {
-        case let (.number(range), .number(v)):
+        case (.number(let range), .number(let v)):
             guard v.isFinite, range.contains(v) else {
                 throw wrong("must be in \(ArgumentValue.format(range.lowerBound))…\(ArgumentValue.format(range.upperBound)) (got \(ArgumentValue.format(v)))")
             }
             return value
-        case let (.positive(max), .number(v)):
+        case (.positive(let max), .number(let v)):
             guard v.isFinite, v > 0 else { throw wrong("must be > 0 (got \(ArgumentValue.format(v)))") }
             guard v <= max else { throw wrong("must be ≤ \(ArgumentValue.format(max)) (got \(ArgumentValue.format(v)))") }
             return value
-        case let (.integer(range), .number(v)):
+        case (.integer(let range), .number(let v)):
             guard v == v.rounded(), v.isFinite else { throw wrong("must be a whole number (got \(ArgumentValue.format(v)))") }
             guard v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
                 throw wrong("must be in \(range.lowerBound)…\(range.upperBound) (got \(ArgumentValue.format(v)))")
             }
             return value
-        case let (.size, .size(size)):
+        case (.size, .size(let size)):
             guard size.width >= 1, size.height >= 1, size.width <= Bitmap.maximumDimension, size.height <= Bitmap.maximumDimension else {
                 throw wrong("must have sides in 1…\(Bitmap.maximumDimension) (got \(size))")
             }
             return value
         case (.color, .color):
             return value
-        case let (.choice(options), .word(word)):
+        case (.choice(let options), .word(let word)):
             guard options.contains(word) else {
                 let suggestion = NameSuggester.nearest(to: word, among: options)
-                throw ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
-                                 message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')", suggestion: suggestion)
+                throw ChainError(
+                    code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                    message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')", suggestion: suggestion)
             }
             return value
-        case let (.choiceSet(options), .word(word)):
+        case (.choiceSet(let options), .word(let word)):
             return try normaliseSet([word], options: options, parameter: parameter, column: column)
-        case let (.choiceSet(options), .words(words)):
+        case (.choiceSet(let options), .words(let words)):
             return try normaliseSet(words, options: options, parameter: parameter, column: column)
-        case let (.anchor, .word(word)):
+        case (.anchor, .word(let word)):
             guard let named = UnitPoint.named.first(where: { $0.name == word }) else {
-                throw ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
-                                 message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
-                                 suggestion: NameSuggester.nearest(to: word, among: UnitPoint.named.map(\.name)))
+                throw ChainError(
+                    code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                    message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
+                    suggestion: NameSuggester.nearest(to: word, among: UnitPoint.named.map(\.name)))
             }
             return .point(named.point)
-        case let (.anchor, .point(point)):
+        case (.anchor, .point(let point)):
             guard (0...1).contains(point.x), (0...1).contains(point.y) else {
                 throw wrong("must be a point with coordinates in 0…1 (got \(value))")
             }
@@ -104,9 +111,10 @@ struct ArgumentBinder {
     private func normaliseSet(_ words: [String], options: [String], parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
         if words == ["all"] { return .words(options) }
         for word in words where !options.contains(word) {
-            throw ChainError(code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
-                             message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
-                             suggestion: NameSuggester.nearest(to: word, among: options))
+            throw ChainError(
+                code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
+                suggestion: NameSuggester.nearest(to: word, among: options))
         }
         // Declared order, no repeats: `topRight+topLeft` and `topLeft+topRight+topLeft` are one set.
         return .words(options.filter { words.contains($0) })

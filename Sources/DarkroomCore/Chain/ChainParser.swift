@@ -50,8 +50,9 @@ public enum ChainParser {
                 if argument.label != nil {
                     sawNamed = true
                 } else if sawNamed {
-                    throw ChainError(code: .syntax, processor: name, column: argument.column,
-                                     message: "positional argument after a named one; name it or move it before the named arguments")
+                    throw ChainError(
+                        code: .syntax, processor: name, column: argument.column,
+                        message: "positional argument after a named one; name it or move it before the named arguments")
                 }
                 arguments.append(argument)
                 s.skipSpace()
@@ -73,7 +74,7 @@ public enum ChainParser {
                 let column = s.column
                 return ParsedArgument(label: label, labelColumn: start.column, value: try parseValue(&s), column: column)
             }
-            s = start // a bare word value, not a label
+            s = start  // a bare word value, not a label
         }
         let column = s.column
         return ParsedArgument(label: nil, labelColumn: column, value: try parseValue(&s), column: column)
@@ -116,9 +117,11 @@ public enum ChainParser {
             let heightColumn = s.column
             let digits = s.take { ("0"..."9").contains($0) }
             guard !digits.isEmpty, number == number.rounded(), number >= 0,
-                  let width = Int(exactly: number), let height = Int(digits) else {
-                throw ChainError(code: .syntax, column: digits.isEmpty ? heightColumn : column,
-                                 message: "a size is two whole numbers WxH, e.g. 400x300")
+                let width = Int(exactly: number), let height = Int(digits)
+            else {
+                throw ChainError(
+                    code: .syntax, column: digits.isEmpty ? heightColumn : column,
+                    message: "a size is two whole numbers WxH, e.g. 400x300")
             }
             return .size(PixelSize(width: width, height: height))
         }
@@ -128,11 +131,15 @@ public enum ChainParser {
     private static func parseNumber(_ s: inout Scanner) throws(ChainError) -> Double {
         let column = s.column
         var text = ""
-        if s.peek == "-" || s.peek == "+" { text.unicodeScalars.append(s.peek!); s.advance() }
+        if s.peek == "-" || s.peek == "+" {
+            text.unicodeScalars.append(s.peek!)
+            s.advance()
+        }
         text += s.take { ("0"..."9").contains($0) || $0 == "." }
         guard let value = Double(text), text.contains(where: \.isNumber) else {
-            throw ChainError(code: .syntax, column: column,
-                             message: text.isEmpty ? "expected a value, found '\(s.peekText)'" : "'\(text)' is not a number")
+            throw ChainError(
+                code: .syntax, column: column,
+                message: text.isEmpty ? "expected a value, found '\(s.peekText)'" : "'\(text)' is not a number")
         }
         return value
     }
@@ -168,7 +175,10 @@ private struct Scanner {
 
     mutating func take(while predicate: (Unicode.Scalar) -> Bool) -> String {
         var out = String.UnicodeScalarView()
-        while let c = peek, predicate(c) { out.append(c); index += 1 }
+        while let c = peek, predicate(c) {
+            out.append(c)
+            index += 1
+        }
         return String(out)
     }
 

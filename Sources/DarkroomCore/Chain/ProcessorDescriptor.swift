@@ -14,8 +14,10 @@ public struct ProcessorDescriptor: Sendable {
     /// right kind, in range). It throws `arguments.invalid(…)` for checks the kinds cannot express.
     public var make: @Sendable (ProcessorArguments) throws -> any ImageProcessing
 
-    public init(name: String, version: Int, summary: String, parameters: [ParameterSpec],
-                make: @escaping @Sendable (ProcessorArguments) throws -> any ImageProcessing) {
+    public init(
+        name: String, version: Int, summary: String, parameters: [ParameterSpec],
+        make: @escaping @Sendable (ProcessorArguments) throws -> any ImageProcessing
+    ) {
         self.name = name
         self.version = version
         self.summary = summary
@@ -89,7 +91,8 @@ public struct ProcessorArguments: Sendable {
 
     /// An error for argument `name`: `blur: radius must be > 0 (got -3) at column 31`.
     public func invalid(_ name: String, _ message: String) -> ChainError {
-        ChainError(code: .invalidArgument, processor: processor, argument: name,
-                   column: values[name]?.column ?? column, message: "\(name) \(message)")
+        ChainError(
+            code: .invalidArgument, processor: processor, argument: name,
+            column: values[name]?.column ?? column, message: "\(name) \(message)")
     }
 }

@@ -37,9 +37,10 @@ public struct ProcessorRegistry: Sendable {
 
     private func bind(_ call: ParsedCall) throws(ChainError) -> any ImageProcessing {
         guard let descriptor = descriptors[call.name] else {
-            throw ChainError(code: .unknownProcessor, column: call.column,
-                             message: "unknown processor '\(call.name)'",
-                             suggestion: NameSuggester.nearest(to: call.name, among: descriptors.keys.sorted()))
+            throw ChainError(
+                code: .unknownProcessor, column: call.column,
+                message: "unknown processor '\(call.name)'",
+                suggestion: NameSuggester.nearest(to: call.name, among: descriptors.keys.sorted()))
         }
         let arguments = try ArgumentBinder(descriptor: descriptor, call: call).bind()
         do {

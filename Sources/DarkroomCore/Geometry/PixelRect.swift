@@ -22,8 +22,10 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     /// The part of this rectangle inside `other`; empty (zero size) when they do not overlap.
     public func intersection(_ other: PixelRect) -> PixelRect {
-        let x0 = max(x, other.x), y0 = max(y, other.y)
-        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        let x0 = max(x, other.x)
+        let y0 = max(y, other.y)
+        let x1 = min(maxX, other.maxX)
+        let y1 = min(maxY, other.maxY)
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 

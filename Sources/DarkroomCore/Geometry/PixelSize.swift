@@ -35,7 +35,8 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
 
     /// This size multiplied by `scale`, rounded to the nearest pixel and never below 1×1.
     public func scaled(by scale: Double) -> PixelSize {
-        PixelSize(width: max(1, Int((Double(width) * scale).rounded())),
-                  height: max(1, Int((Double(height) * scale).rounded())))
+        PixelSize(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
     }
 }

@@ -22,7 +22,7 @@ public enum BlendMode: String, Sendable, CaseIterable, Hashable {
         case .normal: return cs
         case .multiply: return cb * cs
         case .screen: return Self.screen(cb, cs)
-        case .overlay: return Self.hardLight(backdrop: cs, source: cb) // HardLight with the layers swapped
+        case .overlay: return Self.hardLight(backdrop: cs, source: cb)  // HardLight with the layers swapped
         case .darken: return min(cb, cs)
         case .lighten: return max(cb, cs)
         case .colorDodge:
@@ -76,58 +76,87 @@ extension Bitmap {
         // Semi-transparent pixels: co·255 = 255·αs·αb·(1 − αb)·Cs + 255·αs·αb²·B + (1 − αs)·cb. The
         // factors depending on αb are tabled per alpha value, B per un-premultiplied byte.
         let bTables = blended.map { $0.map { Float($0) } }
-        let aS = Float(alphaS), keep = 1 - aS
-        let mixB: [Float] = (0...255).map { a in let ab = Float(a) / 255; return 255 * aS * ab * ab }
-        let mixS: [[Float]] = source.map { cs in
-            (0...255).map { a in let ab = Float(a) / 255; return 255 * aS * ab * (1 - ab) * Float(cs) }
+        let aS = Float(alphaS)
+        let keep = 1 - aS
+        let mixB: [Float] = (0...255).map { a in
+            let ab = Float(a) / 255
+            return 255 * aS * ab * ab
         }
-        let w = width, h = height, srcRow = bytesPerRow
+        let mixS: [[Float]] = source.map { cs in
+            (0...255).map { a in
+                let ab = Float(a) / 255
+                return 255 * aS * ab * (1 - ab) * Float(cs)
+            }
+        }
+        let w = width
+        let h = height
+        let srcRow = bytesPerRow
         var result = try Bitmap(width: w, height: h, isOpaque: false, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 tables.red.withUnsafeBufferPointer { tr in
-                tables.green.withUnsafeBufferPointer { tg in
-                tables.blue.withUnsafeBufferPointer { tb in
-                bTables[0].withUnsafeBufferPointer { fr in
-                bTables[1].withUnsafeBufferPointer { fg in
-                bTables[2].withUnsafeBufferPointer { fb in
-                mixS[0].withUnsafeBufferPointer { s0 in
-                mixS[1].withUnsafeBufferPointer { s1 in
-                mixS[2].withUnsafeBufferPointer { s2 in
-                mixB.withUnsafeBufferPointer { mb in
-                PixelArithmetic.reciprocal.withUnsafeBufferPointer { rp in
-                    guard let sp = src.baseAddress, let dp = dst.baseAddress, let lr = tr.baseAddress,
-                          let lg = tg.baseAddress, let lb = tb.baseAddress, let br = fr.baseAddress,
-                          let bg = fg.baseAddress, let bb = fb.baseAddress, let sr = s0.baseAddress,
-                          let sg = s1.baseAddress, let sb = s2.baseAddress, let mixBp = mb.baseAddress,
-                          let recip = rp.baseAddress else { return }
-                    for y in 0..<h {
-                        var i = sp + y * srcRow
-                        var o = dp + y * dstRow
-                        for _ in 0..<w {
-                            let a = i[3]
-                            if a == 255 {
-                                o[0] = lr[Int(i[0])]; o[1] = lg[Int(i[1])]; o[2] = lb[Int(i[2])]
-                            } else if a == 0 {
-                                o[0] = 0; o[1] = 0; o[2] = 0
-                            } else {
-                                let ai = Int(a), k = recip[ai], mB = mixBp[ai], limit = Int(a)
-                                @inline(__always) func channel(_ c: UInt8, _ base: Float, _ table: UnsafePointer<Float>) -> UInt8 {
-                                    let cb = Int(PixelArithmetic.unpremultiply(UInt32(c), reciprocal: k))
-                                    let v = base + mB * table[cb] + keep * Float(c)
-                                    // v ≥ 0, so truncating v + 0.5 rounds (rounded() is a libm call);
-                                    // the clamp keeps the byte premultiplied (≤ α) whatever the input.
-                                    return UInt8(max(0, min(limit, Int(v + 0.5))))
+                    tables.green.withUnsafeBufferPointer { tg in
+                        tables.blue.withUnsafeBufferPointer { tb in
+                            bTables[0].withUnsafeBufferPointer { fr in
+                                bTables[1].withUnsafeBufferPointer { fg in
+                                    bTables[2].withUnsafeBufferPointer { fb in
+                                        mixS[0].withUnsafeBufferPointer { s0 in
+                                            mixS[1].withUnsafeBufferPointer { s1 in
+                                                mixS[2].withUnsafeBufferPointer { s2 in
+                                                    mixB.withUnsafeBufferPointer { mb in
+                                                        PixelArithmetic.reciprocal.withUnsafeBufferPointer { rp in
+                                                            guard let sp = src.baseAddress, let dp = dst.baseAddress, let lr = tr.baseAddress,
+                                                                let lg = tg.baseAddress, let lb = tb.baseAddress, let br = fr.baseAddress,
+                                                                let bg = fg.baseAddress, let bb = fb.baseAddress, let sr = s0.baseAddress,
+                                                                let sg = s1.baseAddress, let sb = s2.baseAddress, let mixBp = mb.baseAddress,
+                                                                let recip = rp.baseAddress
+                                                            else { return }
+                                                            for y in 0..<h {
+                                                                var i = sp + y * srcRow
+                                                                var o = dp + y * dstRow
+                                                                for _ in 0..<w {
+                                                                    let a = i[3]
+                                                                    if a == 255 {
+                                                                        o[0] = lr[Int(i[0])]
+                                                                        o[1] = lg[Int(i[1])]
+                                                                        o[2] = lb[Int(i[2])]
+                                                                    } else if a == 0 {
+                                                                        o[0] = 0
+                                                                        o[1] = 0
+                                                                        o[2] = 0
+                                                                    } else {
+                                                                        let ai = Int(a)
+                                                                        let k = recip[ai]
+                                                                        let mB = mixBp[ai]
+                                                                        let limit = Int(a)
+                                                                        @inline(__always) func channel(_ c: UInt8, _ base: Float, _ table: UnsafePointer<Float>)
+                                                                            -> UInt8
+                                                                        {
+                                                                            let cb = Int(PixelArithmetic.unpremultiply(UInt32(c), reciprocal: k))
+                                                                            let v = base + mB * table[cb] + keep * Float(c)
+                                                                            // v ≥ 0, so truncating v + 0.5 rounds (rounded() is a libm call);
+                                                                            // the clamp keeps the byte premultiplied (≤ α) whatever the input.
+                                                                            return UInt8(max(0, min(limit, Int(v + 0.5))))
+                                                                        }
+                                                                        o[0] = channel(i[0], sr[ai], br)
+                                                                        o[1] = channel(i[1], sg[ai], bg)
+                                                                        o[2] = channel(i[2], sb[ai], bb)
+                                                                    }
+                                                                    o[3] = a
+                                                                    i += 4
+                                                                    o += 4
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
                                 }
-                                o[0] = channel(i[0], sr[ai], br)
-                                o[1] = channel(i[1], sg[ai], bg)
-                                o[2] = channel(i[2], sb[ai], bb)
                             }
-                            o[3] = a
-                            i += 4
-                            o += 4
                         }
                     }
-                }}}}}}}}}}}
+                }
             }
         }
         result.isOpaque = false

@@ -9,8 +9,11 @@ extension Bitmap {
     /// This image reduced by whole factors: `ceil(width / fx) × ceil(height / fy)` pixels.
     func boxShrunk(byX fx: Int, y fy: Int) throws -> Bitmap {
         precondition(fx >= 1 && fy >= 1 && fx * fy <= 4096 * 4096, "box factors out of range")
-        let outW = (width + fx - 1) / fx, outH = (height + fy - 1) / fy
-        let inW = width, inH = height, srcRow = bytesPerRow
+        let outW = (width + fx - 1) / fx
+        let outH = (height + fy - 1) / fy
+        let inW = width
+        let inH = height
+        let srcRow = bytesPerRow
         return try Bitmap(width: outW, height: outH, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             // Column sums of the block's rows first, then the sums of each block's columns: every
             // input byte is touched once, in row order.
@@ -20,25 +23,36 @@ extension Bitmap {
                 let src = srcBytes.baseAddress!
                 let out = UnsafeMutableRawPointer(dst.baseAddress!)
                 for oy in 0..<outH {
-                    let y0 = oy * fy, y1 = min(y0 + fy, inH)
+                    let y0 = oy * fy
+                    let y1 = min(y0 + fy, inH)
                     Self.sumRows(from: src + y0 * srcRow, count: y1 - y0, stride: srcRow, byteCount: inW * 4, into: columnSums)
                     let rows = UInt64(y1 - y0)
                     let fullReciprocal = Self.reciprocal(rows * UInt64(fx))
                     let lastReciprocal = Self.reciprocal(rows * UInt64(inW - (outW - 1) * fx))
                     let d = (out + oy * dstRow).assumingMemoryBound(to: UInt8.self)
                     for ox in 0..<outW {
-                        let x0 = ox * fx, x1 = min(x0 + fx, inW)
-                        var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0
+                        let x0 = ox * fx
+                        let x1 = min(x0 + fx, inW)
+                        var s0: UInt32 = 0
+                        var s1: UInt32 = 0
+                        var s2: UInt32 = 0
+                        var s3: UInt32 = 0
                         var c = columnSums + x0 * 4
                         for _ in x0..<x1 {
-                            s0 &+= c[0]; s1 &+= c[1]; s2 &+= c[2]; s3 &+= c[3]
+                            s0 &+= c[0]
+                            s1 &+= c[1]
+                            s2 &+= c[2]
+                            s3 &+= c[3]
                             c += 4
                         }
                         let reciprocal = ox == outW - 1 ? lastReciprocal : fullReciprocal
                         @inline(__always) func mean(_ s: UInt32) -> UInt8 {
                             UInt8(truncatingIfNeeded: (UInt64(s) * reciprocal + (1 << 31)) >> 32)
                         }
-                        d[ox * 4] = mean(s0); d[ox * 4 + 1] = mean(s1); d[ox * 4 + 2] = mean(s2); d[ox * 4 + 3] = mean(s3)
+                        d[ox * 4] = mean(s0)
+                        d[ox * 4 + 1] = mean(s1)
+                        d[ox * 4 + 2] = mean(s2)
+                        d[ox * 4 + 3] = mean(s3)
                     }
                 }
             }
@@ -48,17 +62,23 @@ extension Bitmap {
     /// Adds up `count` rows of bytes column by column into `sums` (overwriting it): the first row
     /// initialises the sums and later rows are added two at a time, so the sums row, which may
     /// not fit the L1 cache, is read and written half as often.
-    private static func sumRows(from first: UnsafePointer<UInt8>, count: Int, stride: Int, byteCount: Int,
-                                into sums: UnsafeMutablePointer<UInt32>) {
+    private static func sumRows(
+        from first: UnsafePointer<UInt8>, count: Int, stride: Int, byteCount: Int,
+        into sums: UnsafeMutablePointer<UInt32>
+    ) {
         let s = UnsafeMutableRawPointer(sums)
         let r0 = UnsafeRawPointer(first)
         var i = 0
         while i + 16 <= byteCount {
-            s.storeBytes(of: SIMD16<UInt32>(truncatingIfNeeded: (r0 + i).loadUnaligned(as: SIMD16<UInt8>.self)),
-                         toByteOffset: i * 4, as: SIMD16<UInt32>.self)
+            s.storeBytes(
+                of: SIMD16<UInt32>(truncatingIfNeeded: (r0 + i).loadUnaligned(as: SIMD16<UInt8>.self)),
+                toByteOffset: i * 4, as: SIMD16<UInt32>.self)
             i += 16
         }
-        while i < byteCount { sums[i] = UInt32(r0.load(fromByteOffset: i, as: UInt8.self)); i += 1 }
+        while i < byteCount {
+            sums[i] = UInt32(r0.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
         var row = 1
         while row < count {
             let a = r0 + row * stride

@@ -4,8 +4,10 @@ extension ChannelLookupTables {
     /// them safely.
     @inline(__always)
     func withUnsafeTables<R>(
-        _ body: (_ red: UnsafePointer<UInt8>, _ green: UnsafePointer<UInt8>, _ blue: UnsafePointer<UInt8>,
-                 _ alpha: UnsafePointer<UInt8>) throws -> R
+        _ body: (
+            _ red: UnsafePointer<UInt8>, _ green: UnsafePointer<UInt8>, _ blue: UnsafePointer<UInt8>,
+            _ alpha: UnsafePointer<UInt8>
+        ) throws -> R
     ) rethrows -> R {
         try red.withUnsafeBufferPointer { r in
             try green.withUnsafeBufferPointer { g in

@@ -74,10 +74,11 @@ public struct ChannelLookupTables: Sendable, Equatable {
 
     /// Tables from a function of a value in 0…1 to 0…1 (clamped and rounded to 8 bits).
     public init(colorChannels transform: (Double) -> Double) {
-        self.init(colorChannels: (0...255).map { v in
-            let y = transform(Double(v) / 255) * 255
-            return y.isNaN ? 0 : UInt8(max(0, min(255, y.rounded())))
-        })
+        self.init(
+            colorChannels: (0...255).map { v in
+                let y = transform(Double(v) / 255) * 255
+                return y.isNaN ? 0 : UInt8(max(0, min(255, y.rounded())))
+            })
     }
 }
 

@@ -12,7 +12,8 @@ extension Bitmap {
         let w = width
         return try tables.withUnsafeTables { r, g, b, a in
             try mappingRows(isOpaque: resultIsOpaque) { source, output in
-                var i = source, o = output
+                var i = source
+                var o = output
                 for _ in 0..<w {
                     o[0] = r[Int(i[0])]
                     o[1] = g[Int(i[1])]
@@ -53,7 +54,8 @@ extension Bitmap {
     /// The per-pixel loop, specialised at compile time for each combination of stages (the
     /// generic parameter's constants fold the per-pixel `if`s away).
     private func transform<S: ColorTransformStages>(_: S.Type, _ m: FixedPointColorMatrix, _ curves: ChannelLookupTables?) throws -> Bitmap {
-        let hasMatrix = S.matrix, hasCurves = S.curves
+        let hasMatrix = S.matrix
+        let hasCurves = S.curves
         let tables = curves ?? ChannelLookupTables(colorChannels: ChannelLookupTables.identityTable)
         // The matrix as scalars: SIMD types of Int do not vectorise this well on baseline x86-64.
         let (m00, m01, m02, m03) = (Int32(m.r[0]), Int32(m.r[1]), Int32(m.r[2]), Int32(m.r[3]))
@@ -65,10 +67,13 @@ extension Bitmap {
                 // Never nil: one reciprocal per alpha value.
                 let recip = rp.baseAddress!
                 return try mappingRows(isOpaque: isOpaque) { source, output in
-                    var i = source, o = output
+                    var i = source
+                    var o = output
                     for _ in 0..<w {
                         let a = Int32(i[3])
-                        var r = Int32(i[0]), g = Int32(i[1]), b = Int32(i[2])
+                        var r = Int32(i[0])
+                        var g = Int32(i[1])
+                        var b = Int32(i[2])
                         if hasMatrix {
                             // 16.16 fixed point; `>> 16` floors, the +32768 makes it round.
                             // FixedPointColorMatrix clamps coefficients so these sums fit in Int32.
@@ -78,22 +83,29 @@ extension Bitmap {
                             // Branch-free clamp to 0…a: saturated photos clamp often and
                             // unpredictably, and mispredicted branches cost more than the math.
                             @inline(__always) func clamp(_ v: Int32) -> Int32 {
-                                let low = v & ~(v >> 31)       // max(0, v)
+                                let low = v & ~(v >> 31)  // max(0, v)
                                 let d = low &- a
-                                return a &+ (d & (d >> 31))    // min(a, low)
+                                return a &+ (d & (d >> 31))  // min(a, low)
                             }
-                            r = clamp(r2); g = clamp(g2); b = clamp(b2)
+                            r = clamp(r2)
+                            g = clamp(g2)
+                            b = clamp(b2)
                         }
                         if hasCurves {
                             if a == 255 {
-                                r = Int32(cr[Int(r)]); g = Int32(cg[Int(g)]); b = Int32(cb[Int(b)])
+                                r = Int32(cr[Int(r)])
+                                g = Int32(cg[Int(g)])
+                                b = Int32(cb[Int(b)])
                             } else if a != 0 {
-                                let k = recip[Int(a)], a32 = UInt32(a)
+                                let k = recip[Int(a)]
+                                let a32 = UInt32(a)
                                 @inline(__always) func curve(_ v: Int32, _ table: UnsafePointer<UInt8>) -> Int32 {
                                     let straight = PixelArithmetic.unpremultiply(UInt32(v), reciprocal: k)
                                     return Int32(PixelArithmetic.div255(UInt32(table[Int(straight)]) &* a32))
                                 }
-                                r = curve(r, cr); g = curve(g, cg); b = curve(b, cb)
+                                r = curve(r, cr)
+                                g = curve(g, cg)
+                                b = curve(b, cb)
                             }
                         }
                         o[0] = UInt8(truncatingIfNeeded: r)
@@ -111,13 +123,19 @@ extension Bitmap {
     /// Every channel set to the same non-negative weighted sum of r, g, b (weights summing to at
     /// most 1): the luma of premultiplied colour is premultiplied luma, so no clamping is needed.
     private func grayscale(weights m: FixedPointColorMatrix) throws -> Bitmap {
-        let wr = UInt32(m.r[0]), wg = UInt32(m.r[1]), wb = UInt32(m.r[2])
+        let wr = UInt32(m.r[0])
+        let wg = UInt32(m.r[1])
+        let wb = UInt32(m.r[2])
         let w = width
         return try mappingRows(isOpaque: isOpaque) { source, output in
-            var i = source, o = output
+            var i = source
+            var o = output
             for _ in 0..<w {
                 let luma = UInt8(truncatingIfNeeded: (wr &* UInt32(i[0]) &+ wg &* UInt32(i[1]) &+ wb &* UInt32(i[2]) &+ 32768) >> 16)
-                o[0] = luma; o[1] = luma; o[2] = luma; o[3] = i[3]
+                o[0] = luma
+                o[1] = luma
+                o[2] = luma
+                o[3] = i[3]
                 i += 4
                 o += 4
             }
@@ -130,6 +148,15 @@ private protocol ColorTransformStages {
     static var matrix: Bool { get }
     static var curves: Bool { get }
 }
-private enum MatrixStage: ColorTransformStages { static var matrix: Bool { true }; static var curves: Bool { false } }
-private enum CurvesStage: ColorTransformStages { static var matrix: Bool { false }; static var curves: Bool { true } }
-private enum MatrixAndCurvesStages: ColorTransformStages { static var matrix: Bool { true }; static var curves: Bool { true } }
+private enum MatrixStage: ColorTransformStages {
+    static var matrix: Bool { true }
+    static var curves: Bool { false }
+}
+private enum CurvesStage: ColorTransformStages {
+    static var matrix: Bool { false }
+    static var curves: Bool { true }
+}
+private enum MatrixAndCurvesStages: ColorTransformStages {
+    static var matrix: Bool { true }
+    static var curves: Bool { true }
+}

@@ -48,7 +48,7 @@ extension Bitmap {
     public func compositing(_ color: RGBAColor, _ operation: CompositeOperation) throws -> Bitmap {
         guard color.alpha != 0 else { return self }
         let s = color.premultiplied
-        let keep = 255 - UInt32(s.a) // the destination's weight, 1 − αs, in 0…255
+        let keep = 255 - UInt32(s.a)  // the destination's weight, 1 − αs, in 0…255
         switch operation {
         case .sourceOver:
             // out = s + d·(1 − αs): a function of the byte alone, alpha included.
@@ -71,10 +71,13 @@ extension Bitmap {
 
     /// Source-atop for images with transparency: out = s·αd + d·(1 − αs), alpha kept.
     private func compositingAtopPerPixel(_ s: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), keep: UInt32) throws -> Bitmap {
-        let sr = UInt32(s.r), sg = UInt32(s.g), sb = UInt32(s.b)
+        let sr = UInt32(s.r)
+        let sg = UInt32(s.g)
+        let sb = UInt32(s.b)
         let w = width
         return try mappingRows(isOpaque: isOpaque) { source, output in
-            var i = source, o = output
+            var i = source
+            var o = output
             for _ in 0..<w {
                 let a = UInt32(i[3])
                 // s ≤ αs and d ≤ αd, so each sum is at most αs·αd + αd·(255 − αs) = 255·αd:

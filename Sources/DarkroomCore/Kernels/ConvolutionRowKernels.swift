@@ -22,7 +22,8 @@ struct ConvolutionKernel {
     /// Filters one row of premultiplied RGBA input into `outputCount` pixels at `dst`.
     @inline(__always)
     func row(_ src: UnsafeRawPointer, into dst: UnsafeMutableRawPointer, clampToAlpha: Bool) {
-        let pairs = taps >> 1, odd = taps & 1 == 1
+        let pairs = taps >> 1
+        let odd = taps & 1 == 1
         for x in 0..<outputCount {
             var acc = Self.rounding
             var p = src + Int(starts[x]) * 4
@@ -47,28 +48,32 @@ struct ConvolutionKernel {
     /// Combines `taps` rows (pointers in `rows`) with output `y`'s weights into one row of
     /// `width` pixels at `dst`.
     @inline(__always)
-    func combine(_ rows: UnsafeMutablePointer<UnsafeRawPointer>, output y: Int, width: Int,
-                 into dst: UnsafeMutableRawPointer, clampToAlpha: Bool) {
+    func combine(
+        _ rows: UnsafeMutablePointer<UnsafeRawPointer>, output y: Int, width: Int,
+        into dst: UnsafeMutableRawPointer, clampToAlpha: Bool
+    ) {
         let w = weights + Int(offsets[y])
         let byteCount = width * 4
         var i = 0
         while i + 16 <= byteCount {
-            var acc = SIMD16<Int32>(lowHalf: SIMD8(lowHalf: Self.rounding, highHalf: Self.rounding),
-                                    highHalf: SIMD8(lowHalf: Self.rounding, highHalf: Self.rounding))
+            var acc = SIMD16<Int32>(
+                lowHalf: SIMD8(lowHalf: Self.rounding, highHalf: Self.rounding),
+                highHalf: SIMD8(lowHalf: Self.rounding, highHalf: Self.rounding))
             for k in 0..<taps {
                 let bytes = (rows[k] + i).loadUnaligned(as: SIMD16<UInt8>.self)
                 acc &+= SIMD16<Int32>(truncatingIfNeeded: bytes) &* SIMD16<Int32>(repeating: Int32(w[k]))
             }
             var c = Self.clampToByte(acc &>> ConvolutionWeights.fractionBits)
             if clampToAlpha {
-                let alpha = SIMD16<Int32>(c[3], c[3], c[3], 255, c[7], c[7], c[7], 255,
-                                          c[11], c[11], c[11], 255, c[15], c[15], c[15], 255)
+                let alpha = SIMD16<Int32>(
+                    c[3], c[3], c[3], 255, c[7], c[7], c[7], 255,
+                    c[11], c[11], c[11], 255, c[15], c[15], c[15], 255)
                 c = Self.minimum(c, alpha)
             }
             (dst + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: c), as: SIMD16<UInt8>.self)
             i += 16
         }
-        while i < byteCount { // the last one to three pixels
+        while i < byteCount {  // the last one to three pixels
             var acc = Self.rounding
             for k in 0..<taps {
                 let px = SIMD4<Int32>(truncatingIfNeeded: (rows[k] + i).loadUnaligned(as: SIMD4<UInt8>.self))
@@ -97,7 +102,7 @@ extension ConvolutionKernel {
     /// Each lane clamped to 0…255.
     @inline(__always)
     static func clampToByte<V: SIMD>(_ v: V) -> V where V.Scalar == Int32 {
-        let positive = v & ~(v &>> 31)              // negative lanes → 0
+        let positive = v & ~(v &>> 31)  // negative lanes → 0
         let over = (V(repeating: 255) &- positive) &>> 31  // all ones where > 255
         return (positive & ~over) | (V(repeating: 255) & over)
     }
@@ -105,7 +110,7 @@ extension ConvolutionKernel {
     /// The lane-wise minimum of `a` and `b` (both within 0…255).
     @inline(__always)
     static func minimum<V: SIMD>(_ a: V, _ b: V) -> V where V.Scalar == Int32 {
-        let over = (b &- a) &>> 31                  // all ones where a > b
+        let over = (b &- a) &>> 31  // all ones where a > b
         return (a & ~over) | (b & over)
     }
 }
@@ -117,8 +122,10 @@ extension ConvolutionWeights {
             try offsets.withUnsafeBufferPointer { o in
                 try weights.withUnsafeBufferPointer { w in
                     // None of the arrays is empty: a weights value has at least one output and tap.
-                    try body(ConvolutionKernel(taps: taps, outputCount: outputCount,
-                                               starts: s.baseAddress!, offsets: o.baseAddress!, weights: w.baseAddress!))
+                    try body(
+                        ConvolutionKernel(
+                            taps: taps, outputCount: outputCount,
+                            starts: s.baseAddress!, offsets: o.baseAddress!, weights: w.baseAddress!))
                 }
             }
         }

@@ -48,8 +48,9 @@ public struct RoundedRectCoverage: Sendable {
         self.maxY = max(minY, maxY)
         let limit = max(0, min(self.maxX - minX, self.maxY - minY) / 2)
         func clamp(_ r: Double) -> Double { r.isNaN ? 0 : max(0, min(limit, r)) }
-        radii = CornerRadii(topLeft: clamp(requested.topLeft), topRight: clamp(requested.topRight),
-                            bottomLeft: clamp(requested.bottomLeft), bottomRight: clamp(requested.bottomRight))
+        radii = CornerRadii(
+            topLeft: clamp(requested.topLeft), topRight: clamp(requested.topRight),
+            bottomLeft: clamp(requested.bottomLeft), bottomRight: clamp(requested.bottomRight))
     }
 
     /// A rounded rectangle covering a whole `width × height` image.
@@ -60,7 +61,8 @@ public struct RoundedRectCoverage: Sendable {
     /// Coverage of pixel row `y` (pixels x = 0..<width). Pixels inside the returned `solid` range
     /// all have coverage `value` and are not written; every other entry of `coverage` is written.
     public func row(_ y: Int, width: Int, into coverage: UnsafeMutablePointer<UInt8>) -> (solid: Range<Int>, value: UInt8) {
-        let y0 = Double(y), y1 = y0 + 1
+        let y0 = Double(y)
+        let y1 = y0 + 1
         let overlapY = Self.overlap(y0, y1, minY, maxY)
         guard overlapY > 0, maxX > minX, width > 0 else { return (0..<max(0, width), 0) }
 
@@ -70,11 +72,15 @@ public struct RoundedRectCoverage: Sendable {
         corners.reserveCapacity(4)
         func add(_ r: Double, left: Bool, top: Bool) {
             guard r > 0 else { return }
-            let cx = left ? minX + r : maxX - r, cy = top ? minY + r : maxY - r
-            let boxY0 = top ? minY : cy, boxY1 = top ? cy : maxY
+            let cx = left ? minX + r : maxX - r
+            let cy = top ? minY + r : maxY - r
+            let boxY0 = top ? minY : cy
+            let boxY1 = top ? cy : maxY
             guard y0 < boxY1, y1 > boxY0 else { return }
-            corners.append(Corner(cx: cx, cy: cy, r: r, x0: left ? minX : cx, x1: left ? cx : maxX,
-                                  y0: max(y0, boxY0), y1: min(y1, boxY1), left: left))
+            corners.append(
+                Corner(
+                    cx: cx, cy: cy, r: r, x0: left ? minX : cx, x1: left ? cx : maxX,
+                    y0: max(y0, boxY0), y1: min(y1, boxY1), left: left))
         }
         add(radii.topLeft, left: true, top: true)
         add(radii.topRight, left: false, top: true)
@@ -82,7 +88,8 @@ public struct RoundedRectCoverage: Sendable {
         add(radii.bottomRight, left: false, top: false)
 
         // Pixels fully between the vertical edges and clear of every corner square are solid.
-        var solidStart = minX, solidEnd = maxX
+        var solidStart = minX
+        var solidEnd = maxX
         for c in corners {
             if c.left { solidStart = max(solidStart, c.x1) } else { solidEnd = min(solidEnd, c.x0) }
         }
@@ -93,9 +100,18 @@ public struct RoundedRectCoverage: Sendable {
         // Beside the solid run: where a single corner owns this whole row, the pixels wholly
         // outside its circle are 0 and those wholly inside are 255 without any area integral;
         // only the few the arc crosses are computed. Other rows compute every pixel exactly.
-        var left: Corner?, right: Corner?, lefts = 0, rights = 0
+        var left: Corner?
+        var right: Corner?
+        var lefts = 0
+        var rights = 0
         for c in corners {
-            if c.left { left = c; lefts += 1 } else { right = c; rights += 1 }
+            if c.left {
+                left = c
+                lefts += 1
+            } else {
+                right = c
+                rights += 1
+            }
         }
         func exact(_ range: Range<Int>) {
             for x in range { coverage[x] = pixel(x, y0, y1, overlapY, corners) }
@@ -108,7 +124,10 @@ public struct RoundedRectCoverage: Sendable {
             let zeroEnd = Self.clampIndex((c.cx - uOut).rounded(.down), 0, start)
             let fullStart = Self.clampIndex((c.cx - uIn).rounded(.up), zeroEnd, start)
             let fullEnd = Self.clampIndex(c.cx.rounded(.down), fullStart, start)
-            fill(0..<zeroEnd, 0); exact(zeroEnd..<fullStart); fill(fullStart..<fullEnd, 255); exact(fullEnd..<start)
+            fill(0..<zeroEnd, 0)
+            exact(zeroEnd..<fullStart)
+            fill(fullStart..<fullEnd, 255)
+            exact(fullEnd..<start)
         } else {
             exact(0..<start)
         }
@@ -117,7 +136,10 @@ public struct RoundedRectCoverage: Sendable {
             let zeroStart = Self.clampIndex((c.cx + uOut).rounded(.up), end, width)
             let fullStart = Self.clampIndex(c.cx.rounded(.up), end, zeroStart)
             let fullEnd = Self.clampIndex((c.cx + uIn).rounded(.down), fullStart, zeroStart)
-            exact(end..<fullStart); fill(fullStart..<fullEnd, 255); exact(fullEnd..<zeroStart); fill(zeroStart..<width, 0)
+            exact(end..<fullStart)
+            fill(fullStart..<fullEnd, 255)
+            exact(fullEnd..<zeroStart)
+            fill(zeroStart..<width, 0)
         } else {
             exact(end..<width)
         }
@@ -139,19 +161,22 @@ public struct RoundedRectCoverage: Sendable {
         /// centre within which a pixel is wholly inside the circle (`inner`), and beyond which it
         /// is wholly outside (`outer`).
         func arcSpan() -> (inner: Double, outer: Double) {
-            let v0 = min(abs(y0 - cy), abs(y1 - cy)), v1 = max(abs(y0 - cy), abs(y1 - cy))
+            let v0 = min(abs(y0 - cy), abs(y1 - cy))
+            let v1 = max(abs(y0 - cy), abs(y1 - cy))
             return ((max(0, r * r - v1 * v1)).squareRoot(), (max(0, r * r - v0 * v0)).squareRoot())
         }
     }
 
     @inline(__always)
     private func pixel(_ x: Int, _ y0: Double, _ y1: Double, _ overlapY: Double, _ corners: [Corner]) -> UInt8 {
-        let px0 = Double(x), px1 = px0 + 1
+        let px0 = Double(x)
+        let px1 = px0 + 1
         let overlapX = Self.overlap(px0, px1, minX, maxX)
         if overlapX <= 0 { return 0 }
         var area = overlapX * overlapY
         for c in corners {
-            let ax0 = max(px0, c.x0), ax1 = min(px1, c.x1)
+            let ax0 = max(px0, c.x0)
+            let ax1 = min(px1, c.x1)
             guard ax1 > ax0 else { continue }
             area -= Self.outsideArea(ax0, ax1, c.y0, c.y1, c)
         }
@@ -161,19 +186,22 @@ public struct RoundedRectCoverage: Sendable {
     /// The area of [x0, x1] × [y0, y1] (inside a corner's square) that lies outside its circle.
     private static func outsideArea(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double, _ c: Corner) -> Double {
         // Distances from the centre; the square lies on one side of it, so these are monotonic.
-        let u0 = min(abs(x0 - c.cx), abs(x1 - c.cx)), u1 = max(abs(x0 - c.cx), abs(x1 - c.cx))
-        let v0 = min(abs(y0 - c.cy), abs(y1 - c.cy)), v1 = max(abs(y0 - c.cy), abs(y1 - c.cy))
+        let u0 = min(abs(x0 - c.cx), abs(x1 - c.cx))
+        let u1 = max(abs(x0 - c.cx), abs(x1 - c.cx))
+        let v0 = min(abs(y0 - c.cy), abs(y1 - c.cy))
+        let v1 = max(abs(y0 - c.cy), abs(y1 - c.cy))
         let r2 = c.r * c.r
-        if u1 * u1 + v1 * v1 <= r2 { return 0 }          // wholly inside the circle
+        if u1 * u1 + v1 * v1 <= r2 { return 0 }  // wholly inside the circle
         let box = (u1 - u0) * (v1 - v0)
-        if u0 * u0 + v0 * v0 >= r2 { return box }        // wholly outside
+        if u0 * u0 + v0 * v0 >= r2 { return box }  // wholly outside
         let inside = quarterDisk(u1, v1, c.r) - quarterDisk(u0, v1, c.r) - quarterDisk(u1, v0, c.r) + quarterDisk(u0, v0, c.r)
         return max(0, min(box, box - inside))
     }
 
     /// The area of { 0 ≤ u ≤ U, 0 ≤ v ≤ V, u² + v² ≤ r² }.
     private static func quarterDisk(_ u: Double, _ v: Double, _ r: Double) -> Double {
-        let u = min(u, r), v = min(v, r)
+        let u = min(u, r)
+        let v = min(v, r)
         if u * u + v * v <= r * r { return u * v }
         // Below height v up to where the arc drops beneath it, then under the arc.
         let u1 = (r * r - v * v).squareRoot()

@@ -23,8 +23,10 @@ extension Bitmap {
         if sigma.isFinite, sigma >= 16 {
             let factor = Int(min(sigma / 8, 4096))
             if width > factor || height > factor {
-                let reduced = try resampled(to: PixelSize(width: (width + factor - 1) / factor,
-                                                          height: (height + factor - 1) / factor))
+                let reduced = try resampled(
+                    to: PixelSize(
+                        width: (width + factor - 1) / factor,
+                        height: (height + factor - 1) / factor))
                 let blurred = try reduced.gaussianBlurred(sigma: sigma / Double(factor))
                 return try blurred.resampled(to: size)
             }

@@ -10,17 +10,21 @@ extension Bitmap {
         let out = orientation.uprightSize(of: size)
         // For destination (dx, dy), the source pixel is start + dx*stepX + dy*stepY (in pixels,
         // with rows `sw` apart).
-        let sw = bytesPerRow / 4, w = width, h = height
-        let start: Int, stepX: Int, stepY: Int
+        let sw = bytesPerRow / 4
+        let w = width
+        let h = height
+        let start: Int
+        let stepX: Int
+        let stepY: Int
         switch orientation {
         case .up: (start, stepX, stepY) = (0, 1, sw)
         case .upMirrored: (start, stepX, stepY) = (w - 1, -1, sw)
         case .down: (start, stepX, stepY) = ((h - 1) * sw + w - 1, -1, -sw)
         case .downMirrored: (start, stepX, stepY) = ((h - 1) * sw, 1, -sw)
-        case .leftMirrored: (start, stepX, stepY) = (0, sw, 1)                    // transpose
-        case .right: (start, stepX, stepY) = ((h - 1) * sw, -sw, 1)               // 90° clockwise
-        case .rightMirrored: (start, stepX, stepY) = ((h - 1) * sw + w - 1, -sw, -1) // transverse
-        case .left: (start, stepX, stepY) = (w - 1, sw, -1)                       // 90° counter-clockwise
+        case .leftMirrored: (start, stepX, stepY) = (0, sw, 1)  // transpose
+        case .right: (start, stepX, stepY) = ((h - 1) * sw, -sw, 1)  // 90° clockwise
+        case .rightMirrored: (start, stepX, stepY) = ((h - 1) * sw + w - 1, -sw, -1)  // transverse
+        case .left: (start, stepX, stepY) = (w - 1, sw, -1)  // 90° counter-clockwise
         }
         var result = try Bitmap(width: out.width, height: out.height, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in

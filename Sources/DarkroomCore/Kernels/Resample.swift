@@ -29,8 +29,9 @@ extension Bitmap {
         let fy = Self.boxFactor(inputLength: ry.length, outputCount: size.height)
         if fx > 1 || fy > 1 {
             let shrunk = try boxShrunk(byX: fx, y: fy)
-            return try shrunk.lanczos(to: size, x: (rx.start / Double(fx), rx.length / Double(fx)),
-                                      y: (ry.start / Double(fy), ry.length / Double(fy)))
+            return try shrunk.lanczos(
+                to: size, x: (rx.start / Double(fx), rx.length / Double(fx)),
+                y: (ry.start / Double(fy), ry.length / Double(fy)))
         }
         return try lanczos(to: size, x: rx, y: ry)
     }
@@ -61,7 +62,7 @@ extension ConvolutionWeights {
     /// Lanczos-3 weights mapping `length` input pixels from `start` onto `outputCount` outputs.
     static func lanczos3(inputCount: Int, outputCount: Int, start: Double = 0, length: Double? = nil) -> ConvolutionWeights {
         let scale = (length ?? Double(inputCount)) / Double(outputCount)
-        let filterScale = max(1, scale)     // widen the filter when reducing
+        let filterScale = max(1, scale)  // widen the filter when reducing
         let support = 3 * filterScale
         let windowLength = Int((2 * support).rounded(.up)) + 2
         return LanczosTable.shared.withUnsafeBufferPointer { table in

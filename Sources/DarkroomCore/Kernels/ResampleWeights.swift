@@ -35,9 +35,11 @@ struct ConvolutionWeights: Sendable {
     ///   - windowLength: the most weights `window` writes for any output.
     ///   - window: writes output `i`'s real weights (not necessarily normalised) to the buffer and
     ///     returns the input index of the first one, which may be negative or past the end.
-    init(inputCount: Int, outputCount: Int, windowLength: Int,
-         window: (_ output: Int, _ values: UnsafeMutablePointer<Double>) -> Int) {
-        let span = max(1, min(windowLength, inputCount)) // a folded window is never longer
+    init(
+        inputCount: Int, outputCount: Int, windowLength: Int,
+        window: (_ output: Int, _ values: UnsafeMutablePointer<Double>) -> Int
+    ) {
+        let span = max(1, min(windowLength, inputCount))  // a folded window is never longer
         let raw = UnsafeMutablePointer<Double>.allocate(capacity: max(1, windowLength))
         defer { raw.deallocate() }
         var folded = [Double](repeating: 0, count: outputCount * span)
@@ -46,8 +48,9 @@ struct ConvolutionWeights: Sendable {
         folded.withUnsafeMutableBufferPointer { f in
             for i in 0..<outputCount {
                 let first = window(i, raw)
-                (firsts[i], counts[i]) = Self.fold(raw, count: windowLength, first: first,
-                                                   inputCount: inputCount, into: f.baseAddress! + i * span)
+                (firsts[i], counts[i]) = Self.fold(
+                    raw, count: windowLength, first: first,
+                    inputCount: inputCount, into: f.baseAddress! + i * span)
             }
         }
         let longest = counts.max() ?? 1
@@ -61,13 +64,15 @@ struct ConvolutionWeights: Sendable {
                     let start = min(firsts[i], inputCount - taps)
                     starts[i] = Int32(start)
                     offsets[i] = Int32(i * taps)
-                    Self.quantise(f.baseAddress! + i * span, count: counts[i],
-                                  into: w.baseAddress! + i * taps + (firsts[i] - start))
+                    Self.quantise(
+                        f.baseAddress! + i * span, count: counts[i],
+                        into: w.baseAddress! + i * taps + (firsts[i] - start))
                 }
             }
         }
-        self.init(inputCount: inputCount, outputCount: outputCount, taps: taps,
-                  starts: starts, offsets: offsets, weights: weights)
+        self.init(
+            inputCount: inputCount, outputCount: outputCount, taps: taps,
+            starts: starts, offsets: offsets, weights: weights)
     }
 
     /// Weights for one kernel slid along the axis, output `i` centred on input `i` (a blur).
@@ -76,7 +81,9 @@ struct ConvolutionWeights: Sendable {
     init(count: Int, kernel: [Double]) {
         let radius = kernel.count / 2
         let taps = min(kernel.count + (kernel.count & 1), count)
-        var starts: [Int32] = [], offsets: [Int32] = [], weights: [Int16] = []
+        var starts: [Int32] = []
+        var offsets: [Int32] = []
+        var weights: [Int16] = []
         starts.reserveCapacity(count)
         offsets.reserveCapacity(count)
         var interiorOffset: Int32?
@@ -117,7 +124,8 @@ struct ConvolutionWeights: Sendable {
     var isIdentity: Bool {
         guard inputCount == outputCount else { return false }
         for i in 0..<outputCount {
-            let base = Int(offsets[i]), shift = i - Int(starts[i])
+            let base = Int(offsets[i])
+            let shift = i - Int(starts[i])
             guard shift >= 0, shift < taps, weights[base + shift] == Int16(Self.one) else { return false }
         }
         return true
@@ -127,8 +135,10 @@ struct ConvolutionWeights: Sendable {
     /// edge pixel, trims zero weights at both ends and normalises the sum to 1, writing the result
     /// to `out`. Returns the input index of the first weight and how many there are. A window
     /// whose weights sum to (nearly) zero becomes a copy of its nearest pixel.
-    private static func fold(_ values: UnsafePointer<Double>, count: Int, first: Int, inputCount: Int,
-                             into out: UnsafeMutablePointer<Double>) -> (first: Int, count: Int) {
+    private static func fold(
+        _ values: UnsafePointer<Double>, count: Int, first: Int, inputCount: Int,
+        into out: UnsafeMutablePointer<Double>
+    ) -> (first: Int, count: Int) {
         let last = first + count - 1
         let lo = min(max(first, 0), inputCount - 1)
         let hi = max(min(last, inputCount - 1), lo)
@@ -137,7 +147,8 @@ struct ConvolutionWeights: Sendable {
         for k in 0..<count {
             out[min(max(first + k, lo), hi) - lo] += values[k]
         }
-        var a = 0, b = span - 1
+        var a = 0
+        var b = span - 1
         while a < b && out[a] == 0 { a += 1 }
         while b > a && out[b] == 0 { b -= 1 }
         var sum = 0.0

@@ -27,8 +27,10 @@ extension Bitmap {
     /// The canvas size libvips' `rotate` gives for this image and angle.
     public func rotatedCanvasSize(byDegrees degrees: Double) -> PixelSize {
         let r = degrees * .pi / 180
-        let c = abs(cos(r)), s = abs(sin(r))
-        let w = Double(width), h = Double(height)
+        let c = abs(cos(r))
+        let s = abs(sin(r))
+        let w = Double(width)
+        let h = Double(height)
         return PixelSize(width: max(1, Int((w * c + h * s).rounded())), height: max(1, Int((w * s + h * c).rounded())))
     }
 
@@ -40,8 +42,11 @@ extension Bitmap {
 
     private func rotatedResampling(radians: Double, background: RGBAColor) throws -> Bitmap {
         let out = rotatedCanvasSize(byDegrees: radians * 180 / .pi)
-        let cosT = cos(radians), sinT = sin(radians)
-        let inW = width, inH = height, srcRow = bytesPerRow
+        let cosT = cos(radians)
+        let sinT = sin(radians)
+        let inW = width
+        let inH = height
+        let srcRow = bytesPerRow
         let bg = background.premultiplied
         let bgVector = SIMD4<Int32>(Int32(bg.r), Int32(bg.g), Int32(bg.b), Int32(bg.a))
         let bgWord = SIMD4<UInt8>(bg.r, bg.g, bg.b, bg.a)
@@ -52,7 +57,8 @@ extension Bitmap {
                 let sampler = BicubicSampler(src: src, width: inW, height: inH, bytesPerRow: srcRow)
                 // Output pixel centre (X + ½, Y + ½) relative to the canvas centre, turned back by
                 // the angle, lands on input point (u, v); minus ½ gives pixel-centre coordinates.
-                let halfW = Double(out.width) / 2, halfH = Double(out.height) / 2
+                let halfW = Double(out.width) / 2
+                let halfH = Double(out.height) / 2
                 for y in 0..<out.height {
                     let dy = Double(y) + 0.5 - halfH
                     let rowU = dy * sinT + Double(inW) / 2 - 0.5
@@ -93,10 +99,13 @@ struct BicubicSampler {
     /// 0…255 before clamping; nil when the 4×4 neighbourhood lies wholly outside the image.
     @inline(__always)
     func sample(u: Double, v: Double) -> SIMD4<Int32>? {
-        let fu = u.rounded(.down), fv = v.rounded(.down)
+        let fu = u.rounded(.down)
+        let fv = v.rounded(.down)
         guard fu > -3, fv > -3, fu < Double(width + 1), fv < Double(height + 1) else { return nil }
-        let x0 = Int(fu) - 1, y0 = Int(fv) - 1
-        let wx = Self.weights(u - fu), wy = Self.weights(v - fv)
+        let x0 = Int(fu) - 1
+        let y0 = Int(fv) - 1
+        let wx = Self.weights(u - fu)
+        let wy = Self.weights(v - fv)
         let inside = x0 >= 0 && y0 >= 0 && x0 + 3 < width && y0 + 3 < height
         var total = SIMD4<Int32>(repeating: 1 << 20)
         for j in 0..<4 {
@@ -120,11 +129,14 @@ struct BicubicSampler {
     /// in 14-bit fixed point summing to exactly 16384.
     @inline(__always)
     static func weights(_ t: Double) -> SIMD4<Int16> {
-        let t2 = t * t, t3 = t2 * t
+        let t2 = t * t
+        let t3 = t2 * t
         let w0 = -0.5 * t3 + t2 - 0.5 * t
         let w2 = -1.5 * t3 + 2 * t2 + 0.5 * t
         let w3 = 0.5 * t3 - 0.5 * t2
-        let q0 = Int16((w0 * 16384).rounded()), q2 = Int16((w2 * 16384).rounded()), q3 = Int16((w3 * 16384).rounded())
+        let q0 = Int16((w0 * 16384).rounded())
+        let q2 = Int16((w2 * 16384).rounded())
+        let q3 = Int16((w3 * 16384).rounded())
         return SIMD4(q0, 16384 - q0 - q2 - q3, q2, q3)
     }
 }

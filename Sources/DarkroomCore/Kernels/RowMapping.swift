@@ -7,9 +7,12 @@ extension Bitmap {
     /// row, not per pixel: the pixel loop stays inside it, where the optimiser sees it whole, and
     /// this helper is inlined into each kernel besides.
     @inline(__always)
-    func mappingRows(isOpaque: Bool,
-                     _ row: (_ source: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>) -> Void) throws -> Bitmap {
-        let h = height, srcRow = bytesPerRow
+    func mappingRows(
+        isOpaque: Bool,
+        _ row: (_ source: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>) -> Void
+    ) throws -> Bitmap {
+        let h = height
+        let srcRow = bytesPerRow
         var result = try Bitmap(width: width, height: h, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             self.withUnsafeBytes { src in
                 guard let sp = src.baseAddress, let dp = dst.baseAddress else { return }

@@ -13,17 +13,20 @@
 enum SeparableConvolution {
     static func apply(_ source: Bitmap, horizontal h: ConvolutionWeights, vertical v: ConvolutionWeights) throws -> Bitmap {
         precondition(h.inputCount == source.width && v.inputCount == source.height, "weights do not match the bitmap")
-        let skipH = h.isIdentity, skipV = v.isIdentity
+        let skipH = h.isIdentity
+        let skipV = v.isIdentity
         if skipH && skipV {
             var copy = source
             copy.sizeBeforeShrinkOnLoad = nil
             return copy
         }
         let clampToAlpha = !source.isOpaque
-        let outW = h.outputCount, outH = v.outputCount, inW = source.width
+        let outW = h.outputCount
+        let outH = v.outputCount
+        let inW = source.width
         let srcRow = source.bytesPerRow
         return try Bitmap(width: outW, height: outH, isOpaque: source.isOpaque, limits: source.limits) { dst, dstRow in
-            let out = UnsafeMutableRawPointer(dst.baseAddress!) // a Bitmap is never empty
+            let out = UnsafeMutableRawPointer(dst.baseAddress!)  // a Bitmap is never empty
             try source.withUnsafeBytes { srcBytes in
                 let src = UnsafeRawPointer(srcBytes.baseAddress!)
                 try h.withKernel { hk in
@@ -79,9 +82,12 @@ enum SeparableConvolution {
     /// a pixel costs about as much as one vertical tap on a pixel's four bytes, so pixel-taps are
     /// the unit for both.
     static func verticalFirstIsCheaper(h: ConvolutionWeights, v: ConvolutionWeights) -> Bool {
-        let inH = Double(v.inputCount), outH = Double(v.outputCount)
-        let inW = Double(h.inputCount), outW = Double(h.outputCount)
-        let th = Double(h.taps), tv = Double(v.taps)
+        let inH = Double(v.inputCount)
+        let outH = Double(v.outputCount)
+        let inW = Double(h.inputCount)
+        let outW = Double(h.outputCount)
+        let th = Double(h.taps)
+        let tv = Double(v.taps)
         let horizontalFirst = min(inH, outH * tv) * outW * th + outH * outW * tv
         let verticalFirst = outH * inW * tv + outH * outW * th
         return verticalFirst < horizontalFirst

@@ -29,13 +29,21 @@ public struct DecodeHint: Hashable, Sendable {
     public func targetSize(for source: PixelSize) -> PixelSize {
         let sx = Double(box.width) / Double(source.width)
         let sy = Double(box.height) / Double(source.height)
-        let scaleX: Double, scaleY: Double
+        let scaleX: Double
+        let scaleY: Double
         switch mode {
-        case .fit: scaleX = min(sx, sy); scaleY = scaleX
-        case .fill: scaleX = max(sx, sy); scaleY = scaleX
-        case .stretch: scaleX = sx; scaleY = sy
+        case .fit:
+            scaleX = min(sx, sy)
+            scaleY = scaleX
+        case .fill:
+            scaleX = max(sx, sy)
+            scaleY = scaleX
+        case .stretch:
+            scaleX = sx
+            scaleY = sy
         }
-        return PixelSize(width: min(source.width, max(1, Int((Double(source.width) * min(1, scaleX)).rounded(.up)))),
-                         height: min(source.height, max(1, Int((Double(source.height) * min(1, scaleY)).rounded(.up)))))
+        return PixelSize(
+            width: min(source.width, max(1, Int((Double(source.width) * min(1, scaleX)).rounded(.up)))),
+            height: min(source.height, max(1, Int((Double(source.height) * min(1, scaleY)).rounded(.up)))))
     }
 }

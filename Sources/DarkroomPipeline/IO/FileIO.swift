@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Atomic writing of outputs (through DarkroomSystem's `AtomicFileWriter`): no Foundation in the
 /// hot path, and errors that name the file and say what went wrong. (Sources are read by
@@ -55,7 +56,7 @@ public enum FileIOError: DarkroomError, Equatable {
 
     public var systemError: Int32? {
         switch self {
-        case let .cannotWrite(_, _, systemError): return systemError
+        case .cannotWrite(_, _, let systemError): return systemError
         }
     }
 
@@ -64,7 +65,7 @@ public enum FileIOError: DarkroomError, Equatable {
 
     public var description: String {
         switch self {
-        case let .cannotWrite(path, reason, _): return "\(path): cannot write (\(reason))"
+        case .cannotWrite(let path, let reason, _): return "\(path): cannot write (\(reason))"
         }
     }
 }

@@ -1,8 +1,8 @@
-import DarkroomSystem
 import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomSources
+import DarkroomSystem
 
 extension ImagePipeline {
     /// `compute`, at most once across the fleet: with leases and a shared disk cache, the worker
@@ -27,8 +27,9 @@ extension ImagePipeline {
         let (original, sourceOrigin) = try await original(for: request.source, sourceKey: sourceKey, prefetched: prefetched)
         timings.fetch = (clock.now - start).inMilliseconds
 
-        let renderRequest = RenderRequest(source: EncodedImage(bytes: original, sourceName: request.source.description),
-                                          chain: request.chain, output: request.output)
+        let renderRequest = RenderRequest(
+            source: EncodedImage(bytes: original, sourceName: request.source.description),
+            chain: request.chain, output: request.output)
         let rendered = try await cpuPool.run { [renderer] in try renderer.render(renderRequest) }
         timings.decode = rendered.timings.decode
         timings.process = rendered.timings.process
@@ -46,8 +47,9 @@ extension ImagePipeline {
         }
         timings.store = (clock.now - start).inMilliseconds
 
-        return ImageResult(bytes: rendered.bytes, format: rendered.format, size: rendered.size, cachePath: cachePath,
-                           origin: .miss, sourceOrigin: sourceOrigin, source: rendered.source, timings: timings)
+        return ImageResult(
+            bytes: rendered.bytes, format: rendered.format, size: rendered.size, cachePath: cachePath,
+            origin: .miss, sourceOrigin: sourceOrigin, source: rendered.source, timings: timings)
     }
 
     /// The source bytes: memory, then the disk's originals (network sources only: local files
@@ -78,8 +80,10 @@ extension ImagePipeline {
     }
 
     /// Fetches through the provider and stores a network original in the disk cache.
-    private func download(_ reference: SourceReference, sourceKey: String, into disk: DiskCache?,
-                          isNetwork: Bool) async throws -> ([UInt8], SourceOrigin) {
+    private func download(
+        _ reference: SourceReference, sourceKey: String, into disk: DiskCache?,
+        isNetwork: Bool
+    ) async throws -> ([UInt8], SourceOrigin) {
         let fetched = try await fetcher.fetch(reference, policy: configuration.sourcePolicy)
         if let disk {
             let bytes = fetched.bytes

@@ -29,8 +29,9 @@ public final class ImagePipeline: Sendable {
         let networkPool = BlockingWorkPool(threadCount: configuration.maxConcurrentFetches)
         ioPool = BlockingWorkPool(threadCount: 4)
         cpuPool = BlockingWorkPool(threadCount: configuration.maxConcurrentProcessing)
-        fetcher = SourceFetcher(registry: StandardProviders.registry(networkPool: networkPool, filePool: ioPool),
-                                failureMemoryDuration: configuration.failedSourceMemory)
+        fetcher = SourceFetcher(
+            registry: StandardProviders.registry(networkPool: networkPool, filePool: ioPool),
+            failureMemoryDuration: configuration.failedSourceMemory)
         renderer = ImageRenderer(coders: configuration.coders, limits: configuration.limits)
         memory = configuration.memoryCacheBytes > 0 ? MemoryCache(costLimit: configuration.memoryCacheBytes) : nil
     }
@@ -91,8 +92,9 @@ public final class ImagePipeline: Sendable {
     /// Format and size of a cached result, read from its header.
     private func describe(_ bytes: [UInt8], origin: ResultOrigin, cachePath: String?) throws -> ImageResult {
         let info = try configuration.coders.readInfo(EncodedImage(bytes: bytes, sourceName: cachePath ?? "cached result"))
-        return ImageResult(bytes: bytes, format: info.format, size: info.uprightSize, cachePath: cachePath,
-                           origin: origin, sourceOrigin: nil, source: nil, timings: PipelineTimings())
+        return ImageResult(
+            bytes: bytes, format: info.format, size: info.uprightSize, cachePath: cachePath,
+            origin: origin, sourceOrigin: nil, source: nil, timings: PipelineTimings())
     }
 }
 

@@ -8,8 +8,10 @@ public struct LeaseTiming: Sendable, Hashable {
     public var firstPoll: Duration
     public var longestPoll: Duration
 
-    public init(ttl: Duration = .seconds(10), firstPoll: Duration = .milliseconds(50),
-                longestPoll: Duration = .milliseconds(500)) {
+    public init(
+        ttl: Duration = .seconds(10), firstPoll: Duration = .milliseconds(50),
+        longestPoll: Duration = .milliseconds(500)
+    ) {
         // Clamped rather than trapping: a zero TTL would make every lease expire at once.
         self.ttl = max(ttl, .milliseconds(30))
         self.firstPoll = max(firstPoll, .milliseconds(1))

@@ -8,9 +8,11 @@ enum LeasedWork {
     ///   our miss and our acquire.
     /// - A lease store that cannot be reached (Redis down) does not fail the request: the work
     ///   runs without a lease, as it would without a fleet.
-    static func run<T: Sendable>(key: String, leases: any WorkLeases, timing: LeaseTiming,
-                                 lookup: @escaping @Sendable () async throws -> T?,
-                                 work: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        key: String, leases: any WorkLeases, timing: LeaseTiming,
+        lookup: @escaping @Sendable () async throws -> T?,
+        work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         var poll = timing.firstPoll
         while true {
             try Task.checkCancellation()
@@ -40,26 +42,29 @@ enum LeasedWork {
     }
 
     /// Runs `body` while renewing `lease` every third of its TTL, then releases it.
-    private static func holding<T: Sendable>(_ lease: WorkLease, leases: any WorkLeases, timing: LeaseTiming,
-                                             _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    private static func holding<T: Sendable>(
+        _ lease: WorkLease, leases: any WorkLeases, timing: LeaseTiming,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let outcome: Result<T, any Error>
         do {
-            outcome = .success(try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await body() }
-                group.addTask {
-                    // Ends when cancelled (the body finished); a failed renewal is harmless: at
-                    // worst another worker computes the same result too.
-                    while (try? await Task.sleep(for: timing.ttl / 3)) != nil {
-                        _ = try? await leases.renew(lease, ttl: timing.ttl)
+            outcome = .success(
+                try await withThrowingTaskGroup(of: T?.self) { group in
+                    group.addTask { try await body() }
+                    group.addTask {
+                        // Ends when cancelled (the body finished); a failed renewal is harmless: at
+                        // worst another worker computes the same result too.
+                        while (try? await Task.sleep(for: timing.ttl / 3)) != nil {
+                            _ = try? await leases.renew(lease, ttl: timing.ttl)
+                        }
+                        return nil
                     }
-                    return nil
-                }
-                defer { group.cancelAll() }
-                while let next = try await group.next() {
-                    if let value = next { return value }
-                }
-                throw CancellationError()
-            })
+                    defer { group.cancelAll() }
+                    while let next = try await group.next() {
+                        if let value = next { return value }
+                    }
+                    throw CancellationError()
+                })
         } catch {
             outcome = .failure(error)
         }

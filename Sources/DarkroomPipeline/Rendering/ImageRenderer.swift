@@ -36,9 +36,10 @@ public struct ImageRenderer: Sendable {
         try limits.checkOutput(bitmap.size, source: request.source.sourceName)
 
         start = clock.now
-        let format = CacheSerializer.outputFormat(requested: request.output.format, source: decoded.info.format,
-                                                  chainIntroducesTransparency: request.chain.introducesTransparency,
-                                                  resultIsOpaque: bitmap.isOpaque)
+        let format = CacheSerializer.outputFormat(
+            requested: request.output.format, source: decoded.info.format,
+            chainIntroducesTransparency: request.chain.introducesTransparency,
+            resultIsOpaque: bitmap.isOpaque)
         let bytes = try coders.encoder(for: format).encode(bitmap, options: request.output.encoding)
         timings.encode = (clock.now - start).inMilliseconds
 

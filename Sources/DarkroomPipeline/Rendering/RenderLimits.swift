@@ -1,7 +1,6 @@
-import DarkroomSystem
-
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomSystem
 
 /// Limits on one render, on by default as imgproxy's are.
 public struct RenderLimits: Sendable, Hashable {
@@ -47,7 +46,7 @@ public enum RenderError: DarkroomError, Equatable {
 
     public var description: String {
         switch self {
-        case let .outputTooLarge(source, size, limit):
+        case .outputTooLarge(let source, let size, let limit):
             return "\(source): the result would be \(size), over the \(limit) px per side output limit (raise it with --max-output-dimension)"
         }
     }

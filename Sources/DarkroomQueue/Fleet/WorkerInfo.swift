@@ -18,8 +18,10 @@ public struct WorkerInfo: Sendable, Hashable, Codable {
     /// When this information was sent.
     public var seenAt: Timestamp
 
-    public init(name: String, host: String, pid: Int32, concurrency: Int, jobsDone: Int = 0,
-                processors: [String: Int], version: String, startedAt: Timestamp, seenAt: Timestamp = .now()) {
+    public init(
+        name: String, host: String, pid: Int32, concurrency: Int, jobsDone: Int = 0,
+        processors: [String: Int], version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
+    ) {
         self.name = name
         self.host = host
         self.pid = pid

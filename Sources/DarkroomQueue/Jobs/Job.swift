@@ -33,9 +33,11 @@ public struct Job: Sendable, Hashable {
     /// The error of the attempt that caused the latest retry.
     public var lastError: JobError?
 
-    public init(id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
-                quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
-                enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil) {
+    public init(
+        id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
+        quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
+        enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil
+    ) {
         self.id = id
         self.batch = batch
         self.source = source

@@ -33,8 +33,10 @@ extension JobError {
 
     /// The error recorded when a record's `version` stayed unknown for `maxAttempts` deliveries.
     public static func unknownVersion(_ version: Int, deliveries: Int) -> JobError {
-        JobError(code: unknownVersionCode,
-                 message: "job record version \(version) is newer than any worker that saw it (\(deliveries) deliveries); upgrade the workers, then `darkroom dlq retry`")
+        JobError(
+            code: unknownVersionCode,
+            message:
+                "job record version \(version) is newer than any worker that saw it (\(deliveries) deliveries); upgrade the workers, then `darkroom dlq retry`")
     }
 
     /// The error recorded for an entry that is not a job record.

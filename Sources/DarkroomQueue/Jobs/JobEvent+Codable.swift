@@ -39,16 +39,17 @@ extension JobEvent: Codable {
         let typeName = try container.decode(String.self, forKey: .type)
         guard let type = JobEventType(rawValue: typeName) else { throw Unsupported(reason: "event type '\(typeName.prefix(40))'") }
         let errorRecord = try container.decodeIfPresent(ErrorRecord.self, forKey: .error)
-        self.init(id: try container.decode(String.self, forKey: .id), type: type,
-                  at: try container.decode(Timestamp.self, forKey: .at),
-                  batch: try container.decodeIfPresent(String.self, forKey: .batch),
-                  job: try container.decodeIfPresent(JobID.self, forKey: .job),
-                  worker: try container.decodeIfPresent(String.self, forKey: .worker),
-                  attempt: try container.decodeIfPresent(Int.self, forKey: .attempt),
-                  count: try container.decodeIfPresent(Int.self, forKey: .count),
-                  result: try container.decodeIfPresent(JobResult.self, forKey: .result),
-                  error: errorRecord.map { JobError(code: $0.code, message: $0.message) },
-                  willRetry: type == .failed ? errorRecord?.willRetry : nil)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), type: type,
+            at: try container.decode(Timestamp.self, forKey: .at),
+            batch: try container.decodeIfPresent(String.self, forKey: .batch),
+            job: try container.decodeIfPresent(JobID.self, forKey: .job),
+            worker: try container.decodeIfPresent(String.self, forKey: .worker),
+            attempt: try container.decodeIfPresent(Int.self, forKey: .attempt),
+            count: try container.decodeIfPresent(Int.self, forKey: .count),
+            result: try container.decodeIfPresent(JobResult.self, forKey: .result),
+            error: errorRecord.map { JobError(code: $0.code, message: $0.message) },
+            willRetry: type == .failed ? errorRecord?.willRetry : nil)
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -67,8 +68,9 @@ extension JobEvent: Codable {
         try container.encodeIfPresent(count, forKey: .count)
         try container.encodeIfPresent(result, forKey: .result)
         if let error {
-            try container.encode(ErrorRecord(code: error.code, message: error.message, willRetry: willRetry ?? false),
-                                 forKey: .error)
+            try container.encode(
+                ErrorRecord(code: error.code, message: error.message, willRetry: willRetry ?? false),
+                forKey: .error)
         }
     }
 

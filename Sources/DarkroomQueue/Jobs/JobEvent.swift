@@ -41,9 +41,11 @@ public struct JobEvent: Sendable, Hashable {
         }
     }
 
-    init(id: String, type: JobEventType, at: Timestamp, batch: String? = nil, job: JobID? = nil,
-         worker: String? = nil, attempt: Int? = nil, count: Int? = nil, result: JobResult? = nil,
-         error: JobError? = nil, willRetry: Bool? = nil) {
+    init(
+        id: String, type: JobEventType, at: Timestamp, batch: String? = nil, job: JobID? = nil,
+        worker: String? = nil, attempt: Int? = nil, count: Int? = nil, result: JobResult? = nil,
+        error: JobError? = nil, willRetry: Bool? = nil
+    ) {
         self.id = id
         self.type = type
         self.at = at

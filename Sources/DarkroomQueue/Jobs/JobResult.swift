@@ -16,8 +16,10 @@ public struct JobResult: Sendable, Hashable, Codable {
     /// Milliseconds per stage; stages that did not run are absent.
     public var ms: StageTimings
 
-    public init(output: String?, format: String, width: Int, height: Int, bytes: Int,
-                cache: CacheOutcome, ms: StageTimings = StageTimings()) {
+    public init(
+        output: String?, format: String, width: Int, height: Int, bytes: Int,
+        cache: CacheOutcome, ms: StageTimings = StageTimings()
+    ) {
         self.output = output
         self.format = format
         self.width = width
@@ -47,8 +49,10 @@ public struct StageTimings: Sendable, Hashable, Codable {
     public var encode: Double?
     public var store: Double?
 
-    public init(fetch: Double? = nil, decode: Double? = nil, process: Double? = nil,
-                encode: Double? = nil, store: Double? = nil) {
+    public init(
+        fetch: Double? = nil, decode: Double? = nil, process: Double? = nil,
+        encode: Double? = nil, store: Double? = nil
+    ) {
         self.fetch = fetch
         self.decode = decode
         self.process = process
@@ -67,8 +71,9 @@ public struct StageTimings: Sendable, Hashable, Codable {
             }
             return value
         }
-        self.init(fetch: try read(.fetch), decode: try read(.decode), process: try read(.process),
-                  encode: try read(.encode), store: try read(.store))
+        self.init(
+            fetch: try read(.fetch), decode: try read(.decode), process: try read(.process),
+            encode: try read(.encode), store: try read(.store))
     }
 
     public func encode(to encoder: any Encoder) throws {

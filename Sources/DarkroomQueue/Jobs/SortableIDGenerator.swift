@@ -1,5 +1,5 @@
-import Synchronization
 import DarkroomSystem
+import Synchronization
 
 /// Makes RFC 9562 UUIDv7 strings (`0190b5e2-7c1d-7a3f-9e21-5b8c0d4e6f70`): 48 bits of Unix
 /// milliseconds, the version nibble 7, a 12-bit counter, the variant bits `10`, and 62 random bits.

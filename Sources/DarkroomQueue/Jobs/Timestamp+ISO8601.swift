@@ -6,7 +6,10 @@ extension Timestamp {
         let millisecondsPerDay: Int64 = 86_400_000
         var days = millisecondsSince1970 / millisecondsPerDay
         var rest = millisecondsSince1970 % millisecondsPerDay
-        if rest < 0 { rest += millisecondsPerDay; days -= 1 }
+        if rest < 0 {
+            rest += millisecondsPerDay
+            days -= 1
+        }
         let (year, month, day) = Timestamp.civil(fromDays: days)
         let secondsOfDay = rest / 1000
         var bytes = [UInt8]()
@@ -49,11 +52,13 @@ extension Timestamp {
             index < bytes.count && characters.utf8.contains(bytes[index])
         }
         guard let year = number(0, 4), expect(4, "-"), let month = number(5, 2), expect(7, "-"),
-              let day = number(8, 2), expect(10, "Tt "), let hour = number(11, 2), expect(13, ":"),
-              let minute = number(14, 2), expect(16, ":"), let second = number(17, 2) else { return nil }
+            let day = number(8, 2), expect(10, "Tt "), let hour = number(11, 2), expect(13, ":"),
+            let minute = number(14, 2), expect(16, ":"), let second = number(17, 2)
+        else { return nil }
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...Timestamp.daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second <= 60 else { return nil }
+            (1...Timestamp.daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second <= 60
+        else { return nil }
         var index = 19
         var milliseconds: Int64 = 0
         if expect(index, ".") {
@@ -71,8 +76,9 @@ extension Timestamp {
         if expect(index, "Zz"), index + 1 == bytes.count {
             offsetMinutes = 0
         } else if expect(index, "+-"), index + 6 == bytes.count, let offsetHours = number(index + 1, 2),
-                  expect(index + 3, ":"), let offsetMinutesPart = number(index + 4, 2),
-                  offsetHours < 24, offsetMinutesPart < 60 {
+            expect(index + 3, ":"), let offsetMinutesPart = number(index + 4, 2),
+            offsetHours < 24, offsetMinutesPart < 60
+        {
             offsetMinutes = (offsetHours * 60 + offsetMinutesPart) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
         } else {
             return nil

@@ -24,17 +24,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The instant `milliseconds` after the Unix epoch, clamped to years 1…9999.
     public init(millisecondsSince1970 milliseconds: Int64) {
-        millisecondsSince1970 = min(max(milliseconds, Timestamp.earliest.millisecondsSince1970),
-                                    Timestamp.latest.millisecondsSince1970)
+        millisecondsSince1970 = min(
+            max(milliseconds, Timestamp.earliest.millisecondsSince1970),
+            Timestamp.latest.millisecondsSince1970)
     }
 
     /// The instant of `date`, rounded down to the millisecond.
     public init(_ date: Date) {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
         // Non-finite or huge dates clamp instead of trapping in the Int64 conversion.
-        let bounded = milliseconds.isFinite
-            ? min(max(milliseconds, Double(Timestamp.earliest.millisecondsSince1970)),
-                  Double(Timestamp.latest.millisecondsSince1970))
+        let bounded =
+            milliseconds.isFinite
+            ? min(
+                max(milliseconds, Double(Timestamp.earliest.millisecondsSince1970)),
+                Double(Timestamp.latest.millisecondsSince1970))
             : 0
         self.init(millisecondsSince1970: Int64(bounded))
     }

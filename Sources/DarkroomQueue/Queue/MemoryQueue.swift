@@ -97,8 +97,9 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
         for event in events {
             if let problem = event.problem { throw JobQueueError(.invalidArgument, "event \(event.type.rawValue): \(problem)") }
             if event.isTerminal || event.type == .batchEnqueued || event.type == .failed {
-                throw JobQueueError(.invalidArgument,
-                                    "\(event.type.rawValue) events are published by the queue operations, not by publish")
+                throw JobQueueError(
+                    .invalidArgument,
+                    "\(event.type.rawValue) events are published by the queue operations, not by publish")
             }
         }
         for event in events { state.append(event) }

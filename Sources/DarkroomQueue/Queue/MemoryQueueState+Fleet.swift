@@ -5,7 +5,8 @@ import Foundation
 extension MemoryQueueState {
     mutating func release(_ delivery: JobDelivery, after delay: Duration, now: Timestamp) -> Bool {
         guard let sequence = Self.sequence(of: delivery.tag), let held = pending[sequence],
-              held.consumer == delivery.consumer else { return false }
+            held.consumer == delivery.consumer
+        else { return false }
         pending[sequence] = nil
         // The same record (same attempt) as a fresh entry: its delivery count starts again at 1,
         // which is what "without using up an attempt" means.
@@ -19,11 +20,13 @@ extension MemoryQueueState {
         var kept: [DeadLetter] = []
         var requeued = 0
         for letter in deadLetters {
-            guard wanted?.contains(letter.id) ?? true, var job = letter.job, let payload = try? {
-                job.attempt = 1
-                job.notBefore = nil
-                return try job.jsonData()
-            }() else {
+            guard wanted?.contains(letter.id) ?? true, var job = letter.job,
+                let payload = try? {
+                    job.attempt = 1
+                    job.notBefore = nil
+                    return try job.jsonData()
+                }()
+            else {
                 kept.append(letter)
                 continue
             }

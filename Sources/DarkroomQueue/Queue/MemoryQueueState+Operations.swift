@@ -49,15 +49,18 @@ extension MemoryQueueState {
 
     mutating func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome, now: Timestamp) -> Bool {
         guard let sequence = Self.sequence(of: delivery.tag), let finished = pending.removeValue(forKey: sequence),
-              case .job(let job) = finished.entry.decoded else { return false }
+            case .job(let job) = finished.entry.decoded
+        else { return false }
         let attempt = Self.attempt(of: finished)
         switch outcome {
         case .succeeded(let result):
             append(.succeeded(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, result: result, at: now))
             batches[job.batch]?.succeeded += 1
         case .failed(let error):
-            append(.failed(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, error: error,
-                           willRetry: false, at: now))
+            append(
+                .failed(
+                    job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, error: error,
+                    willRetry: false, at: now))
             batches[job.batch]?.failed += 1
         }
         return true
@@ -65,7 +68,8 @@ extension MemoryQueueState {
 
     mutating func retry(_ delivery: JobDelivery, after delay: Duration, error: JobError, now: Timestamp) throws -> RetryDisposition {
         guard let sequence = Self.sequence(of: delivery.tag), let finished = pending[sequence],
-              case .job(let job) = finished.entry.decoded else { return .notPending }
+            case .job(let job) = finished.entry.decoded
+        else { return .notPending }
         let attempt = Self.attempt(of: finished)
         if attempt >= configuration.maxAttempts {
             pending[sequence] = nil
@@ -81,8 +85,10 @@ extension MemoryQueueState {
         let payload = try next.jsonData()
         pending[sequence] = nil
         place(makeEntry(payload: payload, priority: next.priority), due: due, now: now)
-        append(.failed(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, error: error,
-                       willRetry: true, at: now))
+        append(
+            .failed(
+                job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, error: error,
+                willRetry: true, at: now))
         return .scheduled(at: due)
     }
 
@@ -96,7 +102,8 @@ extension MemoryQueueState {
 
     mutating func extendLease(_ delivery: JobDelivery, now: Timestamp) -> Bool {
         guard let sequence = Self.sequence(of: delivery.tag), let held = pending[sequence],
-              held.consumer == delivery.consumer else { return false }
+            held.consumer == delivery.consumer
+        else { return false }
         pending[sequence]?.leasedAt = now
         return true
     }
@@ -116,13 +123,16 @@ extension MemoryQueueState {
                 if Self.attempt(of: held) > configuration.maxAttempts {
                     pending[sequence] = nil
                     let lastAttempt = Self.attempt(of: held) - 1
-                    bury(held, error: .stalled(attempt: lastAttempt, deliveries: held.deliveryCount - 1, previous: job.lastError),
-                         worker: consumer, attempt: lastAttempt, now: now)
+                    bury(
+                        held, error: .stalled(attempt: lastAttempt, deliveries: held.deliveryCount - 1, previous: job.lastError),
+                        worker: consumer, attempt: lastAttempt, now: now)
                     result.deadLettered += 1
                 } else {
                     pending[sequence] = held
-                    result.deliveries.append(JobDelivery(tag: Self.tag(sequence), job: job, consumer: consumer,
-                                                         deliveryCount: held.deliveryCount))
+                    result.deliveries.append(
+                        JobDelivery(
+                            tag: Self.tag(sequence), job: job, consumer: consumer,
+                            deliveryCount: held.deliveryCount))
                 }
             case .unknownVersion(let version):
                 if held.deliveryCount > configuration.maxAttempts {

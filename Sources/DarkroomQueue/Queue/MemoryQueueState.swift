@@ -109,7 +109,10 @@ struct MemoryQueueState {
         case .job(let job):
             return (job.id, job.batch)
         case .unknownVersion:
-            struct Probe: Decodable { var id: JobID; var batch: String }
+            struct Probe: Decodable {
+                var id: JobID
+                var batch: String
+            }
             guard let probe = try? JSONDecoder().decode(Probe.self, from: entry.payload) else { return nil }
             return (probe.id, probe.batch)
         case .garbage:
@@ -118,10 +121,10 @@ struct MemoryQueueState {
     }
 }
 
-fileprivate extension Array {
+extension Array {
     /// The first index whose element satisfies `belongsToSecondPart`, for an array already
     /// partitioned by it (binary search).
-    func partitioningIndex(where belongsToSecondPart: (Element) -> Bool) -> Int {
+    fileprivate func partitioningIndex(where belongsToSecondPart: (Element) -> Bool) -> Int {
         var low = startIndex
         var high = endIndex
         while low < high {

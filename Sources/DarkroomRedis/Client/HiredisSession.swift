@@ -1,10 +1,11 @@
+import CHiredis
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
-import CHiredis
 
 /// One open hiredis context: the blocking socket, its write buffer and reply reader.
 ///

@@ -1,5 +1,5 @@
-import Synchronization
 import DarkroomSystem
+import Synchronization
 
 /// The async face of Redis: a pool of `RedisConnection`s used from `BlockingWorkPool` threads, so
 /// hiredis' blocking socket calls never run on Swift's cooperative pool.
@@ -27,8 +27,10 @@ public final class RedisClient: Sendable {
     /// - Parameters:
     ///   - connections: the most commands in flight at once (threads and connections).
     ///   - dedicatedConnections: the most blocking readers at once.
-    public init(url: RedisURL, options: RedisConnectionOptions = RedisConnectionOptions(),
-                connections: Int = max(4, Cores.count * 2), dedicatedConnections: Int = 4) {
+    public init(
+        url: RedisURL, options: RedisConnectionOptions = RedisConnectionOptions(),
+        connections: Int = max(4, Cores.count * 2), dedicatedConnections: Int = 4
+    ) {
         self.url = url
         self.options = options
         commandThreads = BlockingWorkPool(threadCount: max(1, connections))
@@ -92,8 +94,14 @@ public final class RedisClient: Sendable {
     /// Closes every idle connection; later calls throw `RedisError.closed`. Calls in progress finish.
     public func close() {
         closed.store(true, ordering: .sequentiallyConsistent)
-        for connection in idle.withLock({ stack in defer { stack = [] }; return stack }) { connection.close() }
-        for connection in idleDedicated.withLock({ stack in defer { stack = [] }; return stack }) { connection.close() }
+        for connection in idle.withLock({ stack in
+            defer { stack = [] }
+            return stack
+        }) { connection.close() }
+        for connection in idleDedicated.withLock({ stack in
+            defer { stack = [] }
+            return stack
+        }) { connection.close() }
     }
 
     private func run<T: Sendable>(
@@ -124,7 +132,10 @@ public final class RedisClient: Sendable {
     }
 
     private func giveBack(_ connection: RedisConnection, dedicated: Bool) {
-        if closed.load(ordering: .sequentiallyConsistent) { connection.close(); return }
+        if closed.load(ordering: .sequentiallyConsistent) {
+            connection.close()
+            return
+        }
         if dedicated {
             idleDedicated.withLock { $0.append(connection) }
         } else {

@@ -118,15 +118,19 @@ public final class RedisConnection: Sendable {
 
     /// Runs `script` with `EVALSHA`, loading it first when needed and again after `NOSCRIPT`.
     @discardableResult
-    public func evalsha(_ script: RedisScript, keys: [String], arguments: [String] = [],
-                        timeout: Duration? = nil) throws(RedisError) -> RedisReply {
+    public func evalsha(
+        _ script: RedisScript, keys: [String], arguments: [String] = [],
+        timeout: Duration? = nil
+    ) throws(RedisError) -> RedisReply {
         try evalsha(script, keys: keys.map { Array($0.utf8) }, arguments: arguments.map { Array($0.utf8) }, timeout: timeout)
     }
 
     /// `evalsha` with binary-safe keys and arguments.
     @discardableResult
-    public func evalsha(_ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]],
-                        timeout: Duration? = nil) throws(RedisError) -> RedisReply {
+    public func evalsha(
+        _ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]],
+        timeout: Duration? = nil
+    ) throws(RedisError) -> RedisReply {
         let tail = [Array(String(keys.count).utf8)] + keys + arguments
         let reply = try withSession { session throws(RedisError) in
             try session.setTimeout(timeout ?? options.commandTimeout)

@@ -1,4 +1,5 @@
 import DarkroomSystem
+
 /// Timeouts and reconnect policy for a `RedisConnection`.
 public struct RedisConnectionOptions: Sendable, Equatable {
     /// How long one connect attempt may take (TCP connect or unix socket), AUTH and SELECT included.
@@ -15,9 +16,11 @@ public struct RedisConnectionOptions: Sendable, Equatable {
     /// trip), so a million-command pipeline does not build one giant buffer.
     public var pipelineChunk: Int
 
-    public init(connectTimeout: Duration = .seconds(5), commandTimeout: Duration = .seconds(30),
-                reconnectAttempts: Int = 6, initialBackoff: Duration = .milliseconds(50),
-                maximumBackoff: Duration = .seconds(2), pipelineChunk: Int = 16_384) {
+    public init(
+        connectTimeout: Duration = .seconds(5), commandTimeout: Duration = .seconds(30),
+        reconnectAttempts: Int = 6, initialBackoff: Duration = .milliseconds(50),
+        maximumBackoff: Duration = .seconds(2), pipelineChunk: Int = 16_384
+    ) {
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
         self.reconnectAttempts = max(1, reconnectAttempts)

@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Reads a Redis password from a file (a Kubernetes/Docker secret, mode 0600), so it never has to
 /// be on a command line where `ps` shows it.

@@ -204,7 +204,10 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         var bytes: [UInt8] = []
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
             guard utf8.count >= 2, let high = HexDigits.value(utf8.removeFirst()), let low = HexDigits.value(utf8.removeFirst()) else {
                 throw .invalidURL("bad percent escape in the \(what)")
             }
@@ -236,7 +239,8 @@ extension String {
     fileprivate func trimmingASCIIWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -14,14 +14,16 @@ public final class RedisWorkLeases: WorkLeases {
         self.keyPrefix = keyPrefix
     }
 
-    private static let renewScript = RedisScript("""
+    private static let renewScript = RedisScript(
+        """
         if redis.call('GET', KEYS[1]) == ARGV[1] then
           return redis.call('PEXPIRE', KEYS[1], ARGV[2])
         end
         return 0
         """)
 
-    private static let releaseScript = RedisScript("""
+    private static let releaseScript = RedisScript(
+        """
         if redis.call('GET', KEYS[1]) == ARGV[1] then
           return redis.call('DEL', KEYS[1])
         end
@@ -36,8 +38,9 @@ public final class RedisWorkLeases: WorkLeases {
     }
 
     public func renew(_ lease: WorkLease, ttl: Duration) async throws -> Bool {
-        let reply = try await client.evalsha(Self.renewScript, keys: [redisKey(lease.key)],
-                                             arguments: [lease.token, Self.milliseconds(ttl)])
+        let reply = try await client.evalsha(
+            Self.renewScript, keys: [redisKey(lease.key)],
+            arguments: [lease.token, Self.milliseconds(ttl)])
         return reply.integer == 1
     }
 

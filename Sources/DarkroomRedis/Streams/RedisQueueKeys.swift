@@ -53,7 +53,8 @@ enum StreamTag {
     static func parse(_ tag: DeliveryTag) -> (priority: JobPriority, entryID: String)? {
         let parts = tag.rawValue.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, let priority = JobPriority(rawValue: String(parts[0])),
-              StreamID.isValid(parts[1]) else { return nil }
+            StreamID.isValid(parts[1])
+        else { return nil }
         return (priority, String(parts[1]))
     }
 }

@@ -32,7 +32,8 @@ import Synchronization
 /// retries. A consumer group deleted under the driver (`FLUSHALL`, a deleted stream) is recreated
 /// once and the call repeated.
 public final class RedisStreamsQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, WorkerRegistry,
-    ProgressReportingQueue {
+    ProgressReportingQueue
+{
     public let configuration: JobQueueConfiguration
     public let client: RedisClient
     /// The prefix of every key, `darkroom` by default: several queues can share one Redis.
@@ -65,9 +66,11 @@ public final class RedisStreamsQueue: JobQueueDriver, DeadLetterQueue, Cancellab
     ///   - keyPrefix: the prefix of every key (see `RedisQueueKeys`).
     ///   - idempotencyWindow: how long enqueued ids are remembered. Default 7 days.
     ///   - clock: the caller's time (see `clock`); the system clock by default.
-    public init(client: RedisClient, configuration: JobQueueConfiguration = JobQueueConfiguration(),
-                keyPrefix: String = "darkroom", idempotencyWindow: Duration = .seconds(7 * 24 * 3600),
-                clock: any QueueClock = SystemQueueClock()) {
+    public init(
+        client: RedisClient, configuration: JobQueueConfiguration = JobQueueConfiguration(),
+        keyPrefix: String = "darkroom", idempotencyWindow: Duration = .seconds(7 * 24 * 3600),
+        clock: any QueueClock = SystemQueueClock()
+    ) {
         self.client = client
         self.clock = clock
         self.configuration = configuration
@@ -98,8 +101,10 @@ public final class RedisStreamsQueue: JobQueueDriver, DeadLetterQueue, Cancellab
     /// validation, no idempotency marker, no event. For tests and tooling that exercise the
     /// handling of garbage and of records from newer versions.
     public func enqueueRaw(_ payload: Data, priority: JobPriority = .normal) async throws {
-        let arguments = [Array("XADD".utf8), Array(keys.stream(priority).utf8), Array("*".utf8),
-                         Array("job".utf8), Array(payload)]
+        let arguments = [
+            Array("XADD".utf8), Array(keys.stream(priority).utf8), Array("*".utf8),
+            Array("job".utf8), Array(payload),
+        ]
         _ = try await redis { try await self.client.command(arguments) }
     }
 

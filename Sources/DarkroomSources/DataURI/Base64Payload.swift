@@ -56,8 +56,10 @@ enum Base64Payload {
 
     /// `measure` for a payload without `%`: a plain loop over the bytes that only leaves the fast
     /// path for a byte off the alphabet, then replays the generic pass for its exact diagnosis.
-    private static func measureUnescaped(_ payload: UnsafeBufferPointer<UInt8>,
-                                         limit: Int) throws(Base64PayloadError) -> Int {
+    private static func measureUnescaped(
+        _ payload: UnsafeBufferPointer<UInt8>,
+        limit: Int
+    ) throws(Base64PayloadError) -> Int {
         let characterLimit = maxDataCharacters(forDecodedBytes: limit)
         var dataCharacters = 0
         var paddingCharacters = 0

@@ -21,8 +21,10 @@ struct DataURIHeader: Equatable {
     /// Parses the header text between `data:` and the comma. Returns a message on failure.
     static func parse(_ text: Substring) -> Result<DataURIHeader, DataURIHeaderError> {
         guard text.utf8.count <= maximumLength else {
-            return .failure(DataURIHeaderError("the part before the comma is longer than \(maximumLength) bytes; "
-                + "is the comma after the media type missing?"))
+            return .failure(
+                DataURIHeaderError(
+                    "the part before the comma is longer than \(maximumLength) bytes; "
+                        + "is the comma after the media type missing?"))
         }
         var header = DataURIHeader(mediaType: nil, parameters: [], isBase64: false)
         // The grammar is `[type/subtype] *(";" attribute=value) [";base64"]`: the first segment is
@@ -68,7 +70,7 @@ struct DataURIHeader: Equatable {
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)

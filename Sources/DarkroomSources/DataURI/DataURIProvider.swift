@@ -61,7 +61,8 @@ public struct DataURIProvider: DataProviding {
         let source = shortForm(utf8, comma: comma)
         func invalid(_ message: String) -> SourceError { SourceError(.invalid, source: source, message) }
         guard utf8.count >= prefix.count,
-              zip(utf8.prefix(prefix.count), prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else {
+            zip(utf8.prefix(prefix.count), prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+        else {
             throw invalid("not a data: URI")
         }
         let afterScheme = prefix.count
@@ -126,7 +127,8 @@ public struct DataURIProvider: DataProviding {
     }
 
     private static func tooLarge(_ source: String, atLeast size: Int, maxBytes: Int) -> SourceError {
-        SourceError(.tooLarge, source: source,
-                    "the data: payload decodes to \(size) bytes or more, over the source size limit of \(maxBytes) bytes")
+        SourceError(
+            .tooLarge, source: source,
+            "the data: payload decodes to \(size) bytes or more, over the source size limit of \(maxBytes) bytes")
     }
 }

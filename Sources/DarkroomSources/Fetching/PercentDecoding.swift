@@ -54,8 +54,9 @@ struct PercentDecodingIterator: EncodedByteIterator {
             return (byte, offset)
         }
         guard index + 2 < bytes.count,
-              let high = HexDigits.value(bytes[index + 1]),
-              let low = HexDigits.value(bytes[index + 2]) else {
+            let high = HexDigits.value(bytes[index + 1]),
+            let low = HexDigits.value(bytes[index + 2])
+        else {
             throw PercentDecodingError(offset: offset)
         }
         index += 3

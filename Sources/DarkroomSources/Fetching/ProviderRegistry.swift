@@ -54,8 +54,9 @@ public struct ProviderRegistry: Sendable {
     public func provider(for reference: SourceReference) throws(SourceError) -> any DataProviding {
         guard let provider = providers[reference.scheme] else {
             let known = schemes.isEmpty ? "none are registered" : "known schemes: \(schemes.joined(separator: ", "))"
-            throw SourceError(.unsupportedScheme, source: reference.description,
-                              "no provider handles '\(reference.scheme):' sources (\(known))")
+            throw SourceError(
+                .unsupportedScheme, source: reference.description,
+                "no provider handles '\(reference.scheme):' sources (\(known))")
         }
         return provider
     }

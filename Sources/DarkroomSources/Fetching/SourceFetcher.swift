@@ -53,8 +53,10 @@ public final class SourceFetcher: Sendable {
 
     /// - Parameter now: the time the failed-source memory ages by; the continuous clock by
     ///   default (tests move it by hand instead of waiting for a failure to expire).
-    public init(registry: ProviderRegistry, failureMemoryDuration: Duration = .seconds(60),
-                failureMemoryLimit: Int = 10_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    public init(
+        registry: ProviderRegistry, failureMemoryDuration: Duration = .seconds(60),
+        failureMemoryLimit: Int = 10_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.registry = registry
         currentTime = now
         self.failureMemoryDuration = failureMemoryDuration
@@ -103,8 +105,10 @@ public final class SourceFetcher: Sendable {
     }
 
     /// The shared provider fetch, which remembers a permanent failure before its waiters hear of it.
-    private func fetchOnce(_ reference: SourceReference, policy: SourcePolicy,
-                           key: FetchKey) async throws(SourceError) -> FetchedSource {
+    private func fetchOnce(
+        _ reference: SourceReference, policy: SourcePolicy,
+        key: FetchKey
+    ) async throws(SourceError) -> FetchedSource {
         // Asked again: the failure may have been remembered between the caller's look and the
         // moment its fetch started (the previous shared fetch finishing in between).
         if let remembered = recallFailure(key) { throw remembered }
@@ -132,7 +136,8 @@ public final class SourceFetcher: Sendable {
     /// The remembered error, its message saying so.
     private func remembered(_ error: SourceError, age: Duration) -> SourceError {
         var copy = error
-        copy.message += " (remembered: this source failed \(Self.seconds(age)) ago and is not fetched again "
+        copy.message +=
+            " (remembered: this source failed \(Self.seconds(age)) ago and is not fetched again "
             + "for \(Self.seconds(failureMemoryDuration - age)))"
         return copy
     }

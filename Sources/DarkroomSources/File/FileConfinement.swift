@@ -23,8 +23,9 @@ struct ConfinedFile {
 enum FileConfinement {
     static func confine(_ path: FilePath, policy: SourcePolicy, source: String) throws(SourceError) -> ConfinedFile {
         if let roots = policy.fileRoots, roots.isEmpty {
-            throw SourceError(.refused, source: source,
-                              "file sources are not allowed here; pass --allow-file-root DIR to allow files under DIR")
+            throw SourceError(
+                .refused, source: source,
+                "file sources are not allowed here; pass --allow-file-root DIR to allow files under DIR")
         }
         let resolvedRoots = (policy.fileRoots ?? []).compactMap(resolvedDirectory)
         switch path.resolved() {
@@ -60,8 +61,9 @@ enum FileConfinement {
     }
 
     private static func outsideRoots(source: String, roots: [String]) -> SourceError {
-        SourceError(.refused, source: source,
-                    "the file is outside the allowed file roots (\(roots.joined(separator: ", "))); symbolic links "
-                    + "and '..' are resolved before the check; pass --allow-file-root DIR to allow another directory")
+        SourceError(
+            .refused, source: source,
+            "the file is outside the allowed file roots (\(roots.joined(separator: ", "))); symbolic links "
+                + "and '..' are resolved before the check; pass --allow-file-root DIR to allow another directory")
     }
 }

@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Maps `errno` values from file calls to `SourceError`s.
 ///
@@ -18,12 +19,14 @@ enum FileErrors {
         case ENOENT, ENOTDIR:
             return SourceError(.notFound, source: source, "no such file: \(path.display)")
         case EACCES, EPERM:
-            return SourceError(.forbidden, source: source,
-                               "permission denied \(operation) \(path.display): this process (uid \(getuid())) "
-                               + "may not read it; fix its permissions")
+            return SourceError(
+                .forbidden, source: source,
+                "permission denied \(operation) \(path.display): this process (uid \(getuid())) "
+                    + "may not read it; fix its permissions")
         case ELOOP:
-            return SourceError(.invalid, source: source,
-                               "too many levels of symbolic links \(operation) \(path.display)")
+            return SourceError(
+                .invalid, source: source,
+                "too many levels of symbolic links \(operation) \(path.display)")
         case ENAMETOOLONG:
             return SourceError(.invalid, source: source, "the path is too long: \(path.display)")
         default:
@@ -34,9 +37,10 @@ enum FileErrors {
     /// The file changed between resolving its path and opening it (a component became a symbolic
     /// link, or another file took its place). Refused: it is what an attack looks like.
     static func changedWhileOpening(_ path: FilePath, source: String) -> SourceError {
-        SourceError(.refused, source: source,
-                    "\(path.display) changed while it was being opened (a component was replaced or became a "
-                    + "symbolic link); refused")
+        SourceError(
+            .refused, source: source,
+            "\(path.display) changed while it was being opened (a component was replaced or became a "
+                + "symbolic link); refused")
     }
 
     /// The file's kind, for `.notRegularFile` messages.
@@ -53,7 +57,8 @@ enum FileErrors {
     }
 
     static func notRegular(_ path: FilePath, mode: mode_t, source: String) -> SourceError {
-        SourceError(.notRegularFile, source: source,
-                    "\(path.display) is \(kindName(mode)); only regular files can be image sources")
+        SourceError(
+            .notRegularFile, source: source,
+            "\(path.display) is \(kindName(mode)); only regular files can be image sources")
     }
 }

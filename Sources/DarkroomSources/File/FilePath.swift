@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// A file system path as raw bytes (Linux paths are bytes, not necessarily UTF-8), without the
 /// terminating NUL.
@@ -93,7 +94,8 @@ struct FilePath: Hashable, Sendable {
         out.reserveCapacity(out.count + bytes.count)
         for byte in bytes {
             if byte <= 0x20 || byte >= 0x7f || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "#")
-                || byte == UInt8(ascii: "?") {
+                || byte == UInt8(ascii: "?")
+            {
                 out.append(UInt8(ascii: "%"))
                 out.append(hex[Int(byte >> 4)])
                 out.append(hex[Int(byte & 0x0f)])

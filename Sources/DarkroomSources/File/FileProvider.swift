@@ -1,10 +1,11 @@
+import DarkroomCore
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomCore
-import DarkroomSystem
 
 /// Reads local files: bare paths (`photos/a.jpg`, `/srv/img/a.jpg`) and `file:` URLs
 /// (`file:///srv/img/a%20b.jpg`, percent-decoded).
@@ -63,8 +64,9 @@ public struct FileProvider: DataProviding {
         defer { close(open.descriptor) }
         let size = Int(open.info.st_size)
         guard size <= policy.maxBytes else {
-            throw SourceError(.tooLarge, source: source,
-                              "the file is \(size) bytes, over the source size limit of \(policy.maxBytes) bytes")
+            throw SourceError(
+                .tooLarge, source: source,
+                "the file is \(size) bytes, over the source size limit of \(policy.maxBytes) bytes")
         }
         let bytes = try readAll(open.descriptor, size: size, path: file.resolved, source: source)
 
@@ -75,11 +77,13 @@ public struct FileProvider: DataProviding {
             throw FileErrors.error(Errno(errno), path: file.resolved, source: source, operation: "reading the status of")
         }
         guard bytes.count == size, after.st_size == open.info.st_size,
-              modificationNanoseconds(after) == modificationNanoseconds(open.info) else {
+            modificationNanoseconds(after) == modificationNanoseconds(open.info)
+        else {
             throw SourceError(.io, source: source, "\(file.resolved.display) changed while it was read; try again")
         }
-        return FetchedSource(bytes: bytes, cacheKey: cacheKey(file.resolved, open.info),
-                             finalLocation: file.resolved.fileURL, contentType: nil)
+        return FetchedSource(
+            bytes: bytes, cacheKey: cacheKey(file.resolved, open.info),
+            finalLocation: file.resolved.fileURL, contentType: nil)
     }
 
     /// Reads up to `size` bytes (stopping early at end of file).

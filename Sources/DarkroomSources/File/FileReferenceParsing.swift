@@ -29,8 +29,9 @@ extension FilePath {
             throw invalid("a file: URL must name an absolute path, as in file:///images/photo.jpg")
         }
         if let special = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-            throw invalid("a file: URL may not have a query or fragment ('\(rest[special])'); "
-                + "percent-encode '?' as %3F and '#' as %23 when they are part of the file name")
+            throw invalid(
+                "a file: URL may not have a query or fragment ('\(rest[special])'); "
+                    + "percent-encode '?' as %3F and '#' as %23 when they are part of the file name")
         }
         let decoded: [UInt8]
         do throws(PercentDecodingError) { decoded = try PercentDecoding.decode(rest) } catch {

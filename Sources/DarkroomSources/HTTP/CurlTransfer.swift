@@ -69,8 +69,9 @@ final class CurlTransfer {
             darkroom_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)),
             darkroom_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(policy.connectTimeout)),
             darkroom_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, lowSpeed),
-            darkroom_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME,
-                                      lowSpeed == 0 ? 0 : max(1, Int(policy.lowSpeedSeconds.rounded(.up)))),
+            darkroom_curl_setopt_long(
+                handle, CURLOPT_LOW_SPEED_TIME,
+                lowSpeed == 0 ? 0 : max(1, Int(policy.lowSpeedSeconds.rounded(.up)))),
             darkroom_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer),
             darkroom_curl_setopt_writefn(handle, curlWrite),
             darkroom_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, me),
@@ -140,11 +141,12 @@ final class CurlTransfer {
         _ = darkroom_curl_getinfo_str(handle, CURLINFO_CONTENT_TYPE, &contentType)
         _ = darkroom_curl_getinfo_off_t(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
         let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
-        return HopResult(code: code, status: status,
-                         redirectLocation: redirect.map { String(cString: $0) },
-                         contentType: contentType.map { String(cString: $0) },
-                         contentLength: announcedLength,
-                         connected: connectTime > 0 || status > 0, curlMessage: detail)
+        return HopResult(
+            code: code, status: status,
+            redirectLocation: redirect.map { String(cString: $0) },
+            contentType: contentType.map { String(cString: $0) },
+            contentLength: announcedLength,
+            connected: connectTime > 0 || status > 0, curlMessage: detail)
     }
 
     /// The body of the last hop, handed over without a copy.
@@ -181,7 +183,8 @@ final class CurlTransfer {
         if line.starts(with: "HTTP/".utf8) {
             announcedLength = -1
         } else if line.count > prefix.count,
-                  zip(line.prefix(prefix.count), prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) {
+            zip(line.prefix(prefix.count), prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+        {
             let digits = line.dropFirst(prefix.count).filter { $0 >= 0x30 && $0 <= 0x39 }
             if !digits.isEmpty, digits.count <= 18 {
                 announcedLength = digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
@@ -210,16 +213,20 @@ private func transfer(_ pointer: UnsafeMutableRawPointer?) -> CurlTransfer? {
 }
 
 /// Returning anything but `size * count` makes libcurl stop with CURLE_WRITE_ERROR.
-private func curlWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
-                       _ context: UnsafeMutableRawPointer?) -> Int {
+private func curlWrite(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     let (total, overflow) = size.multipliedReportingOverflow(by: count)
     guard !overflow, let transfer = transfer(context) else { return 0 }
     guard total > 0, let data else { return total }
     return transfer.receive(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
 }
 
-private func curlHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
-                        _ context: UnsafeMutableRawPointer?) -> Int {
+private func curlHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     let (total, overflow) = size.multipliedReportingOverflow(by: count)
     guard !overflow, let transfer = transfer(context) else { return 0 }
     if total > 0, let data { transfer.header(UnsafeRawBufferPointer(start: data, count: total)) }
@@ -227,15 +234,19 @@ private func curlHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
 }
 
 /// The SSRF guard: libcurl has resolved the host and asks for a socket for one address.
-private func curlOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype,
-                            _ address: UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t {
+private func curlOpenSocket(
+    _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype,
+    _ address: UnsafeMutablePointer<curl_sockaddr>?
+) -> curl_socket_t {
     guard let transfer = transfer(context), let address else { return CURL_SOCKET_BAD }
     return transfer.openSocket(address)
 }
 
 /// Called at least once a second while a transfer runs; non-zero aborts it.
-private func curlProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
-                          _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
+private func curlProgress(
+    _ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
+    _ uploadTotal: curl_off_t, _ uploaded: curl_off_t
+) -> Int32 {
     guard let transfer = transfer(context) else { return 1 }
     return transfer.cancellation.isCancelled ? 1 : 0
 }

@@ -39,8 +39,8 @@ enum HTTPFailure {
         case CURLE_COULDNT_CONNECT:
             return (.connection, "\(subject)could not be connected to: \(detail)")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED:
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED:
             return (.connection, "\(subject)failed the TLS handshake: \(detail)")
         case CURLE_UNSUPPORTED_PROTOCOL:
             return (.refused, "\(subject)uses a protocol other than http or https")
@@ -56,7 +56,8 @@ enum HTTPFailure {
 
     /// "50 MB", "1.5 MB", "900 KB", "12 bytes".
     static func size(_ bytes: Int) -> String {
-        let mb = 1 << 20, kb = 1 << 10
+        let mb = 1 << 20
+        let kb = 1 << 10
         if bytes >= mb {
             return bytes % mb == 0 ? "\(bytes / mb) MB" : "\(Double(bytes * 10 / mb) / 10) MB"
         }

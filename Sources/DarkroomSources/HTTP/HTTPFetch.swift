@@ -1,5 +1,5 @@
-import DarkroomSystem
 import CCurl
+import DarkroomSystem
 
 /// One HTTP fetch, blocking, on a network-pool thread: the redirect loop and the mapping of what
 /// happened to a `SourceError`.
@@ -50,14 +50,17 @@ struct HTTPFetch {
 
             let hop = transfer.perform(url, addressPolicy: rule, timeoutMilliseconds: totalMilliseconds - elapsed)
             if hop.code != CURLE_OK {
-                try explainFailure(hop, transfer: transfer, url: url, subject: subject,
-                                   elapsed: Int((clock.now - start).wholeMilliseconds), total: totalMilliseconds)
+                try explainFailure(
+                    hop, transfer: transfer, url: url, subject: subject,
+                    elapsed: Int((clock.now - start).wholeMilliseconds), total: totalMilliseconds)
             }
             if (300..<400).contains(hop.status), let location = hop.redirectLocation, !location.isEmpty {
                 redirects += 1
                 guard redirects <= policy.maxRedirects else {
-                    throw failure(.tooManyRedirects, "\(subject)redirects to \(location): more than "
-                        + "\(policy.maxRedirects) redirects, the limit (raise it with --max-redirects)")
+                    throw failure(
+                        .tooManyRedirects,
+                        "\(subject)redirects to \(location): more than "
+                            + "\(policy.maxRedirects) redirects, the limit (raise it with --max-redirects)")
                 }
                 do {
                     (url, rule) = try sourceGuard.authorize(location)
@@ -69,15 +72,18 @@ struct HTTPFetch {
             if let (code, message) = HTTPFailure.status(hop.status, subject: subject) {
                 throw failure(code, message)
             }
-            return FetchedSource(bytes: transfer.takeBody(), cacheKey: first.serialized,
-                                 finalLocation: url.serialized, contentType: hop.contentType)
+            return FetchedSource(
+                bytes: transfer.takeBody(), cacheKey: first.serialized,
+                finalLocation: url.serialized, contentType: hop.contentType)
         }
     }
 
     /// Throws the error for a hop libcurl did not complete, unless the hop still has a status to
     /// act on (an error page or redirect whose body was cut short on purpose).
-    private func explainFailure(_ hop: CurlTransfer.HopResult, transfer: CurlTransfer, url: SourceURL,
-                                subject: String, elapsed: Int, total: Int) throws(SourceError) {
+    private func explainFailure(
+        _ hop: CurlTransfer.HopResult, transfer: CurlTransfer, url: SourceURL,
+        subject: String, elapsed: Int, total: Int
+    ) throws(SourceError) {
         if hop.code == CURLE_ABORTED_BY_CALLBACK, cancellation.isCancelled { throw cancelled() }
         // A redirect or error status arrived; its body is not the image, so a body that was cut
         // short (on purpose, for being long, or by the network) does not change the answer.
@@ -89,7 +95,8 @@ struct HTTPFetch {
         }
         if let (address, classification) = transfer.refusals.first, !hop.connected {
             let more = transfer.refusals.count > 1 ? " (and \(transfer.refusals.count - 1) more of its addresses)" : ""
-            let advice = classification.addressClass.isNeverASource
+            let advice =
+                classification.addressClass.isNeverASource
                 ? "such addresses are never fetched"
                 : "private, loopback and link-local addresses are not fetched unless allowed "
                     + "(--allow-source \(url.origin)/ or --allow-private-network)"
@@ -100,19 +107,25 @@ struct HTTPFetch {
                 throw totalTimeout(subject)
             }
             if !hop.connected {
-                throw failure(.timeout, "\(subject)timed out: no connection within \(HTTPFailure.seconds(policy.connectTimeout)) "
-                    + "(raise it with --connect-timeout)")
+                throw failure(
+                    .timeout,
+                    "\(subject)timed out: no connection within \(HTTPFailure.seconds(policy.connectTimeout)) "
+                        + "(raise it with --connect-timeout)")
             }
-            throw failure(.timeout, "\(subject)timed out: it sent less than \(policy.lowSpeedBytesPerSecond) bytes/s "
-                + "for \(HTTPFailure.seconds(policy.lowSpeedSeconds))")
+            throw failure(
+                .timeout,
+                "\(subject)timed out: it sent less than \(policy.lowSpeedBytesPerSecond) bytes/s "
+                    + "for \(HTTPFailure.seconds(policy.lowSpeedSeconds))")
         }
         let (code, message) = HTTPFailure.curl(hop.code, detail: hop.curlMessage, subject: subject)
         throw failure(code, message)
     }
 
     private func totalTimeout(_ subject: String) -> SourceError {
-        failure(.timeout, "\(subject)timed out: the fetch took longer than the \(HTTPFailure.seconds(policy.totalTimeout)) limit "
-            + "(raise it with --fetch-timeout)")
+        failure(
+            .timeout,
+            "\(subject)timed out: the fetch took longer than the \(HTTPFailure.seconds(policy.totalTimeout)) limit "
+                + "(raise it with --fetch-timeout)")
     }
 
     private func cancelled() -> SourceError {

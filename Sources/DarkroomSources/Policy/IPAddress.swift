@@ -22,7 +22,8 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         var v6 = in6_addr()
         guard !text.contains("%"), inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
         self = withUnsafeBytes(of: &v6) { raw in
-            .v6(high: raw.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+            .v6(
+                high: raw.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
                 low: raw.dropFirst(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         }
     }
@@ -89,7 +90,8 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
         var length = address.isIPv4 ? 32 : 128
         if parts.count == 2 {
             guard !parts[1].isEmpty, parts[1].count <= 3, parts[1].allSatisfy(\.isASCII),
-                  let parsed = Int(parts[1]) else { return nil }
+                let parsed = Int(parts[1])
+            else { return nil }
             length = parsed
         }
         self.init(address, prefixLength: length)
@@ -103,7 +105,8 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
             let mask = UInt32.max << UInt32(32 - prefixLength)
             return base & mask == value & mask
         case (.v6(let baseHigh, let baseLow), .v6(let high, let low)):
-            let highBits = min(prefixLength, 64), lowBits = max(prefixLength - 64, 0)
+            let highBits = min(prefixLength, 64)
+            let lowBits = max(prefixLength - 64, 0)
             let highMask: UInt64 = highBits == 0 ? 0 : UInt64.max << UInt64(64 - highBits)
             let lowMask: UInt64 = lowBits == 0 ? 0 : UInt64.max << UInt64(64 - lowBits)
             return baseHigh & highMask == high & highMask && baseLow & lowMask == low & lowMask

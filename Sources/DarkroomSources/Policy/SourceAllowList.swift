@@ -16,8 +16,10 @@ public struct SourceAllowList: Sendable, Hashable {
         /// Whether `candidate` is under this prefix.
         public func matches(_ candidate: SourceURL) -> Bool {
             guard candidate.scheme == url.scheme, candidate.host == url.host,
-                  candidate.hostKind == url.hostKind, candidate.port == url.port else { return false }
-            let prefixPath = url.path.utf8, path = candidate.path.utf8
+                candidate.hostKind == url.hostKind, candidate.port == url.port
+            else { return false }
+            let prefixPath = url.path.utf8
+            let path = candidate.path.utf8
             guard path.starts(with: prefixPath) else { return false }
             // At a segment boundary: the prefix ends with "/", or the path ends where it does or
             // continues with "/".
@@ -40,8 +42,9 @@ public struct SourceAllowList: Sendable, Hashable {
                 throw .invalid("cannot be checked: the allowed source prefix '\(text)' \(error.message)")
             }
             if url.query != nil || text.contains("#") {
-                throw .invalid("cannot be checked: the allowed source prefix '\(text)' has a query or fragment; "
-                    + "prefixes are scheme://host[:port]/path")
+                throw .invalid(
+                    "cannot be checked: the allowed source prefix '\(text)' has a query or fragment; "
+                        + "prefixes are scheme://host[:port]/path")
             }
             prefixes.append(Prefix(url: url, text: text))
         }
@@ -65,8 +68,9 @@ public struct SourceAllowList: Sendable, Hashable {
             throw .refused("is not under an allowed source prefix (\(list)); add one with --allow-source")
         }
         if prefix.url.path != "/" && url.pathHasEscapedSeparator {
-            throw .refused("has an escaped / or \\ (%2F, %5C) in its path, which a server may decode after "
-                + "the allowed prefix \(prefix.text) was checked")
+            throw .refused(
+                "has an escaped / or \\ (%2F, %5C) in its path, which a server may decode after "
+                    + "the allowed prefix \(prefix.text) was checked")
         }
         return true
     }

@@ -17,8 +17,9 @@ public struct SourceGuard: Sendable, Hashable {
         var ranges: [IPNetwork] = []
         for text in policy.allowedAddressRanges {
             guard let range = IPNetwork(cidr: text) else {
-                throw .invalid("cannot be checked: the allowed address range '\(text)' is not a CIDR range "
-                    + "(write 10.1.0.0/16, fd00::/8 or a single address)")
+                throw .invalid(
+                    "cannot be checked: the allowed address range '\(text)' is not a CIDR range "
+                        + "(write 10.1.0.0/16, fd00::/8 or a single address)")
             }
             ranges.append(range)
         }

@@ -3,7 +3,8 @@ import DarkroomSystem
 extension SourceURL {
     /// Splits `host[:port]` or `[v6][:port]` and normalises the host.
     static func parseHostAndPort(_ authority: ArraySlice<UInt8>, scheme: String) throws(Problem)
-        -> (String, HostKind, Int) {
+        -> (String, HostKind, Int)
+    {
         let defaultPort = scheme == "https" ? 443 : 80
         var hostBytes: ArraySlice<UInt8>
         var portBytes: ArraySlice<UInt8>?

@@ -41,7 +41,8 @@ extension SourceURL {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 3 <= bytes.endIndex,
-                      let high = HexDigits.value(bytes[index + 1]), let low = HexDigits.value(bytes[index + 2]) else {
+                    let high = HexDigits.value(bytes[index + 1]), let low = HexDigits.value(bytes[index + 2])
+                else {
                     throw .invalid("has a '%' not followed by two hex digits in its \(part); write a literal % as %25")
                 }
                 let value = high << 4 | low
@@ -55,7 +56,8 @@ extension SourceURL {
             }
             if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
                 || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{")
-                || byte == UInt8(ascii: "}") {
+                || byte == UInt8(ascii: "}")
+            {
                 appendEscape(byte, to: &out)
             } else {
                 out.append(byte)

@@ -76,7 +76,8 @@ public struct SourceURL: Hashable, Sendable, CustomStringConvertible {
 
         // scheme ":"
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              bytes[0..<colon].allSatisfy({ Self.isSchemeByte($0) }) else {
+            bytes[0..<colon].allSatisfy({ Self.isSchemeByte($0) })
+        else {
             throw .invalid("is not a URL (expected http:// or https://)")
         }
         let scheme = String(decoding: bytes[0..<colon], as: UTF8.self).lowercased()
@@ -89,13 +90,15 @@ public struct SourceURL: Hashable, Sendable, CustomStringConvertible {
 
         // authority: up to the first "/", "?" or "#"
         let authorityStart = colon + 3
-        let authorityEnd = bytes[authorityStart...].firstIndex(where: {
-            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
-        }) ?? bytes.endIndex
+        let authorityEnd =
+            bytes[authorityStart...].firstIndex(where: {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            }) ?? bytes.endIndex
         let authority = bytes[authorityStart..<authorityEnd]
         if authority.contains(UInt8(ascii: "@")) {
-            throw .refused("carries a user name or password (user@host); such URLs are refused because they "
-                + "disguise the real host and would send credentials")
+            throw .refused(
+                "carries a user name or password (user@host); such URLs are refused because they "
+                    + "disguise the real host and would send credentials")
         }
         let (host, hostKind, port) = try Self.parseHostAndPort(authority, scheme: scheme)
 

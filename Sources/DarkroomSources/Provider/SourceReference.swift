@@ -10,8 +10,9 @@ public struct SourceReference: Hashable, Sendable, CustomStringConvertible {
     public init(_ raw: String) {
         self.raw = raw
         if let colon = raw.firstIndex(of: ":"), colon != raw.startIndex,
-           raw[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
-           raw[..<colon].first?.isLetter == true, raw[..<colon].count > 1 {
+            raw[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
+            raw[..<colon].first?.isLetter == true, raw[..<colon].count > 1
+        {
             scheme = raw[..<colon].lowercased()
         } else {
             scheme = "file"

@@ -21,11 +21,13 @@ public enum DetachedThread {
         #else
         var thread = pthread_t()
         #endif
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, job)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, job)
         guard result == 0 else {
             Unmanaged<Job>.fromOpaque(job).release()
             return false

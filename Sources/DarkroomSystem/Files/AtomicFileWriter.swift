@@ -32,9 +32,11 @@ public struct AtomicFileWriter: Sendable {
         /// rather than failing: a cache's fan-out directories come and go.
         public var createsMissingDirectory: Bool
 
-        public init(temporaryPrefix: String = ".darkroom-tmp-", temporarySuffix: String = "", mode: mode_t = 0o666,
-                    ignoresUmask: Bool = false, syncsData: Bool = false, syncsDirectory: Bool = false,
-                    createsMissingDirectory: Bool = false) {
+        public init(
+            temporaryPrefix: String = ".darkroom-tmp-", temporarySuffix: String = "", mode: mode_t = 0o666,
+            ignoresUmask: Bool = false, syncsData: Bool = false, syncsDirectory: Bool = false,
+            createsMissingDirectory: Bool = false
+        ) {
             self.temporaryPrefix = temporaryPrefix
             self.temporarySuffix = temporarySuffix
             self.mode = mode
@@ -89,7 +91,8 @@ public struct AtomicFileWriter: Sendable {
         var attempts = 0
         while descriptor < 0 {
             attempts += 1
-            name = options.temporaryPrefix + String(getpid(), radix: 16) + "-"
+            name =
+                options.temporaryPrefix + String(getpid(), radix: 16) + "-"
                 + String(UInt64.random(in: .min ... .max), radix: 16) + options.temporarySuffix
             descriptor = SystemCall.retryingInterrupts {
                 openat(directoryDescriptor, path(of: name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, options.mode)

@@ -58,8 +58,11 @@ public final class PendingFile {
     /// Seals the file and renames it to `name`, replacing whatever is there.
     public func replace(_ name: String) throws(AtomicFileError) {
         try seal()
-        guard renameat(writer.directoryDescriptor, writer.path(of: temporaryName),
-                       writer.directoryDescriptor, writer.path(of: name)) == 0 else {
+        guard
+            renameat(
+                writer.directoryDescriptor, writer.path(of: temporaryName),
+                writer.directoryDescriptor, writer.path(of: name)) == 0
+        else {
             throw AtomicFileError(.replace, .current)
         }
         moved = true
@@ -72,8 +75,11 @@ public final class PendingFile {
     /// temporary name is still removed when this object goes.
     public func link(as name: String) throws(AtomicFileError) -> Errno? {
         try seal()
-        guard linkat(writer.directoryDescriptor, writer.path(of: temporaryName),
-                     writer.directoryDescriptor, writer.path(of: name), 0) == 0 else { return .current }
+        guard
+            linkat(
+                writer.directoryDescriptor, writer.path(of: temporaryName),
+                writer.directoryDescriptor, writer.path(of: name), 0) == 0
+        else { return .current }
         if writer.options.syncsDirectory { writer.syncDirectory() }
         return nil
     }

@@ -12,7 +12,8 @@ public struct WorkLease: Sendable, Hashable {
 
     /// A fresh holder token: 128 random bits as hex, so a stale holder never matches a new one.
     public static func makeToken() -> String {
-        let high = UInt64.random(in: .min ... .max), low = UInt64.random(in: .min ... .max)
+        let high = UInt64.random(in: .min ... .max)
+        let low = UInt64.random(in: .min ... .max)
         return String(high, radix: 16) + "-" + String(low, radix: 16)
     }
 }

@@ -24,7 +24,8 @@ public struct WorkerError: DarkroomError, Equatable {
 
     /// The job's `output` is outside every `--allow-output-root` (or the worker has none).
     static func outputNotAllowed(_ output: String, roots: [String]) -> WorkerError {
-        let why = roots.isEmpty
+        let why =
+            roots.isEmpty
             ? "this worker accepts no outputs; start it with --allow-output-root DIR"
             : "it is not inside an allowed output root (\(roots.joined(separator: ", ")))"
         return WorkerError(code: "output.not-allowed", message: "output directory '\(output)' refused: \(why)", isTransient: false)
@@ -32,7 +33,8 @@ public struct WorkerError: DarkroomError, Equatable {
 
     /// The job's `format` is not one this worker can write.
     static func unsupportedFormat(_ name: String) -> WorkerError {
-        WorkerError(code: "output.unsupported-format",
-                    message: "cannot write format '\(name)'; use jpeg, png or webp", isTransient: false)
+        WorkerError(
+            code: "output.unsupported-format",
+            message: "cannot write format '\(name)'; use jpeg, png or webp", isTransient: false)
     }
 }

@@ -38,7 +38,8 @@ public enum OutputNaming {
     /// `base.ext`, or nil when the base is not usable.
     static func sanitized(_ base: String) -> String? {
         guard !base.isEmpty, !base.hasPrefix("."), !base.contains("/"), base.utf8.count <= 200,
-              !base.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+            !base.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
         return base
     }
 }

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The directories a worker may write job outputs under (`--allow-output-root`), and the checks
 /// that keep a job's `output` inside them.
@@ -75,8 +76,9 @@ final class OutputRoots: Sendable {
             guard next >= 0 else {
                 let code = errno
                 if code == ENOTDIR {
-                    throw WorkerError(code: "output.cannot-write", message: "\(directory): a part of it exists and is not a directory",
-                                      isTransient: false)
+                    throw WorkerError(
+                        code: "output.cannot-write", message: "\(directory): a part of it exists and is not a directory",
+                        isTransient: false)
                 }
                 throw OutputWriter.failure(code, path: directory, doing: "create the directory")
             }
@@ -114,7 +116,8 @@ final class OutputRoots: Sendable {
         var full = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd = getcwd(&buffer, buffer.count) != nil
+            let cwd =
+                getcwd(&buffer, buffer.count) != nil
                 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "/"
             full = cwd + "/" + path
         }

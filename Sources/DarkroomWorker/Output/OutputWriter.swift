@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Writes a job's result into its output directory, atomically, inside the allowed roots, and
 /// without overwriting another job's file.
@@ -18,8 +19,10 @@ import DarkroomSystem
 /// only this job writes). File systems without hard links fall back to check-then-rename.
 enum OutputWriter {
     /// Writes `bytes` and returns the path of the result file.
-    static func write(_ bytes: [UInt8], directory: String, roots: OutputRoots,
-                      preferred: String, fallback: String, durable: Bool = true) throws(WorkerError) -> String {
+    static func write(
+        _ bytes: [UInt8], directory: String, roots: OutputRoots,
+        preferred: String, fallback: String, durable: Bool = true
+    ) throws(WorkerError) -> String {
         var dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir < 0, errno == ENOENT {
             // Prepared by an earlier job, then removed (a clean-up between batches): create it again
@@ -38,8 +41,9 @@ enum OutputWriter {
         // before it gets its name when `durable`: the job is acknowledged as succeeded right after,
         // so a host crash must not leave an empty or partial file under the result's name; the
         // directory is synced too, so a crash cannot undo the new name.
-        let writer = AtomicFileWriter(directoryDescriptor: dir, displayPath: directory,
-                                      options: .init(mode: 0o644, syncsData: durable, syncsDirectory: durable))
+        let writer = AtomicFileWriter(
+            directoryDescriptor: dir, displayPath: directory,
+            options: .init(mode: 0o644, syncsData: durable, syncsDirectory: durable))
         let file: PendingFile
         let linkError: Errno?
         do throws(AtomicFileError) {
@@ -92,7 +96,8 @@ enum OutputWriter {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else { return false }
         var existing = [UInt8](repeating: 0, count: bytes.count)
         guard case .success(let count) = existing.withUnsafeMutableBytes({ SystemCall.readFully(fd, into: $0) }),
-              count == bytes.count else { return false }
+            count == bytes.count
+        else { return false }
         return existing == bytes
     }
 
@@ -102,14 +107,16 @@ enum OutputWriter {
         let errno = Errno(code)
         let reason = errno.message
         if errno.isOutOfSpace {
-            return WorkerError(code: "output.disk-full", message: "\(path): cannot \(what) (\(reason)); free space on the output volume",
-                               isTransient: true, systemError: code)
+            return WorkerError(
+                code: "output.disk-full", message: "\(path): cannot \(what) (\(reason)); free space on the output volume",
+                isTransient: true, systemError: code)
         }
         if errno.isTransientIO {
             return WorkerError(code: "output.io", message: "\(path): cannot \(what) (\(reason))", isTransient: true, systemError: code)
         }
-        return WorkerError(code: "output.cannot-write",
-                           message: "\(path): cannot \(what) (\(reason)); check the output directory's owner and mode",
-                           isTransient: false, systemError: code)
+        return WorkerError(
+            code: "output.cannot-write",
+            message: "\(path): cannot \(what) (\(reason)); check the output directory's owner and mode",
+            isTransient: false, systemError: code)
     }
 }

@@ -126,7 +126,11 @@ final class AcknowledgementBatcher: Sendable {
         while true {
             let taken = state.withLock { state -> ([JobEvent], [CheckedContinuation<Void, Never>], [Acknowledgement])? in
                 guard state.hasWork else { return nil }
-                defer { state.events = []; state.barriers = []; state.acknowledgements = [] }
+                defer {
+                    state.events = []
+                    state.barriers = []
+                    state.acknowledgements = []
+                }
                 return (state.events, state.barriers, state.acknowledgements)
             }
             if let taken, !Task.isCancelled { return taken }
@@ -152,9 +156,14 @@ final class AcknowledgementBatcher: Sendable {
 
     /// No more work is accepted; the idle loop is woken so it can finish.
     private func close() {
-        let (loop, leftover) = state.withLock { state -> (CheckedContinuation<Void, Never>?, ([JobEvent], [CheckedContinuation<Void, Never>], [Acknowledgement])) in
+        let (loop, leftover) = state.withLock {
+            state -> (CheckedContinuation<Void, Never>?, ([JobEvent], [CheckedContinuation<Void, Never>], [Acknowledgement])) in
             state.closed = true
-            defer { state.events = []; state.barriers = []; state.acknowledgements = [] }
+            defer {
+                state.events = []
+                state.barriers = []
+                state.acknowledgements = []
+            }
             return (state.takeIdleLoop(), (state.events, state.barriers, state.acknowledgements))
         }
         loop?.resume()
@@ -173,8 +182,9 @@ final class AcknowledgementBatcher: Sendable {
                 return try await call()
             } catch {
                 if attempt == attempts || Task.isCancelled {
-                    logger.error("\(what) failed; the jobs stay pending and will be reclaimed after the visibility timeout",
-                                 metadata: ["error": "\(error)"])
+                    logger.error(
+                        "\(what) failed; the jobs stay pending and will be reclaimed after the visibility timeout",
+                        metadata: ["error": "\(error)"])
                     return nil
                 }
                 try? await Task.sleep(for: backoff.delay(afterAttempt: attempt))

@@ -11,8 +11,10 @@ enum DetachedWait {
 
     /// The outcome of `operation`; throws `CancellationError` when the calling task is cancelled
     /// first, `TimedOut` when `deadline` passes first.
-    static func run<T: Sendable>(deadline: Duration? = nil,
-                                 _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        deadline: Duration? = nil,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let once = ResumeOnce<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

@@ -43,7 +43,12 @@ final class JobSlots: Sendable {
     func take(_ count: Int = 1) { change { $0.running += count } }
 
     /// A running job's work is over; only its queue bookkeeping remains.
-    func settle() { change { $0.running -= 1; $0.settling += 1 } }
+    func settle() {
+        change {
+            $0.running -= 1
+            $0.settling += 1
+        }
+    }
 
     /// A job is out of hand; `settled` says whether `settle()` was called for it.
     func give(settled: Bool) {
@@ -56,7 +61,12 @@ final class JobSlots: Sendable {
     func stop() { change { $0.stopped = true } }
 
     /// Stop waiting for jobs in hand: wakes a `waitUntilIdle`.
-    func abandon() { change { $0.abandoned = true; $0.stopped = true } }
+    func abandon() {
+        change {
+            $0.abandoned = true
+            $0.stopped = true
+        }
+    }
 
     /// Returns once a slot is free (true) or the slots were stopped (false).
     func waitForFreeSlot() async -> Bool {

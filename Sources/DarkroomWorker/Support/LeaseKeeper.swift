@@ -64,8 +64,9 @@ final class LeaseKeeper: Sendable {
                 let sentAt = clock.now()
                 do {
                     if try await !queue.extendLease(delivery) {
-                        logger.warning("lost the job's lease (reclaimed by another worker); its result may not count",
-                                       metadata: ["job": "\(delivery.job.id)"])
+                        logger.warning(
+                            "lost the job's lease (reclaimed by another worker); its result may not count",
+                            metadata: ["job": "\(delivery.job.id)"])
                     }
                     // Counted from when the renewal was sent: Redis reset the idle time then or later.
                     state.withLock { state in state.held[token]?.renewedAt = sentAt }

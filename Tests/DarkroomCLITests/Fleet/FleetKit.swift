@@ -116,8 +116,11 @@ final class FleetKit: Sendable {
 
     /// Starts a worker with a cache, file sources from `images/`, outputs under `out/`, and `extra` flags.
     func worker(name: String, concurrency: Int = 2, extra: [String] = []) throws -> Child {
-        try start(["worker", "--name", name, "--concurrency", String(concurrency), "--cache", path("cache"),
-                   "--allow-file-root", path("images"), "--allow-output-root", path("out")] + extra, label: "worker-" + name)
+        try start(
+            [
+                "worker", "--name", name, "--concurrency", String(concurrency), "--cache", path("cache"),
+                "--allow-file-root", path("images"), "--allow-output-root", path("out"),
+            ] + extra, label: "worker-" + name)
     }
 
     // MARK: Events
@@ -139,8 +142,10 @@ final class FleetKit: Sendable {
 
     /// Polls the events until `condition` holds for them (or `timeout` passes: then the test fails).
     @discardableResult
-    func waitForEvents(timeout: Duration = .seconds(60), _ what: String,
-                       until condition: ([JobEvent]) -> Bool) async throws -> [JobEvent] {
+    func waitForEvents(
+        timeout: Duration = .seconds(60), _ what: String,
+        until condition: ([JobEvent]) -> Bool
+    ) async throws -> [JobEvent] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let events = try await events()
@@ -174,6 +179,11 @@ final class FleetKit: Sendable {
 
     final class Counter: Sendable {
         private let value = Mutex(0)
-        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            value.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 }

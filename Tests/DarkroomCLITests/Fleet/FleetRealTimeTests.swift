@@ -15,8 +15,11 @@ struct FleetRealTimeTests {
         let fleet = try FleetKit()
         let sources = try (0..<5).map { try fleet.image("photo\($0).png", seed: $0) }
         let worker = try fleet.worker(name: "w1")
-        let enqueue = try await fleet.run(["enqueue"] + sources + ["-p", "downsample(40x40)", "--format", "jpeg",
-                                                                   "--batch", "b", "--out", fleet.path("out/b")])
+        let enqueue = try await fleet.run(
+            ["enqueue"] + sources + [
+                "-p", "downsample(40x40)", "--format", "jpeg",
+                "--batch", "b", "--out", fleet.path("out/b"),
+            ])
         #expect(enqueue.status == 0, "\(enqueue.error)")
         let wait = try await fleet.run(["wait", "b", "--timeout", "60"])
         #expect(wait.status == 0, "\(wait.output)\(wait.error)")
@@ -93,8 +96,10 @@ struct FleetRealTimeTests {
             return .ok(png, contentType: "image/png")
         }
         let worker = try fleet.worker(name: "w1", concurrency: 1, extra: ["--allow-private-network"])
-        let enqueue = try await fleet.run(["enqueue", server.url("/slow.png"), server.url("/later.png"),
-                                           "-p", "resize(30x30)", "--batch", "term"])
+        let enqueue = try await fleet.run([
+            "enqueue", server.url("/slow.png"), server.url("/later.png"),
+            "-p", "resize(30x30)", "--batch", "term",
+        ])
         #expect(enqueue.status == 0, "\(enqueue.error)")
         try await fleet.waitForEvents("the first job to start") { $0.contains { $0.type == .started } }
         worker.kill(SIGTERM)
@@ -115,8 +120,12 @@ struct FleetRealTimeTests {
     func poisonJob() async throws {
         let fleet = try FleetKit()
         let server = try TestHTTPServer { _ in .status(503, "busy") }
-        let worker = try fleet.worker(name: "w1", extra: ["--allow-private-network", "--max-attempts", "3",
-                                                          "--retry-base", "0.05"])
+        let worker = try fleet.worker(
+            name: "w1",
+            extra: [
+                "--allow-private-network", "--max-attempts", "3",
+                "--retry-base", "0.05",
+            ])
         let enqueue = try await fleet.run(["enqueue", server.url("/poison.png"), "-p", "resize(30x30)", "--batch", "poison"])
         #expect(enqueue.status == 0, "\(enqueue.error)")
         let wait = try await fleet.run(["wait", "poison", "--timeout", "60"])

@@ -1,8 +1,9 @@
-@testable import DarkroomCLI
 import DarkroomTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DarkroomCLI
 
 @Suite("Progress off a terminal: plain log lines at an interval")
 struct ProgressLogTests {
@@ -16,8 +17,9 @@ struct ProgressLogTests {
         let collector = Collector()
         // A clock the test moves: the interval passes exactly when it says, however slow the machine.
         let clock = ManualInstantClock()
-        let bar = ProgressBar(total: 10, title: "batch b", enabled: false, logInterval: .seconds(10),
-                              width: { 80 }, output: { collector.add($0) }, now: clock.now)
+        let bar = ProgressBar(
+            total: 10, title: "batch b", enabled: false, logInterval: .seconds(10),
+            width: { 80 }, output: { collector.add($0) }, now: clock.now)
         bar.update(finished: 1, failed: 0)
         #expect(collector.lines.withLock { $0 }.isEmpty)
         clock.advance(by: .seconds(10))

@@ -1,9 +1,10 @@
-@testable import DarkroomCLI
 import DarkroomClient
 import DarkroomQueue
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DarkroomCLI
 
 @Suite("Queue commands: event lines, summaries and the progress bar")
 struct QueueCLIFormattingTests {
@@ -14,25 +15,35 @@ struct QueueCLIFormattingTests {
         let id = try #require(JobID(rawValue: "j1"))
         var result = QueueCLITestKit.result(output: "/out/cat.png", bytes: 42_240)
         result.cache = .disk
-        #expect(EventFormatting.line(.batchEnqueued(batch: "b1", count: 3, at: Self.at))
-            == "2025-03-01T12:34:56.789Z batchEnqueued batch=b1 count=3")
-        #expect(EventFormatting.line(.succeeded(job: id, batch: "b1", worker: "w1:7", attempt: 2, result: result, at: Self.at))
-            == "2025-03-01T12:34:56.789Z succeeded     batch=b1 job=j1 worker=w1:7 attempt=2 40x30 png 41.3 KB cache=disk 6.5 ms → /out/cat.png")
-        #expect(EventFormatting.line(.failed(job: id, batch: "b1", worker: "w1", attempt: 1,
-                                             error: JobError(code: "source.timeout", message: "took too long"), willRetry: true, at: Self.at))
-            == "2025-03-01T12:34:56.789Z failed        batch=b1 job=j1 worker=w1 attempt=1 source.timeout: took too long (will retry)")
-        #expect(EventFormatting.line(.dead(job: id, batch: "b 2", worker: nil, attempt: 5,
-                                           error: JobError(code: "queue.stalled", message: "gone"), at: Self.at))
-            == "2025-03-01T12:34:56.789Z dead          batch=\"b 2\" job=j1 attempt=5 queue.stalled: gone")
-        #expect(EventFormatting.line(.workerOnline(worker: "host:1", at: Self.at))
-            == "2025-03-01T12:34:56.789Z workerOnline  worker=host:1")
+        #expect(
+            EventFormatting.line(.batchEnqueued(batch: "b1", count: 3, at: Self.at))
+                == "2025-03-01T12:34:56.789Z batchEnqueued batch=b1 count=3")
+        #expect(
+            EventFormatting.line(.succeeded(job: id, batch: "b1", worker: "w1:7", attempt: 2, result: result, at: Self.at))
+                == "2025-03-01T12:34:56.789Z succeeded     batch=b1 job=j1 worker=w1:7 attempt=2 40x30 png 41.3 KB cache=disk 6.5 ms → /out/cat.png")
+        #expect(
+            EventFormatting.line(
+                .failed(
+                    job: id, batch: "b1", worker: "w1", attempt: 1,
+                    error: JobError(code: "source.timeout", message: "took too long"), willRetry: true, at: Self.at))
+                == "2025-03-01T12:34:56.789Z failed        batch=b1 job=j1 worker=w1 attempt=1 source.timeout: took too long (will retry)")
+        #expect(
+            EventFormatting.line(
+                .dead(
+                    job: id, batch: "b 2", worker: nil, attempt: 5,
+                    error: JobError(code: "queue.stalled", message: "gone"), at: Self.at))
+                == "2025-03-01T12:34:56.789Z dead          batch=\"b 2\" job=j1 attempt=5 queue.stalled: gone")
+        #expect(
+            EventFormatting.line(.workerOnline(worker: "host:1", at: Self.at))
+                == "2025-03-01T12:34:56.789Z workerOnline  worker=host:1")
     }
 
     @Test("Text from Redis cannot put control characters or escape sequences on the terminal")
     func sanitising() throws {
         let id = try #require(JobID(rawValue: "j1"))
-        let event = JobEvent.failed(job: id, batch: "b1", worker: "evil\u{1B}]0;pwned\u{07}", attempt: 1,
-                                    error: JobError(code: "x", message: "line1\nline2\u{9B}31m"), willRetry: false, at: Self.at)
+        let event = JobEvent.failed(
+            job: id, batch: "b1", worker: "evil\u{1B}]0;pwned\u{07}", attempt: 1,
+            error: JobError(code: "x", message: "line1\nline2\u{9B}31m"), willRetry: false, at: Self.at)
         let line = EventFormatting.line(event)
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(line.hasSuffix("worker=evil?]0;pwned? attempt=1 x: line1?line2?31m (final)"))
@@ -65,14 +76,17 @@ struct QueueCLIFormattingTests {
 
     @Test("The bar shows count, percent, failures, rate and ETA, and fits the terminal width")
     func barText() {
-        let line = ProgressBar.render(title: "enqueue b1", finished: 250, failed: 3, total: 1000, rate: 50,
-                                      elapsed: .seconds(5), done: false, width: 100)
+        let line = ProgressBar.render(
+            title: "enqueue b1", finished: 250, failed: 3, total: 1000, rate: 50,
+            elapsed: .seconds(5), done: false, width: 100)
         #expect(line == "enqueue b1 [#######-----------------------] 250/1,000  25%  3 failed  50.0/s  ETA 0:15")
-        let done = ProgressBar.render(title: "b", finished: 10, failed: 0, total: 10, rate: nil, elapsed: .seconds(65),
-                                      done: true, width: 80)
+        let done = ProgressBar.render(
+            title: "b", finished: 10, failed: 0, total: 10, rate: nil, elapsed: .seconds(65),
+            done: true, width: 80)
         #expect(done.hasSuffix("] 10/10 100%  in 1:05"))
-        let narrow = ProgressBar.render(title: "enqueue b1", finished: 250, failed: 0, total: 1000, rate: nil,
-                                        elapsed: .zero, done: false, width: 30)
+        let narrow = ProgressBar.render(
+            title: "enqueue b1", finished: 250, failed: 0, total: 1000, rate: nil,
+            elapsed: .zero, done: false, width: 30)
         #expect(narrow.count <= 29)
         #expect(!narrow.contains("["))
     }
@@ -101,29 +115,37 @@ struct QueueCLIFormattingTests {
     @Test("The wait summary counts outcomes, lists failures and says how to see the rest")
     func waitSummary() throws {
         let failures = (1...2).map { index in
-            BatchFailure(.failed(job: JobID(rawValue: "j\(index)")!, batch: "b1", worker: "w", attempt: 1,
-                                 error: JobError(code: "source.not-found", message: "no such file"), willRetry: false))!
+            BatchFailure(
+                .failed(
+                    job: JobID(rawValue: "j\(index)")!, batch: "b1", worker: "w", attempt: 1,
+                    error: JobError(code: "source.not-found", message: "no such file"), willRetry: false))!
         }
-        let result = BatchWaitResult(batch: "b1", progress: BatchProgress(total: 10, succeeded: 6, failed: 3, dead: 1, cancelled: 0),
-                                     timedOut: false, failures: failures, elapsed: .milliseconds(2500))
+        let result = BatchWaitResult(
+            batch: "b1", progress: BatchProgress(total: 10, succeeded: 6, failed: 3, dead: 1, cancelled: 0),
+            timedOut: false, failures: failures, elapsed: .milliseconds(2500))
         let summary = WaitSummary(result)
-        #expect(summary.lines == [
-            "batch b1: 10 jobs — 6 succeeded, 3 failed, 1 dead, 0 cancelled (2.5 s)",
-            "  failed job=j1 attempt=1 source.not-found: no such file",
-            "  failed job=j2 attempt=1 source.not-found: no such file",
-            "  … 2 more: darkroom events --batch b1 --type failed,dead",
-        ])
+        #expect(
+            summary.lines == [
+                "batch b1: 10 jobs — 6 succeeded, 3 failed, 1 dead, 0 cancelled (2.5 s)",
+                "  failed job=j1 attempt=1 source.not-found: no such file",
+                "  failed job=j2 attempt=1 source.not-found: no such file",
+                "  … 2 more: darkroom events --batch b1 --type failed,dead",
+            ])
         #expect(summary.exitCode.rawValue == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try summary.json().utf8)) as? [String: Any])
         #expect(json["total"] as? Int == 10)
         #expect(json["timedOut"] as? Bool == false)
         #expect((json["failures"] as? [[String: Any]])?.first?["code"] as? String == "source.not-found")
 
-        let ok = WaitSummary(BatchWaitResult(batch: "b", progress: BatchProgress(total: 2, succeeded: 2), timedOut: false,
-                                             failures: [], elapsed: .seconds(1)))
+        let ok = WaitSummary(
+            BatchWaitResult(
+                batch: "b", progress: BatchProgress(total: 2, succeeded: 2), timedOut: false,
+                failures: [], elapsed: .seconds(1)))
         #expect(ok.exitCode.rawValue == 0)
-        let late = WaitSummary(BatchWaitResult(batch: "b", progress: BatchProgress(total: 2, succeeded: 1), timedOut: true,
-                                               failures: [], elapsed: .seconds(3)))
+        let late = WaitSummary(
+            BatchWaitResult(
+                batch: "b", progress: BatchProgress(total: 2, succeeded: 1), timedOut: true,
+                failures: [], elapsed: .seconds(3)))
         #expect(late.exitCode.rawValue == 2)
         #expect(late.lines[0] == "batch b: timed out after 3.0 s with 1 of 2 jobs unfinished; so far 1 succeeded, 0 failed, 0 dead, 0 cancelled")
     }

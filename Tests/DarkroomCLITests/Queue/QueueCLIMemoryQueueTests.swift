@@ -1,9 +1,10 @@
-@testable import DarkroomCLI
 import DarkroomClient
 import DarkroomQueue
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DarkroomCLI
 
 @Suite("Queue commands' logic on the in-memory queue: events, get, dlq, file copy")
 struct QueueCLIMemoryQueueTests {
@@ -16,22 +17,22 @@ struct QueueCLIMemoryQueueTests {
         try await Kit.finish(queue) { _ in .succeeded(Kit.result()) }
         var all: [JobEvent] = []
         let end = try await EventReader(filter: EventFilter(), follow: false, limit: nil)
-            .read(from: .start, on: queue, shouldStop: { false }) { all.append($0) }
+            .read(from: .start, on: queue, shouldStop: { false }, emit: { all.append($0) })
         #expect(all.map(\.type) == [.batchEnqueued, .batchEnqueued, .started, .succeeded, .started, .succeeded])
         #expect(end == (try await queue.latestEventCursor()))
 
         var succeeded: [JobEvent] = []
         _ = try await EventReader(filter: EventFilter(batch: "b2", types: [.succeeded]), follow: false, limit: nil)
-            .read(from: .start, on: queue, shouldStop: { false }) { succeeded.append($0) }
+            .read(from: .start, on: queue, shouldStop: { false }, emit: { succeeded.append($0) })
         #expect(succeeded.map(\.job?.rawValue) == ["k1"])
 
         var limited: [JobEvent] = []
         let stop = try await EventReader(filter: EventFilter(), follow: false, limit: 2)
-            .read(from: .start, on: queue, shouldStop: { false }) { limited.append($0) }
+            .read(from: .start, on: queue, shouldStop: { false }, emit: { limited.append($0) })
         #expect(limited.count == 2)
         var rest: [JobEvent] = []
         _ = try await EventReader(filter: EventFilter(), follow: false, limit: nil)
-            .read(from: stop, on: queue, shouldStop: { false }) { rest.append($0) }
+            .read(from: stop, on: queue, shouldStop: { false }, emit: { rest.append($0) })
         #expect(limited + rest == all)
     }
 

@@ -1,7 +1,8 @@
-@testable import DarkroomCLI
 import DarkroomQueue
 import Foundation
 import Testing
+
+@testable import DarkroomCLI
 
 @Suite("Queue commands: --since and filters")
 struct QueueCLIParsingTests {
@@ -12,16 +13,21 @@ struct QueueCLIParsingTests {
         #expect(try EventStart.parse(since: nil, follow: true) == .latest)
         #expect(try EventStart.parse(since: "1700000000000-3", follow: true) == .cursor(EventCursor(rawValue: "1700000000000-3")))
         #expect(try EventStart.parse(since: "1700000000000", follow: false) == .cursor(EventCursor(rawValue: "1700000000000-0")))
-        #expect(try EventStart.parse(since: "2025-03-01T10:30:00+02:00", follow: false)
-            == .time(try #require(Timestamp(iso8601: "2025-03-01T08:30:00Z"))))
-        #expect(try EventStart.parse(since: "2025-03-01T10:30:00", follow: false)
-            == .time(try #require(Timestamp(iso8601: "2025-03-01T10:30:00Z"))))
-        #expect(try EventStart.parse(since: "2025-02-28", follow: false)
-            == .time(try #require(Timestamp(iso8601: "2025-02-28T00:00:00Z"))))
-        #expect(try EventStart.parse(since: "10m", follow: false, now: now)
-            == .time(try #require(Timestamp(iso8601: "2025-03-01T11:50:00Z"))))
-        #expect(try EventStart.parse(since: "1h30m", follow: true, now: now)
-            == .time(try #require(Timestamp(iso8601: "2025-03-01T10:30:00Z"))))
+        #expect(
+            try EventStart.parse(since: "2025-03-01T10:30:00+02:00", follow: false)
+                == .time(try #require(Timestamp(iso8601: "2025-03-01T08:30:00Z"))))
+        #expect(
+            try EventStart.parse(since: "2025-03-01T10:30:00", follow: false)
+                == .time(try #require(Timestamp(iso8601: "2025-03-01T10:30:00Z"))))
+        #expect(
+            try EventStart.parse(since: "2025-02-28", follow: false)
+                == .time(try #require(Timestamp(iso8601: "2025-02-28T00:00:00Z"))))
+        #expect(
+            try EventStart.parse(since: "10m", follow: false, now: now)
+                == .time(try #require(Timestamp(iso8601: "2025-03-01T11:50:00Z"))))
+        #expect(
+            try EventStart.parse(since: "1h30m", follow: true, now: now)
+                == .time(try #require(Timestamp(iso8601: "2025-03-01T10:30:00Z"))))
         for bad in ["yesterday", "10 parsecs", "1-2-3", "2025-13-01", ""] {
             #expect(throws: UsageFailure.self) { try EventStart.parse(since: bad, follow: false) }
         }

@@ -1,10 +1,11 @@
-@testable import DarkroomCLI
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DarkroomCLI
 
 /// Helpers for the queue-command tests: jobs and results, a worker that finishes jobs by hand (from
 /// `QueueTestKit`), and running the built `darkroom` binary against a real Redis.
@@ -19,8 +20,10 @@ enum QueueCLITestKit {
     }
 
     @discardableResult
-    static func finish(_ queue: any JobQueueDriver, count: Int = 1000, consumer: String = "test-worker",
-                       outcome: (Job) -> JobOutcome?) async throws -> Int {
+    static func finish(
+        _ queue: any JobQueueDriver, count: Int = 1000, consumer: String = "test-worker",
+        outcome: (Job) -> JobOutcome?
+    ) async throws -> Int {
         try await QueueTestKit.finish(queue, count: count, consumer: consumer, outcome: outcome)
     }
 
@@ -57,8 +60,10 @@ enum QueueCLITestKit {
 
     /// Starts `darkroom arguments…` with `DARKROOM_REDIS_URL` pointing at `redis` (when given),
     /// the prefix in `DARKROOM_REDIS_PREFIX`, and `input` on standard input.
-    static func start(_ arguments: [String], redis: String?, prefix: String?, input: String? = nil,
-                      directory: String? = nil, environment: [String: String?] = [:]) throws -> Process {
+    static func start(
+        _ arguments: [String], redis: String?, prefix: String?, input: String? = nil,
+        directory: String? = nil, environment: [String: String?] = [:]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try darkroomBinary)
         process.arguments = arguments
@@ -94,13 +99,16 @@ enum QueueCLITestKit {
         let output = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         group.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
     }
 
     /// Runs `darkroom arguments…` to completion.
-    static func run(_ arguments: [String], redis: String?, prefix: String?, input: String? = nil,
-                    directory: String? = nil, environment: [String: String?] = [:]) throws -> Run {
+    static func run(
+        _ arguments: [String], redis: String?, prefix: String?, input: String? = nil,
+        directory: String? = nil, environment: [String: String?] = [:]
+    ) throws -> Run {
         finish(try start(arguments, redis: redis, prefix: prefix, input: input, directory: directory, environment: environment))
     }
 
@@ -119,4 +127,3 @@ enum QueueCLITestKit {
     /// A unique key prefix per test, so tests can share one server.
     static func prefix() -> String { "t" + String(UUID().uuidString.prefix(8)).lowercased() }
 }
-

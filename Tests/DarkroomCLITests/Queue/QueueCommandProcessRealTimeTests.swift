@@ -1,9 +1,11 @@
-@testable import DarkroomCLI
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomTestSupport
 import Foundation
 import Testing
+
+@testable import DarkroomCLI
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,8 +41,11 @@ struct QueueCommandProcessRealTimeTests {
         let setup = try Setup()
         let directory = try Kit.makeDirectory("enqueue")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let run = try setup.run(["enqueue", "a.jpg", "sub/b.jpg", "-p", "downsample(400x400) |> blur(2)", "--batch", "nightly",
-                                 "--priority", "high", "--out", "out", "--print-ids"], directory: directory)
+        let run = try setup.run(
+            [
+                "enqueue", "a.jpg", "sub/b.jpg", "-p", "downsample(400x400) |> blur(2)", "--batch", "nightly",
+                "--priority", "high", "--out", "out", "--print-ids",
+            ], directory: directory)
         #expect(run.status == 0, "\(run.error)")
         #expect(run.lines.last == "batch nightly: 2 jobs enqueued (0 already queued)")
         #expect(run.lines.count == 3)
@@ -105,8 +110,10 @@ struct QueueCommandProcessRealTimeTests {
     @Test("A processor only a live worker offers is accepted with a note and kept as written")
     func workerOfferedProcessor() async throws {
         let setup = try Setup()
-        try await setup.queue.heartbeat(WorkerInfo(name: "gpu-1", host: "gpu", pid: 9, concurrency: 4, processors: ["sepia": 2],
-                                                   version: "0.1.0", startedAt: .now()), ttl: .seconds(60))
+        try await setup.queue.heartbeat(
+            WorkerInfo(
+                name: "gpu-1", host: "gpu", pid: 9, concurrency: 4, processors: ["sepia": 2],
+                version: "0.1.0", startedAt: .now()), ttl: .seconds(60))
         let run = try setup.run(["enqueue", "/data/a.jpg", "-p", "sepia( 0.5 )|>blur(2)", "--batch", "s"])
         #expect(run.status == 0, "\(run.error)")
         #expect(run.error.contains("'sepia' is not built into this darkroom; accepted because live workers offer it (gpu-1 v2)"))
@@ -214,8 +221,9 @@ struct QueueCommandProcessRealTimeTests {
         let byEntry = try setup.run(["dlq", "retry", entryA])
         #expect(byEntry.output == "requeued 1 dead letter\n")
         #expect(try await setup.queue.batchProgress("d") == BatchProgress(total: 3, dead: 1))
-        #expect(try await setup.queue.reserve(consumer: "t", max: 5, wait: .zero).map(\.job.id.rawValue).sorted()
-            == ["/data/a.jpg", "/data/b.jpg"])
+        #expect(
+            try await setup.queue.reserve(consumer: "t", max: 5, wait: .zero).map(\.job.id.rawValue).sorted()
+                == ["/data/a.jpg", "/data/b.jpg"])
         #expect(try setup.run(["dlq", "retry"]).status == 2)
         #expect(try setup.run(["dlq", "retry", "not-dead"]).status == 1)
         #expect(try setup.run(["dlq", "retry", "1-1"]).status == 1)
@@ -266,8 +274,10 @@ struct QueueCommandProcessRealTimeTests {
         let server = try RedisTestServer()
         let url = server.url(password: "hunter2")
         server.stop()
-        let commands: [[String]] = [["enqueue", "/data/a.jpg", "-p", "blur(1)"], ["events"], ["wait", "b"], ["cancel", "b"],
-                                    ["dlq", "list"], ["dlq", "retry", "--all"], ["dlq", "purge", "--yes"], ["get", "j", "-o", "/tmp/x"]]
+        let commands: [[String]] = [
+            ["enqueue", "/data/a.jpg", "-p", "blur(1)"], ["events"], ["wait", "b"], ["cancel", "b"],
+            ["dlq", "list"], ["dlq", "retry", "--all"], ["dlq", "purge", "--yes"], ["get", "j", "-o", "/tmp/x"],
+        ]
         for arguments in commands {
             let run = try Kit.run(arguments, redis: url, prefix: "x")
             #expect(run.status == 3, "\(arguments): \(run.error)")

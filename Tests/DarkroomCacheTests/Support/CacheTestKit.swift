@@ -2,6 +2,7 @@ import DarkroomCache
 import DarkroomTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,10 +20,13 @@ enum CacheTestKit {
 
     /// A configuration without automatic sweeps (tests sweep explicitly) and with refreshes on
     /// every hit older than one second.
-    static func configuration(resultsLimit: Int = 1 << 30, originalsLimit: Int = 1 << 30,
-                              timeToLive: Duration? = .seconds(7 * 86_400)) -> DiskCache.Configuration {
-        DiskCache.Configuration(resultsLimitBytes: resultsLimit, originalsLimitBytes: originalsLimit, timeToLive: timeToLive,
-                                recencyRefreshInterval: .seconds(1), automaticSweep: nil)
+    static func configuration(
+        resultsLimit: Int = 1 << 30, originalsLimit: Int = 1 << 30,
+        timeToLive: Duration? = .seconds(7 * 86_400)
+    ) -> DiskCache.Configuration {
+        DiskCache.Configuration(
+            resultsLimitBytes: resultsLimit, originalsLimitBytes: originalsLimit, timeToLive: timeToLive,
+            recencyRefreshInterval: .seconds(1), automaticSweep: nil)
     }
 
     /// Sets the modification time of `path` to `secondsAgo` in the past.
@@ -112,8 +116,9 @@ enum CacheTestKit {
         let output = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         let error = (process.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: error, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+            error: String(decoding: error, as: UTF8.self))
     }
 
     /// Runs `darkroom arguments…` to completion.
@@ -131,8 +136,8 @@ enum CacheTestKit {
     /// tool's output against its documented formula rather than against itself.
     static func stressValue(index: Int, maxBytes: Int, fixedSize: Bool) -> [UInt8] {
         let key = "stress-\(index)"
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let length = fixedSize ? maxBytes : 64 + Int(hash % UInt64(maxBytes - 63))
         let header = Array("\(key):\(length)\n".utf8)
         return (0..<max(length, header.count)).map { j in

@@ -1,9 +1,10 @@
-@testable import DarkroomClient
 import DarkroomCore
 import DarkroomQueue
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DarkroomClient
 
 @Suite("Enqueue planning: chains and job records are checked before anything is sent")
 struct EnqueuePlanningTests {
@@ -90,11 +91,15 @@ struct EnqueuePlanningTests {
         var validator = Self.validator()
         let requests = [
             JobRequest(source: "a.jpg"),
-            JobRequest(line: 2, source: "https://h/b.png", chain: "downsample(10x10)", format: "webp", quality: 50,
-                       priority: .high, id: "key-b", output: "/abs/out"),
+            JobRequest(
+                line: 2, source: "https://h/b.png", chain: "downsample(10x10)", format: "webp", quality: 50,
+                priority: .high, id: "key-b", output: "/abs/out"),
         ]
-        guard case .jobs(let jobs) = try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator,
-                                                                  listName: "l", now: now) else {
+        guard
+            case .jobs(let jobs) = try await EnqueuePlanner.plan(
+                requests, defaults: defaults, validator: &validator,
+                listName: "l", now: now)
+        else {
             Issue.record("valid requests were refused")
             return
         }
@@ -108,9 +113,12 @@ struct EnqueuePlanningTests {
         #expect(jobs[0].notBefore == now.adding(.seconds(60)))
         #expect(jobs[0].batch == "b1")
         #expect(JobLookup.creationTime(of: jobs[0].id) != nil)
-        #expect(jobs[1] == Job(id: JobID(rawValue: "key-b")!, batch: "b1", source: "https://h/b.png", chain: "downsample(10x10)",
-                               format: "webp", quality: 50, priority: .high, output: "/abs/out", enqueuedAt: now,
-                               notBefore: now.adding(.seconds(60))))
+        #expect(
+            jobs[1]
+                == Job(
+                    id: JobID(rawValue: "key-b")!, batch: "b1", source: "https://h/b.png", chain: "downsample(10x10)",
+                    format: "webp", quality: 50, priority: .high, output: "/abs/out", enqueuedAt: now,
+                    notBefore: now.adding(.seconds(60))))
     }
 
     @Test("--id-from-source makes the absolute source the id; a source too long to be an id is refused by line")
@@ -118,15 +126,21 @@ struct EnqueuePlanningTests {
         var defaults = Self.defaults()
         defaults.idFromSource = true
         var validator = Self.validator()
-        guard case .jobs(let jobs) = try await EnqueuePlanner.plan([JobRequest(source: "x/a.jpg")], defaults: defaults,
-                                                                  validator: &validator, listName: nil) else {
+        guard
+            case .jobs(let jobs) = try await EnqueuePlanner.plan(
+                [JobRequest(source: "x/a.jpg")], defaults: defaults,
+                validator: &validator, listName: nil)
+        else {
             Issue.record("a valid request was refused")
             return
         }
         #expect(jobs.map(\.id.rawValue) == ["/work/dir/x/a.jpg"])
         let long = JobRequest(line: 7, source: "https://h/" + String(repeating: "a", count: 300))
-        guard case .problems(let problems) = try await EnqueuePlanner.plan([long], defaults: defaults, validator: &validator,
-                                                                          listName: "list") else {
+        guard
+            case .problems(let problems) = try await EnqueuePlanner.plan(
+                [long], defaults: defaults, validator: &validator,
+                listName: "list")
+        else {
             Issue.record("an over-long id was accepted")
             return
         }
@@ -138,18 +152,29 @@ struct EnqueuePlanningTests {
     func problems() async throws {
         var validator = Self.validator()
         let requests = (1...3).map { (number: Int) in JobRequest(line: number, source: "s\(number).jpg") }
-        guard case .problems(let flagProblems) = try await EnqueuePlanner.plan(requests, defaults: Self.defaults(chain: "blur(0)"),
-                                                                              validator: &validator, listName: "l") else {
+        guard
+            case .problems(let flagProblems) = try await EnqueuePlanner.plan(
+                requests, defaults: Self.defaults(chain: "blur(0)"),
+                validator: &validator, listName: "l")
+        else {
             Issue.record("a bad chain was accepted")
             return
         }
         #expect(flagProblems.count == 1)
-        #expect(flagProblems[0].lines == ["-p: bad chain [chain.invalid-argument]: blur: radius must be > 0 (got 0) at column 6",
-                                          "    blur(0)", "         ^"])
-        let mixed = [JobRequest(line: 1, source: "a.jpg", chain: "nope(1)"), JobRequest(line: 2, source: "b.jpg"),
-                     JobRequest(line: 3, source: "c.jpg", chain: "blur(1)", format: "bmp")]
-        guard case .problems(let lineProblems) = try await EnqueuePlanner.plan(mixed, defaults: Self.defaults(chain: nil),
-                                                                              validator: &validator, listName: "l") else {
+        #expect(
+            flagProblems[0].lines == [
+                "-p: bad chain [chain.invalid-argument]: blur: radius must be > 0 (got 0) at column 6",
+                "    blur(0)", "         ^",
+            ])
+        let mixed = [
+            JobRequest(line: 1, source: "a.jpg", chain: "nope(1)"), JobRequest(line: 2, source: "b.jpg"),
+            JobRequest(line: 3, source: "c.jpg", chain: "blur(1)", format: "bmp"),
+        ]
+        guard
+            case .problems(let lineProblems) = try await EnqueuePlanner.plan(
+                mixed, defaults: Self.defaults(chain: nil),
+                validator: &validator, listName: "l")
+        else {
             Issue.record("bad lines were accepted")
             return
         }

@@ -1,5 +1,6 @@
-@testable import DarkroomClient
 import Testing
+
+@testable import DarkroomClient
 
 @Suite("Paths are made absolute for the workers; URLs stay as typed")
 struct PathResolverTests {

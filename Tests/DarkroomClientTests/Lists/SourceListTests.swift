@@ -1,6 +1,7 @@
-@testable import DarkroomClient
 import Foundation
 import Testing
+
+@testable import DarkroomClient
 
 @Suite("Job lists: bare and JSON lines, line numbers, every mistake by its place")
 struct SourceListTests {
@@ -8,20 +9,25 @@ struct SourceListTests {
     func plainLines() throws {
         let text = "# photos\n\n  cat.jpg  \r\nhttps://x.example/dog.png\n   # indented comment\n/abs/b.jpg\n"
         let requests = try SourceList.parse(Data(text.utf8), name: "list.txt").get()
-        #expect(requests == [JobRequest(line: 3, source: "cat.jpg"),
-                             JobRequest(line: 4, source: "https://x.example/dog.png"),
-                             JobRequest(line: 6, source: "/abs/b.jpg")])
+        #expect(
+            requests == [
+                JobRequest(line: 3, source: "cat.jpg"),
+                JobRequest(line: 4, source: "https://x.example/dog.png"),
+                JobRequest(line: 6, source: "/abs/b.jpg"),
+            ])
     }
 
     @Test("A JSON line overrides the flags with its own chain, format, quality, priority, id and output")
     func jsonLines() throws {
-        let text = #"{"source": "a.jpg", "chain": "blur(2)", "format": "webp", "quality": 70, "priority": "HIGH", "id": "k1", "output": "out"}"#
+        let text =
+            #"{"source": "a.jpg", "chain": "blur(2)", "format": "webp", "quality": 70, "priority": "HIGH", "id": "k1", "output": "out"}"#
             + "\n" + #"{"source": "b.jpg", "quality": null}"#
         let requests = try SourceList.parse(Data(text.utf8), name: "l").get()
-        #expect(requests == [
-            JobRequest(line: 1, source: "a.jpg", chain: "blur(2)", format: "webp", quality: 70, priority: .high, id: "k1", output: "out"),
-            JobRequest(line: 2, source: "b.jpg"),
-        ])
+        #expect(
+            requests == [
+                JobRequest(line: 1, source: "a.jpg", chain: "blur(2)", format: "webp", quality: 70, priority: .high, id: "k1", output: "out"),
+                JobRequest(line: 2, source: "b.jpg"),
+            ])
     }
 
     @Test("Every bad line is reported with its number and what is wrong with it")

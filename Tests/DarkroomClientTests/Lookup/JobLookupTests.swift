@@ -1,7 +1,8 @@
-@testable import DarkroomClient
 import DarkroomQueue
 import DarkroomTestSupport
 import Testing
+
+@testable import DarkroomClient
 
 @Suite("Looking a job up in the event stream")
 struct JobLookupTests {

@@ -1,8 +1,9 @@
-@testable import DarkroomClient
 import DarkroomQueue
 import DarkroomTestSupport
 import Synchronization
 import Testing
+
+@testable import DarkroomClient
 
 @Suite("Waiting for a batch: counts, failures, timeouts")
 struct BatchWaiterTests {
@@ -14,8 +15,9 @@ struct BatchWaiterTests {
         _ = try await queue.enqueue((1...3).map { Kit.job("j\($0)") })
         try await Kit.finish(queue) { _ in .succeeded(Kit.result()) }
         let seen = Mutex<[BatchProgress]>([])
-        let result = try #require(try await BatchWaiter(batch: "b1", timeout: .seconds(30))
-            .wait(on: queue, onProgress: { progress in seen.withLock { $0.append(progress) } }, onFailure: { _ in }))
+        let result = try #require(
+            try await BatchWaiter(batch: "b1", timeout: .seconds(30))
+                .wait(on: queue, onProgress: { progress in seen.withLock { $0.append(progress) } }, onFailure: { _ in }))
         #expect(result.progress == BatchProgress(total: 3, succeeded: 3))
         #expect(!result.timedOut)
         #expect(result.failures.isEmpty)
@@ -52,8 +54,9 @@ struct BatchWaiterTests {
     func waitTimeoutAndUnknown() async throws {
         let queue = MemoryQueue()
         _ = try await queue.enqueue([Kit.job("j1")])
-        let result = try #require(try await BatchWaiter(batch: "b1", timeout: .milliseconds(200), readWait: .milliseconds(50))
-            .wait(on: queue, onProgress: { _ in }, onFailure: { _ in }))
+        let result = try #require(
+            try await BatchWaiter(batch: "b1", timeout: .milliseconds(200), readWait: .milliseconds(50))
+                .wait(on: queue, onProgress: { _ in }, onFailure: { _ in }))
         #expect(result.timedOut)
         #expect(result.progress.remaining == 1)
         #expect(!result.progress.isComplete)

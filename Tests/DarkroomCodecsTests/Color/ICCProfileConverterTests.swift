@@ -1,6 +1,7 @@
-@testable import DarkroomCodecs
 import DarkroomCore
 import Testing
+
+@testable import DarkroomCodecs
 
 @Suite("ICC profiles to sRGB")
 struct ICCProfileConverterTests {
@@ -34,7 +35,9 @@ struct ICCProfileConverterTests {
         let decoded = try JPEGTestKit.decode("adobergb.jpg")
         #expect(decoded.info.hasICCProfile)
         for q in Self.muted {
-            #expect(JPEGTestKit.pixel(decoded.bitmap, x: q.x, y: q.y, isNear: q.rgb, tolerance: 3), "at \(q.x),\(q.y): \(JPEGTestKit.rgb(decoded.bitmap, x: q.x, y: q.y))")
+            #expect(
+                JPEGTestKit.pixel(decoded.bitmap, x: q.x, y: q.y, isNear: q.rgb, tolerance: 3),
+                "at \(q.x),\(q.y): \(JPEGTestKit.rgb(decoded.bitmap, x: q.x, y: q.y))")
         }
         // Without the profile the raw Adobe RGB values show: the reddish patch is clearly off.
         let raw = try JPEGDecoder().decode(try Self.withICCSegments("adobergb.jpg", []), options: DecodeOptions())
@@ -78,7 +81,7 @@ struct ICCProfileConverterTests {
     func brokenProfiles() throws {
         let profile = try Self.profile(in: "adobergb.jpg")
         var garbled = profile
-        for i in stride(from: 128, to: garbled.count, by: 3) { garbled[i] = 0xA5 } // tag table and data destroyed
+        for i in stride(from: 128, to: garbled.count, by: 3) { garbled[i] = 0xA5 }  // tag table and data destroyed
         let cases: [(String, [[UInt8]])] = [
             ("garbage bytes", [Self.chunk(1, of: 1, [UInt8](repeating: 7, count: 300))]),
             ("garbled tags", [Self.chunk(1, of: 1, garbled)]),
@@ -128,7 +131,9 @@ struct ICCProfileConverterTests {
         let cmyk = try Self.profile(in: "cmyk-profile.jpg")
         #expect(JPEGTestKit.errorCode { try ICCProfileConverter.convertToSRGB(&bitmap, profile: cmyk, sourceName: "x") } == .colorProfile)
         #expect(JPEGTestKit.errorCode { try ICCProfileConverter.convertToSRGB(&bitmap, profile: [], sourceName: "x") } == .colorProfile)
-        #expect(JPEGTestKit.errorCode { try ICCProfileConverter.convertToSRGB(&bitmap, profile: [UInt8](repeating: 0, count: 500), sourceName: "x") } == .colorProfile)
+        #expect(
+            JPEGTestKit.errorCode { try ICCProfileConverter.convertToSRGB(&bitmap, profile: [UInt8](repeating: 0, count: 500), sourceName: "x") }
+                == .colorProfile)
         #expect(bitmap.pixel(x: 0, y: 0) == .white)
     }
 
@@ -142,7 +147,7 @@ struct ICCProfileConverterTests {
         _ = try cache.transform(profile: srgb, layout: .rgba).get()
         #expect(cache.count == 2)
         #expect(try cache.transform(profile: adobe, layout: .rgba).get() === first, "a hit returns the same transform")
-        _ = try cache.transform(profile: cmyk, layout: .invertedCMYK).get() // evicts sRGB, the least recently used
+        _ = try cache.transform(profile: cmyk, layout: .invertedCMYK).get()  // evicts sRGB, the least recently used
         #expect(cache.count == 2)
         #expect(try cache.transform(profile: adobe, layout: .rgba).get() === first)
         #expect(ICCTransformCache(capacity: 1).transform(profile: [0, 1], layout: .rgba).isFailure)

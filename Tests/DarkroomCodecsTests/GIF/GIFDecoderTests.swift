@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 @Suite("GIF decoding")
@@ -12,8 +13,9 @@ struct GIFDecoderTests {
         try GIFDecoder().decode(EncodedImage(bytes: bytes, sourceName: "test.gif"), options: DecodeOptions(limits: DecodeLimits(strict: strict)))
     }
 
-    @Test("Given a GIF made by ImageMagick, when decoded, then every pixel equals ImageMagick's own decode",
-          arguments: [("still", true), ("transparent", false)])
+    @Test(
+        "Given a GIF made by ImageMagick, when decoded, then every pixel equals ImageMagick's own decode",
+        arguments: [("still", true), ("transparent", false)])
     func decodesFixture(name: String, opaque: Bool) throws {
         let decoded = try GIFDecoder().decode(PWGTestKit.encoded("gif/\(name).gif"), options: DecodeOptions())
         let reference = try PWGTestKit.fixture("gif/\(name).rgba")
@@ -46,7 +48,9 @@ struct GIFDecoderTests {
         }
     }
 
-    @Test("Given an animation whose first frame is smaller than the screen, when decoded, then the frame sits at its offset on a transparent canvas and the frames are counted")
+    @Test(
+        "Given an animation whose first frame is smaller than the screen, when decoded, then the frame sits at its offset on a transparent canvas and the frames are counted"
+    )
     func placesFirstFrame() throws {
         let decoded = try GIFDecoder().decode(PWGTestKit.encoded("gif/anim-offset-first.gif"), options: DecodeOptions())
         let bitmap = decoded.bitmap

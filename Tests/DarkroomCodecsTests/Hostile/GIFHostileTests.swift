@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 @Suite("Hostile GIF input")
@@ -99,7 +100,7 @@ struct GIFHostileTests {
         // A 16×16 screen with no global table, then noise.
         var bytes = Array("GIF89a".utf8) + [16, 0, 16, 0, 0, 0, 0]
         for _ in 0..<300 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             bytes.append(UInt8(truncatingIfNeeded: state >> 56))
         }
         #expect(refusal(bytes) == (.corrupt, 0))

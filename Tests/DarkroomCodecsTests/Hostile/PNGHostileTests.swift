@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 /// Hostile and damaged PNGs: each must end in a precise error (or, leniently, in what could be
@@ -45,8 +46,9 @@ struct PNGHostileTests {
         #expect(refusal(bomb, raised) == (.tooLarge, 0))
     }
 
-    @Test("Given an iCCP or zTXt chunk that inflates to 20 MB, when decoded, then the chunk limit refuses it",
-          arguments: ["iCCP", "zTXt"])
+    @Test(
+        "Given an iCCP or zTXt chunk that inflates to 20 MB, when decoded, then the chunk limit refuses it",
+        arguments: ["iCCP", "zTXt"])
     func metadataBomb(type: String) throws {
         let original = try PWGTestKit.fixture("png/rgb8.png")
         let bomb = PWGPNGBuilder.chunk(type, Array("bomb".utf8) + [0, 0] + PWGPNGBuilder.zeroBombPrefix + [UInt8](repeating: 0, count: 20_000))
@@ -135,7 +137,7 @@ struct PNGHostileTests {
         var state: UInt64 = 0x5EED
         var bytes = PWGPNGBuilder.signature
         for _ in 0..<300 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             bytes.append(UInt8(truncatingIfNeeded: state >> 56))
         }
         #expect(refusal(bytes) == (.corrupt, 0))

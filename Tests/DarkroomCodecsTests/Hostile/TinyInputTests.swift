@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 /// Zero bytes are the registry's job (`.empty` before any decoder is asked); a decoder called
@@ -12,8 +13,9 @@ struct TinyInputTests {
         ("GIF", GIFDecoder(), "gif/still.gif"),
     ]
 
-    @Test("Given the first 0…15 bytes of a valid file, when decoded or read, then each attempt is truncated and allocates nothing",
-          arguments: decoders)
+    @Test(
+        "Given the first 0…15 bytes of a valid file, when decoded or read, then each attempt is truncated and allocates nothing",
+        arguments: decoders)
     func tinyPrefixes(name: String, decoder: any ImageDecoding, fixture: String) throws {
         let bytes = try PWGTestKit.fixture(fixture)
         for length in 0..<16 {
@@ -27,8 +29,9 @@ struct TinyInputTests {
         }
     }
 
-    @Test("Given bytes of another format, when each decoder is asked directly, then none claims them and each fails without allocating",
-          arguments: decoders)
+    @Test(
+        "Given bytes of another format, when each decoder is asked directly, then none claims them and each fails without allocating",
+        arguments: decoders)
     func wrongFormat(name: String, decoder: any ImageDecoding, fixture: String) throws {
         let html = Array("<!DOCTYPE html><html><body>not an image</body></html>".utf8)
         #expect(!decoder.canDecode(html))

@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 @Suite("Hostile WebP input")
@@ -25,8 +26,9 @@ struct WebPHostileTests {
         Array("RIFF".utf8) + littleEndian(chunks.count + 4, bytes: 4) + Array("WEBP".utf8) + chunks
     }
 
-    @Test("Given every prefix of a lossy and a lossless WebP, when decoded strictly, then each is truncated, never a crash",
-          arguments: ["lossy", "lossless-alpha"])
+    @Test(
+        "Given every prefix of a lossy and a lossless WebP, when decoded strictly, then each is truncated, never a crash",
+        arguments: ["lossy", "lossless-alpha"])
     func everyPrefixIsTruncated(name: String) throws {
         let webp = try PWGTestKit.fixture("webp/\(name).webp")
         for cut in 12..<webp.count {
@@ -76,8 +78,10 @@ struct WebPHostileTests {
         let frameData = Array(lossy[12...])
         let vp8x = Self.chunk("VP8X", [0x02, 0, 0, 0] + Self.littleEndian(39_999, bytes: 3) + Self.littleEndian(39_999, bytes: 3))
         let anim = Self.chunk("ANIM", [0, 0, 0, 0, 0, 0])
-        let anmf = Self.chunk("ANMF", Self.littleEndian(0, bytes: 6) + Self.littleEndian(63, bytes: 3) + Self.littleEndian(47, bytes: 3)
-                                     + Self.littleEndian(100, bytes: 3) + [0] + frameData)
+        let anmf = Self.chunk(
+            "ANMF",
+            Self.littleEndian(0, bytes: 6) + Self.littleEndian(63, bytes: 3) + Self.littleEndian(47, bytes: 3)
+                + Self.littleEndian(100, bytes: 3) + [0] + frameData)
         let webp = Self.riff(vp8x + anim + anmf)
         #expect(refusal(webp) == (.tooLarge, 0))
         // The same file with a 64×64 canvas decodes, so it is the canvas that was refused.
@@ -93,7 +97,7 @@ struct WebPHostileTests {
         var state: UInt64 = 0xBADC0DE
         var bytes = Array("RIFF".utf8) + Self.littleEndian(308, bytes: 4) + Array("WEBP".utf8)
         for _ in 0..<300 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             bytes.append(UInt8(truncatingIfNeeded: state >> 56))
         }
         #expect(refusal(bytes) == (.truncated, 0))

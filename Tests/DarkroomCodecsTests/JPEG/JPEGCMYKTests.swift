@@ -15,7 +15,9 @@ struct JPEGCMYKTests {
         #expect(decoded.bitmap.isOpaque)
         #expect(decoded.bitmap.scanIsOpaque())
         for q in Self.quadrants {
-            #expect(JPEGTestKit.pixel(decoded.bitmap, x: q.x, y: q.y, isNear: q.rgb, tolerance: 4), "at \(q.x),\(q.y): \(JPEGTestKit.rgb(decoded.bitmap, x: q.x, y: q.y))")
+            #expect(
+                JPEGTestKit.pixel(decoded.bitmap, x: q.x, y: q.y, isNear: q.rgb, tolerance: 4),
+                "at \(q.x),\(q.y): \(JPEGTestKit.rgb(decoded.bitmap, x: q.x, y: q.y))")
         }
     }
 
@@ -56,8 +58,10 @@ struct JPEGCMYKTests {
             #expect(JPEGTestKit.pixel(decoded.bitmap, x: x, y: y, isNear: rgb, tolerance: 4), "at \(x),\(y): \(JPEGTestKit.rgb(decoded.bitmap, x: x, y: y))")
         }
         // The profile matters: the naive formula on the same pixels gives clearly different colours.
-        let naive = try JPEGDecoder().decode(EncodedImage(bytes: JPEGTestKit.removingSegments(0xE2, from: try JPEGTestKit.fixture("cmyk-profile.jpg")),
-                                                          sourceName: "naive.jpg"), options: DecodeOptions())
+        let naive = try JPEGDecoder().decode(
+            EncodedImage(
+                bytes: JPEGTestKit.removingSegments(0xE2, from: try JPEGTestKit.fixture("cmyk-profile.jpg")),
+                sourceName: "naive.jpg"), options: DecodeOptions())
         #expect(JPEGTestKit.psnr(naive.bitmap, decoded.bitmap) < 30)
     }
 

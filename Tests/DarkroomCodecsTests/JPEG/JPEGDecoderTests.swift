@@ -59,8 +59,9 @@ struct JPEGDecoderTests {
         #expect(JPEGTestKit.pixel(decoded.bitmap, x: 16, y: 16, isNear: (88, 88, 88), tolerance: 6))
     }
 
-    @Test("Given each EXIF orientation 1…8, the decoded image is upright: red top-left, green top-right, blue bottom-left, white bottom-right",
-          arguments: 1...8)
+    @Test(
+        "Given each EXIF orientation 1…8, the decoded image is upright: red top-left, green top-right, blue bottom-left, white bottom-right",
+        arguments: 1...8)
     func orientation(_ value: Int) throws {
         let decoded = try JPEGTestKit.decode("orientation-\(value).jpg")
         #expect(decoded.info.orientation.rawValue == value)

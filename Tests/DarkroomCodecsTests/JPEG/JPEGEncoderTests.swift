@@ -67,18 +67,33 @@ struct JPEGEncoderTests {
     func flattening() throws {
         // Left half fully transparent, right half red at 50 % (premultiplied 128, 0, 0, 128).
         let bitmap = try Bitmap(width: 32, height: 16, isOpaque: false) { buffer, rowBytes in
-            for y in 0..<16 { for x in 0..<32 {
-                let i = y * rowBytes + x * 4
-                if x < 16 { buffer[i] = 0; buffer[i + 1] = 0; buffer[i + 2] = 0; buffer[i + 3] = 0 }
-                else { buffer[i] = 128; buffer[i + 1] = 0; buffer[i + 2] = 0; buffer[i + 3] = 128 }
-            } }
+            for y in 0..<16 {
+                for x in 0..<32 {
+                    let i = y * rowBytes + x * 4
+                    if x < 16 {
+                        buffer[i] = 0
+                        buffer[i + 1] = 0
+                        buffer[i + 2] = 0
+                        buffer[i + 3] = 0
+                    } else {
+                        buffer[i] = 128
+                        buffer[i + 1] = 0
+                        buffer[i + 2] = 0
+                        buffer[i + 3] = 128
+                    }
+                }
+            }
         }
-        let onWhite = try JPEGDecoder().decode(EncodedImage(bytes: try JPEGEncoder().encode(bitmap, options: EncodeOptions(quality: 95)), sourceName: "w"),
-                                               options: DecodeOptions()).bitmap
+        let onWhite = try JPEGDecoder().decode(
+            EncodedImage(bytes: try JPEGEncoder().encode(bitmap, options: EncodeOptions(quality: 95)), sourceName: "w"),
+            options: DecodeOptions()
+        ).bitmap
         #expect(JPEGTestKit.pixel(onWhite, x: 4, y: 8, isNear: (255, 255, 255), tolerance: 3))
         #expect(JPEGTestKit.pixel(onWhite, x: 28, y: 8, isNear: (255, 127, 127), tolerance: 6))
-        let onBlack = try JPEGDecoder().decode(EncodedImage(bytes: try JPEGEncoder().encode(bitmap, options: EncodeOptions(quality: 95, background: .black)), sourceName: "b"),
-                                               options: DecodeOptions()).bitmap
+        let onBlack = try JPEGDecoder().decode(
+            EncodedImage(bytes: try JPEGEncoder().encode(bitmap, options: EncodeOptions(quality: 95, background: .black)), sourceName: "b"),
+            options: DecodeOptions()
+        ).bitmap
         #expect(JPEGTestKit.pixel(onBlack, x: 4, y: 8, isNear: (0, 0, 0), tolerance: 3))
         #expect(JPEGTestKit.pixel(onBlack, x: 28, y: 8, isNear: (128, 0, 0), tolerance: 6))
     }
@@ -95,8 +110,10 @@ struct JPEGEncoderTests {
     @Test("A 1×1 image round-trips")
     func tiny() throws {
         let source = try Bitmap(width: 1, height: 1, fill: RGBAColor(red: 10, green: 200, blue: 30))
-        let decoded = try JPEGDecoder().decode(EncodedImage(bytes: try JPEGEncoder().encode(source, options: EncodeOptions(quality: 100)), sourceName: "1"),
-                                               options: DecodeOptions()).bitmap
+        let decoded = try JPEGDecoder().decode(
+            EncodedImage(bytes: try JPEGEncoder().encode(source, options: EncodeOptions(quality: 100)), sourceName: "1"),
+            options: DecodeOptions()
+        ).bitmap
         #expect(decoded.size == PixelSize(width: 1, height: 1))
         #expect(JPEGTestKit.pixel(decoded, x: 0, y: 0, isNear: (10, 200, 30), tolerance: 8))
     }

@@ -1,6 +1,7 @@
-@testable import DarkroomCodecs
 import DarkroomCore
 import Testing
+
+@testable import DarkroomCodecs
 
 @Suite("JPEG header parsing: Exif orientation and ICC chunks")
 struct JPEGHeaderParsingTests {
@@ -42,7 +43,8 @@ struct JPEGHeaderParsingTests {
         #expect(Self.orientation(Self.tiff(bigEndian: false, entries: [(0x0112, 4, 1, 6)])) == .right)
         // An entry count of 65535 in a tiny block: only the entries that fit are read.
         var lying = Self.tiff(bigEndian: false, entries: [(0x0112, 3, 1, 3)])
-        lying[8] = 0xFF; lying[9] = 0xFF
+        lying[8] = 0xFF
+        lying[9] = 0xFF
         #expect(Self.orientation(lying) == .down)
         #expect(Self.orientation([0x49, 0x49, 42, 0]) == nil)
         #expect(Self.orientation([0x49, 0x4D, 42, 0, 8, 0, 0, 0, 0, 0]) == nil)

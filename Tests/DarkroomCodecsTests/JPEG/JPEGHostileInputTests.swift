@@ -8,8 +8,10 @@ struct JPEGHostileInputTests {
     static func withFrameSize(_ base: [UInt8], width: Int, height: Int) throws -> [UInt8] {
         var bytes = base
         let sof = try #require(JPEGTestKit.offset(of: 0xC0, in: bytes))
-        bytes[sof + 5] = UInt8(height >> 8); bytes[sof + 6] = UInt8(height & 0xFF)
-        bytes[sof + 7] = UInt8(width >> 8); bytes[sof + 8] = UInt8(width & 0xFF)
+        bytes[sof + 5] = UInt8(height >> 8)
+        bytes[sof + 6] = UInt8(height & 0xFF)
+        bytes[sof + 7] = UInt8(width >> 8)
+        bytes[sof + 8] = UInt8(width & 0xFF)
         return bytes
     }
 
@@ -21,9 +23,10 @@ struct JPEGHostileInputTests {
         PixelMemory.$observer.withValue(observer) {
             #expect(JPEGTestKit.errorCode { _ = try JPEGDecoder().readInfo(image, limits: DecodeLimits()) } == .tooLarge)
             #expect(JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(image, options: DecodeOptions()) } == .tooLarge)
-            #expect(JPEGTestKit.errorCode {
-                _ = try JPEGDecoder().decode(image, options: DecodeOptions(limits: DecodeLimits(strict: false)))
-            } == .tooLarge)
+            #expect(
+                JPEGTestKit.errorCode {
+                    _ = try JPEGDecoder().decode(image, options: DecodeOptions(limits: DecodeLimits(strict: false)))
+                } == .tooLarge)
         }
         #expect(observer.allocationCount == 0)
     }
@@ -58,9 +61,10 @@ struct JPEGHostileInputTests {
         let decoder = JPEGDecoder()
         #expect(JPEGTestKit.errorCode { _ = try decoder.decode(EncodedImage(bytes: [], sourceName: "e.jpg"), options: DecodeOptions()) } == .empty)
         #expect(JPEGTestKit.errorCode { _ = try decoder.readInfo(EncodedImage(bytes: [], sourceName: "e.jpg"), limits: DecodeLimits()) } == .empty)
-        #expect(JPEGTestKit.errorCode {
-            _ = try decoder.decode(EncodedImage(bytes: [0xFF, 0xD8, 0xFF], sourceName: "soi.jpg"), options: DecodeOptions())
-        } == .truncated)
+        #expect(
+            JPEGTestKit.errorCode {
+                _ = try decoder.decode(EncodedImage(bytes: [0xFF, 0xD8, 0xFF], sourceName: "soi.jpg"), options: DecodeOptions())
+            } == .truncated)
     }
 
     @Test("Given a file cut at every offset, strict decode fails as truncated (or corrupt) and never crashes")
@@ -96,8 +100,10 @@ struct JPEGHostileInputTests {
         let bytes = try JPEGTestKit.fixture("scene-420.jpg")
         #expect(Array(bytes.suffix(2)) == [0xFF, 0xD9])
         let complete = try JPEGTestKit.decode("scene-420.jpg").bitmap
-        let withoutEOI = try JPEGDecoder().decode(EncodedImage(bytes: Array(bytes.dropLast(2)), sourceName: "noeoi.jpg"),
-                                                  options: DecodeOptions()).bitmap
+        let withoutEOI = try JPEGDecoder().decode(
+            EncodedImage(bytes: Array(bytes.dropLast(2)), sourceName: "noeoi.jpg"),
+            options: DecodeOptions()
+        ).bitmap
         #expect(JPEGTestKit.psnr(complete, withoutEOI) == 99)
     }
 
@@ -111,7 +117,10 @@ struct JPEGHostileInputTests {
         // Cut right before the last scan: every remaining scan is whole, so libjpeg alone would not notice.
         var lastScan = 0
         var index = 2
-        while let next = JPEGTestKit.offset(of: 0xDA, in: bytes, from: index) { lastScan = next; index = next + 2 }
+        while let next = JPEGTestKit.offset(of: 0xDA, in: bytes, from: index) {
+            lastScan = next
+            index = next + 2
+        }
         let cut = EncodedImage(bytes: Array(bytes[0..<lastScan]), sourceName: "scans.jpg")
         #expect(JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(cut, options: DecodeOptions()) } == .truncated)
         let lenient = try JPEGDecoder().decode(cut, options: DecodeOptions(limits: DecodeLimits(strict: false)))
@@ -177,19 +186,24 @@ struct JPEGHostileInputTests {
         var lossless = try JPEGTestKit.fixture("scene-444.jpg")
         let sof = try #require(JPEGTestKit.offset(of: 0xC0, in: lossless))
         lossless[sof + 1] = 0xC3
-        #expect(JPEGTestKit.errorCode { _ = try JPEGDecoder().readInfo(EncodedImage(bytes: lossless, sourceName: "l.jpg"), limits: DecodeLimits()) } == .unsupported)
+        #expect(
+            JPEGTestKit.errorCode { _ = try JPEGDecoder().readInfo(EncodedImage(bytes: lossless, sourceName: "l.jpg"), limits: DecodeLimits()) } == .unsupported
+        )
         var twelve = try JPEGTestKit.fixture("scene-444.jpg")
         twelve[sof + 4] = 12
-        #expect(JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(EncodedImage(bytes: twelve, sourceName: "12.jpg"), options: DecodeOptions()) } == .unsupported)
+        #expect(
+            JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(EncodedImage(bytes: twelve, sourceName: "12.jpg"), options: DecodeOptions()) } == .unsupported)
     }
 
     @Test("Markers with impossible lengths and SOS before SOF are .corrupt")
     func brokenMarkers() throws {
         let base = try JPEGTestKit.fixture("scene-444.jpg")
         let badLength: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01] + Array(base[2...])
-        #expect(JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(EncodedImage(bytes: badLength, sourceName: "len.jpg"), options: DecodeOptions()) } == .corrupt)
+        #expect(
+            JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(EncodedImage(bytes: badLength, sourceName: "len.jpg"), options: DecodeOptions()) } == .corrupt)
         let sosFirst: [UInt8] = [0xFF, 0xD8] + JPEGTestKit.segment(0xDA, [1, 1, 0, 0, 63, 0]) + [0x12, 0x34, 0xFF, 0xD9]
-        #expect(JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(EncodedImage(bytes: sosFirst, sourceName: "sos.jpg"), options: DecodeOptions()) } == .corrupt)
+        #expect(
+            JPEGTestKit.errorCode { _ = try JPEGDecoder().decode(EncodedImage(bytes: sosFirst, sourceName: "sos.jpg"), options: DecodeOptions()) } == .corrupt)
         // An HTML page behind a JPEG signature.
         let html = [0xFF, 0xD8, 0xFF] + Array("<html><body>404</body></html>".utf8)
         let error = JPEGTestKit.codecError { _ = try JPEGDecoder().readInfo(EncodedImage(bytes: html, sourceName: "page.jpg"), limits: DecodeLimits()) }

@@ -14,17 +14,18 @@ struct JPEGShrinkOnLoadTests {
         #expect(decoded.bitmap.sizeBeforeShrinkOnLoad == nil)
     }
 
-    @Test("The smallest DCT scale that still covers 1.5× the hint's target is chosen, with sides rounded up",
-          arguments: [
-              // (box, mode, expected decoded size); the target must fit 1.5 times into the result
-              (PixelSize(width: 16, height: 16), DecodeHint.Mode.fit, PixelSize(width: 26, height: 13)),   // 16×8 → 1/8
-              (PixelSize(width: 25, height: 25), .fit, PixelSize(width: 51, height: 26)),                   // 25×13 → 1/4
-              (PixelSize(width: 30, height: 30), .fit, PixelSize(width: 51, height: 26)),                   // 30×15 → 1/4
-              (PixelSize(width: 60, height: 60), .fit, PixelSize(width: 102, height: 51)),                  // 60×30 → 1/2
-              (PixelSize(width: 16, height: 16), .fill, PixelSize(width: 51, height: 26)),                  // 33×16 → 1/4
-              (PixelSize(width: 26, height: 33), .stretch, PixelSize(width: 102, height: 51)),              // 26×33 → 1/2
-              (PixelSize(width: 26, height: 50), .stretch, PixelSize(width: 203, height: 101)),             // 26×50 → full
-          ])
+    @Test(
+        "The smallest DCT scale that still covers 1.5× the hint's target is chosen, with sides rounded up",
+        arguments: [
+            // (box, mode, expected decoded size); the target must fit 1.5 times into the result
+            (PixelSize(width: 16, height: 16), DecodeHint.Mode.fit, PixelSize(width: 26, height: 13)),  // 16×8 → 1/8
+            (PixelSize(width: 25, height: 25), .fit, PixelSize(width: 51, height: 26)),  // 25×13 → 1/4
+            (PixelSize(width: 30, height: 30), .fit, PixelSize(width: 51, height: 26)),  // 30×15 → 1/4
+            (PixelSize(width: 60, height: 60), .fit, PixelSize(width: 102, height: 51)),  // 60×30 → 1/2
+            (PixelSize(width: 16, height: 16), .fill, PixelSize(width: 51, height: 26)),  // 33×16 → 1/4
+            (PixelSize(width: 26, height: 33), .stretch, PixelSize(width: 102, height: 51)),  // 26×33 → 1/2
+            (PixelSize(width: 26, height: 50), .stretch, PixelSize(width: 203, height: 101)),  // 26×50 → full
+        ])
     func chosenScale(box: PixelSize, mode: DecodeHint.Mode, expected: PixelSize) throws {
         let decoded = try JPEGTestKit.decode(Self.name, hint: DecodeHint(box: box, mode: mode))
         #expect(decoded.bitmap.size == expected)
@@ -50,10 +51,14 @@ struct JPEGShrinkOnLoadTests {
             for y in 0..<12 {
                 for x in 0..<25 {
                     var sums = [0, 0, 0]
-                    for dy in 0..<8 { for dx in 0..<8 {
-                        let p = full.premultipliedPixel(x: x * 8 + dx, y: y * 8 + dy)
-                        sums[0] += Int(p.r); sums[1] += Int(p.g); sums[2] += Int(p.b)
-                    } }
+                    for dy in 0..<8 {
+                        for dx in 0..<8 {
+                            let p = full.premultipliedPixel(x: x * 8 + dx, y: y * 8 + dy)
+                            sums[0] += Int(p.r)
+                            sums[1] += Int(p.g)
+                            sums[2] += Int(p.b)
+                        }
+                    }
                     for c in 0..<3 { buffer[y * rowBytes + x * 4 + c] = UInt8(sums[c] / 64) }
                     buffer[y * rowBytes + x * 4 + 3] = 255
                 }
@@ -61,11 +66,15 @@ struct JPEGShrinkOnLoadTests {
         }
         // Compare the 25×12 whole blocks (the 26th column and 13th row are partial blocks).
         let cropped = try Bitmap(width: 25, height: 12, isOpaque: true) { buffer, rowBytes in
-            for y in 0..<12 { for x in 0..<25 {
-                let p = small.premultipliedPixel(x: x, y: y)
-                buffer[y * rowBytes + x * 4] = p.r; buffer[y * rowBytes + x * 4 + 1] = p.g
-                buffer[y * rowBytes + x * 4 + 2] = p.b; buffer[y * rowBytes + x * 4 + 3] = 255
-            } }
+            for y in 0..<12 {
+                for x in 0..<25 {
+                    let p = small.premultipliedPixel(x: x, y: y)
+                    buffer[y * rowBytes + x * 4] = p.r
+                    buffer[y * rowBytes + x * 4 + 1] = p.g
+                    buffer[y * rowBytes + x * 4 + 2] = p.b
+                    buffer[y * rowBytes + x * 4 + 3] = 255
+                }
+            }
         }
         #expect(JPEGTestKit.psnr(cropped, averaged) > 30)
     }

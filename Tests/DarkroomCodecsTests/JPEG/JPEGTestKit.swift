@@ -39,7 +39,9 @@ enum JPEGTestKit {
         let rgb = Array(bytes[index..<(index + width * height * 3)])
         return try Bitmap(width: width, height: height, isOpaque: true) { buffer, rowBytes in
             for i in 0..<(width * height) {
-                buffer[i * 4] = rgb[i * 3]; buffer[i * 4 + 1] = rgb[i * 3 + 1]; buffer[i * 4 + 2] = rgb[i * 3 + 2]
+                buffer[i * 4] = rgb[i * 3]
+                buffer[i * 4 + 1] = rgb[i * 3 + 1]
+                buffer[i * 4 + 2] = rgb[i * 3 + 2]
                 buffer[i * 4 + 3] = 255
             }
         }
@@ -51,7 +53,8 @@ enum JPEGTestKit {
         var sum = 0.0
         for y in 0..<a.height {
             for x in 0..<a.width {
-                let p = a.premultipliedPixel(x: x, y: y), q = b.premultipliedPixel(x: x, y: y)
+                let p = a.premultipliedPixel(x: x, y: y)
+                let q = b.premultipliedPixel(x: x, y: y)
                 for (u, v) in [(p.r, q.r), (p.g, q.g), (p.b, q.b)] {
                     let d = Double(u) - Double(v)
                     sum += d * d
@@ -128,7 +131,7 @@ enum JPEGTestKit {
     struct Noise {
         var state: UInt64
         mutating func next() -> UInt8 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: state >> 56)
         }
     }

@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 /// Fixtures are 23×17 (odd sizes exercise Adam7's partial blocks) or 16×8 and come with a
@@ -17,8 +18,9 @@ struct PNGDecoderTests {
         ("gray8-trns", false), ("rgb8-trns", false), ("rgb16-trns", false),
     ]
 
-    @Test("Given a PNG of any colour type, bit depth or interlacing, when decoded, then every pixel is the reference premultiplied and isOpaque matches",
-          arguments: colourTypes)
+    @Test(
+        "Given a PNG of any colour type, bit depth or interlacing, when decoded, then every pixel is the reference premultiplied and isOpaque matches",
+        arguments: colourTypes)
     func decodesEveryColourType(name: String, opaque: Bool) throws {
         let image = try PWGTestKit.encoded("png/\(name).png")
         let reference = try PWGTestKit.fixture("png/\(name).rgba")
@@ -31,8 +33,9 @@ struct PNGDecoderTests {
         #expect(mismatch == nil, "\(name): \(mismatch ?? "")")
     }
 
-    @Test("Given an interlaced PNG, when decoded, then it equals the same image stored without interlacing",
-          arguments: [("rgba8-adam7", "rgba8"), ("rgba16-adam7", "rgba16")])
+    @Test(
+        "Given an interlaced PNG, when decoded, then it equals the same image stored without interlacing",
+        arguments: [("rgba8-adam7", "rgba8"), ("rgba16-adam7", "rgba16")])
     func interlacedEqualsPlain(interlaced: String, plain: String) throws {
         let a = try PNGDecoder().decode(PWGTestKit.encoded("png/\(interlaced).png"), options: DecodeOptions()).bitmap
         let b = try PNGDecoder().decode(PWGTestKit.encoded("png/\(plain).png"), options: DecodeOptions()).bitmap
@@ -95,7 +98,9 @@ struct PNGColorProfileTests {
         #expect(!PWGTestKit.samePixels(decoded.bitmap, untagged.bitmap))
     }
 
-    @Test("Given a greyscale PNG tagged with Ghostscript's sGray profile, when decoded, then it stays grey and matches ImageMagick's conversion to sRGB (within 3)")
+    @Test(
+        "Given a greyscale PNG tagged with Ghostscript's sGray profile, when decoded, then it stays grey and matches ImageMagick's conversion to sRGB (within 3)"
+    )
     func greyProfile() throws {
         let tagged = try PNGDecoder().decode(PWGTestKit.encoded("png/gray8-sgray.png"), options: DecodeOptions()).bitmap
         let reference = try PWGTestKit.fixture("png/gray8-sgray-in-srgb.rgba")

@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 @Suite("PNG encoding")
@@ -44,7 +45,8 @@ struct PNGEncoderTests {
 
     @Test("Given every premultiplied value, when unpremultiplied for encoding and premultiplied again on decode, then it is unchanged")
     func alphaKernelsRoundTrip() {
-        var premultiplied = [UInt8](), straight = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        var premultiplied = [UInt8]()
+        var straight = [UInt8](repeating: 0, count: 256 * 256 * 4)
         premultiplied.reserveCapacity(256 * 256 * 4)
         for a in 0...255 {
             for c in 0...255 {
@@ -59,7 +61,8 @@ struct PNGEncoderTests {
         }
         // The division-free unpremultiply equals min(255, (c × 255 + a/2) / a) everywhere.
         for i in stride(from: 0, to: straight.count, by: 4) {
-            let a = Int(premultiplied[i + 3]), c = Int(premultiplied[i])
+            let a = Int(premultiplied[i + 3])
+            let c = Int(premultiplied[i])
             let expected = a == 0 ? 0 : min(255, (c * 255 + a / 2) / a)
             if Int(straight[i]) != expected {
                 Issue.record("unpremultiply(\(c), \(a)) = \(straight[i]), want \(expected)")

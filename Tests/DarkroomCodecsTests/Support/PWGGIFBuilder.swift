@@ -30,8 +30,10 @@ struct PWGGIFBuilder {
 
     /// A frame at (x, y) of `width × height` indices (row-major, in display order; interlaced
     /// frames are stored in GIF's four-pass row order).
-    mutating func frame(x: Int, y: Int, width: Int, height: Int, indices: [UInt8],
-                        localColors: [Color]? = nil, interlaced: Bool = false) {
+    mutating func frame(
+        x: Int, y: Int, width: Int, height: Int, indices: [UInt8],
+        localColors: [Color]? = nil, interlaced: Bool = false
+    ) {
         bytes += [0x2C] + Self.word(x) + Self.word(y) + Self.word(width) + Self.word(height)
         var packed: UInt8 = interlaced ? 0x40 : 0
         if let localColors {
@@ -90,7 +92,8 @@ struct PWGGIFBuilder {
         }
         codes.append(257)
         var out: [UInt8] = []
-        var buffer = 0, bits = 0
+        var buffer = 0
+        var bits = 0
         for code in codes {
             buffer |= code << bits
             bits += 9

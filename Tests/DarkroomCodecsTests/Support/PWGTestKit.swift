@@ -1,6 +1,7 @@
+import DarkroomCore
 import Foundation
 import Testing
-import DarkroomCore
+
 @testable import DarkroomCodecs
 
 /// Helpers for the PNG, WebP, GIF and hostile-input tests (a name of their own, so they cannot
@@ -37,8 +38,9 @@ enum PWGTestKit {
                 let i = (y * bitmap.width + x) * 4
                 let want = RGBAColor(red: straight[i], green: straight[i + 1], blue: straight[i + 2], alpha: straight[i + 3]).premultiplied
                 let got = bitmap.premultipliedPixel(x: x, y: y)
-                let diff = max(abs(Int(want.r) - Int(got.r)), abs(Int(want.g) - Int(got.g)),
-                               abs(Int(want.b) - Int(got.b)), abs(Int(want.a) - Int(got.a)))
+                let diff = max(
+                    abs(Int(want.r) - Int(got.r)), abs(Int(want.g) - Int(got.g)),
+                    abs(Int(want.b) - Int(got.b)), abs(Int(want.a) - Int(got.a)))
                 if diff > tolerance {
                     return "pixel (\(x), \(y)): got \(got), want \(want)"
                 }
@@ -55,7 +57,8 @@ enum PWGTestKit {
             b.withUnsafeBytes { pb in
                 for y in 0..<a.height {
                     for x in 0..<a.width {
-                        let i = y * a.bytesPerRow + x * 4, j = y * b.bytesPerRow + x * 4
+                        let i = y * a.bytesPerRow + x * 4
+                        let j = y * b.bytesPerRow + x * 4
                         for c in 0..<3 {
                             let va = Int(pa[i + c]) + 255 - Int(pa[i + 3])
                             let vb = Int(pb[j + c]) + 255 - Int(pb[j + 3])
@@ -86,7 +89,8 @@ enum PWGTestKit {
             for y in 0..<height {
                 for x in 0..<width {
                     let i = y * rowBytes + x * 4
-                    let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
+                    let fx = Double(x) / Double(width)
+                    let fy = Double(y) / Double(height)
                     bytes[i] = UInt8(40 + 180 * fx)
                     bytes[i + 1] = UInt8(60 + 150 * fy)
                     bytes[i + 2] = UInt8(128 + 90 * sin(fx * 3 + fy * 2))
@@ -106,7 +110,10 @@ enum PWGTestKit {
                     let alpha = UInt8((x * 255) / max(1, width - 1))
                     let color = RGBAColor(red: UInt8((y * 255) / max(1, height - 1)), green: 200, blue: UInt8((x * 191) / max(1, width - 1)), alpha: alpha)
                     let p = color.premultiplied
-                    bytes[i] = p.r; bytes[i + 1] = p.g; bytes[i + 2] = p.b; bytes[i + 3] = p.a
+                    bytes[i] = p.r
+                    bytes[i + 1] = p.g
+                    bytes[i + 2] = p.b
+                    bytes[i + 3] = p.a
                 }
             }
         }
@@ -123,4 +130,3 @@ enum PWGTestKit {
         return (observer.allocationCount, caught)
     }
 }
-

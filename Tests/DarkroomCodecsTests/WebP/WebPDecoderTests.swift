@@ -1,13 +1,15 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 @Suite("WebP decoding")
 struct WebPDecoderTests {
     /// libwebp premultiplies (`MODE_rgbA`) with its own fixed-point product, which can be one
     /// below the rounded value; alpha itself is exact.
-    @Test("Given a lossless WebP with or without alpha, when decoded, then every pixel is dwebp's output premultiplied (within 1)",
-          arguments: [("lossless", true), ("lossless-alpha", false)])
+    @Test(
+        "Given a lossless WebP with or without alpha, when decoded, then every pixel is dwebp's output premultiplied (within 1)",
+        arguments: [("lossless", true), ("lossless-alpha", false)])
     func decodesLossless(name: String, opaque: Bool) throws {
         let decoded = try WebPDecoder().decode(PWGTestKit.encoded("webp/\(name).webp"), options: DecodeOptions())
         let reference = try PWGTestKit.fixture("webp/\(name).rgba")

@@ -1,5 +1,6 @@
-import Testing
 import DarkroomCore
+import Testing
+
 @testable import DarkroomCodecs
 
 @Suite("WebP encoding")
@@ -44,7 +45,8 @@ struct WebPEncoderTests {
         var worst = 0
         for y in 0..<bitmap.height {
             for x in 0..<bitmap.width {
-                let p = bitmap.premultipliedPixel(x: x, y: y), q = result.bitmap.premultipliedPixel(x: x, y: y)
+                let p = bitmap.premultipliedPixel(x: x, y: y)
+                let q = result.bitmap.premultipliedPixel(x: x, y: y)
                 #expect(p.a == q.a)
                 worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
             }

@@ -20,8 +20,9 @@ struct BitmapLimitsTests {
             }
         }
         #expect(observer.allocationCount == 0)
-        #expect(BitmapError.tooLarge(width: 1_001, height: 1_000, maxPixelCount: 1_000_000).description
-            == "image size 1001x1000 exceeds the limit of 65535 px per side and 1 MP per image (raise it with --max-output-pixels)")
+        #expect(
+            BitmapError.tooLarge(width: 1_001, height: 1_000, maxPixelCount: 1_000_000).description
+                == "image size 1001x1000 exceeds the limit of 65535 px per side and 1 MP per image (raise it with --max-output-pixels)")
     }
 
     @Test("Given a bitmap made under a ceiling, when kernels derive new bitmaps from it, then each inherits the ceiling")

@@ -1,6 +1,6 @@
 import DarkroomCore
-import Testing
 import DarkroomSystem
+import Testing
 
 @Suite("Bitmap and geometry")
 struct BitmapTests {
@@ -9,7 +9,10 @@ struct BitmapTests {
         try Bitmap(width: 3, height: 2, isOpaque: true) { bytes, rowBytes in
             for i in 0..<6 {
                 let o = (i / 3) * rowBytes + (i % 3) * 4
-                bytes[o] = UInt8(i); bytes[o + 1] = 0; bytes[o + 2] = 0; bytes[o + 3] = 255
+                bytes[o] = UInt8(i)
+                bytes[o + 1] = 0
+                bytes[o + 2] = 0
+                bytes[o + 3] = 255
             }
         }
     }
@@ -18,16 +21,18 @@ struct BitmapTests {
         (0..<bitmap.height).map { y in (0..<bitmap.width).map { x in bitmap.premultipliedPixel(x: x, y: y).r } }
     }
 
-    @Test("Each EXIF orientation turns the stored pixels upright", arguments: [
-        (ImageOrientation.up, [[0, 1, 2], [3, 4, 5]]),
-        (.upMirrored, [[2, 1, 0], [5, 4, 3]]),
-        (.down, [[5, 4, 3], [2, 1, 0]]),
-        (.downMirrored, [[3, 4, 5], [0, 1, 2]]),
-        (.leftMirrored, [[0, 3], [1, 4], [2, 5]]),
-        (.right, [[3, 0], [4, 1], [5, 2]]),
-        (.rightMirrored, [[5, 2], [4, 1], [3, 0]]),
-        (.left, [[2, 5], [1, 4], [0, 3]]),
-    ] as [(ImageOrientation, [[UInt8]])])
+    @Test(
+        "Each EXIF orientation turns the stored pixels upright",
+        arguments: [
+            (ImageOrientation.up, [[0, 1, 2], [3, 4, 5]]),
+            (.upMirrored, [[2, 1, 0], [5, 4, 3]]),
+            (.down, [[5, 4, 3], [2, 1, 0]]),
+            (.downMirrored, [[3, 4, 5], [0, 1, 2]]),
+            (.leftMirrored, [[0, 3], [1, 4], [2, 5]]),
+            (.right, [[3, 0], [4, 1], [5, 2]]),
+            (.rightMirrored, [[5, 2], [4, 1], [3, 0]]),
+            (.left, [[2, 5], [1, 4], [0, 3]]),
+        ] as [(ImageOrientation, [[UInt8]])])
     func orientation(orientation: ImageOrientation, expected: [[UInt8]]) throws {
         let upright = try Self.numbered().applying(orientation)
         #expect(Self.reds(upright) == expected)
@@ -65,10 +70,12 @@ struct BitmapTests {
         #expect(observer.allocationCount == 1 && observer.allocatedBytes == 48)
     }
 
-    @Test("Fit and fill keep the aspect ratio", arguments: [
-        (PixelSize(width: 6028, height: 3391), PixelSize(width: 400, height: 400), PixelSize(width: 400, height: 225), PixelSize(width: 711, height: 400)),
-        (PixelSize(width: 2056, height: 3088), PixelSize(width: 400, height: 400), PixelSize(width: 266, height: 400), PixelSize(width: 400, height: 601)),
-    ])
+    @Test(
+        "Fit and fill keep the aspect ratio",
+        arguments: [
+            (PixelSize(width: 6028, height: 3391), PixelSize(width: 400, height: 400), PixelSize(width: 400, height: 225), PixelSize(width: 711, height: 400)),
+            (PixelSize(width: 2056, height: 3088), PixelSize(width: 400, height: 400), PixelSize(width: 266, height: 400), PixelSize(width: 400, height: 601)),
+        ])
     func fitAndFill(source: PixelSize, box: PixelSize, fit: PixelSize, fill: PixelSize) {
         #expect(source.fitting(in: box) == fit)
         #expect(source.filling(box) == fill)
@@ -85,7 +92,8 @@ struct BitmapTests {
 
     @Test("Anchors place a rectangle inside a container")
     func anchors() {
-        let inner = PixelSize(width: 10, height: 10), outer = PixelSize(width: 30, height: 20)
+        let inner = PixelSize(width: 10, height: 10)
+        let outer = PixelSize(width: 30, height: 20)
         #expect(UnitPoint.center.origin(of: inner, in: outer) == (10, 5))
         #expect(UnitPoint.bottomRight.origin(of: inner, in: outer) == (20, 10))
         #expect(UnitPoint(x: 0.25, y: 0).origin(of: inner, in: outer) == (5, 0))

@@ -8,7 +8,9 @@ struct ChainParserTests {
     @Test("Given positional, named and default arguments, the canonical text fills in every default")
     func canonicalFillsDefaults() throws {
         let chain = try registry.chain(from: "shape(400x300, 20)")
-        #expect(chain.canonicalText == "shape(400x300, 20, corners: topLeft+topRight+bottomLeft+bottomRight, background: #00000000, anchor: center, mode: fit, count: 1)")
+        #expect(
+            chain.canonicalText
+                == "shape(400x300, 20, corners: topLeft+topRight+bottomLeft+bottomRight, background: #00000000, anchor: center, mode: fit, count: 1)")
     }
 
     @Test("Two spellings of the same chain have one canonical text and one identifier")
@@ -33,11 +35,13 @@ struct ChainParserTests {
         #expect(chain.identifier.hasPrefix("plain.v1|>shape.v3(10x10, 1, "))
     }
 
-    @Test("Canonical text parses back to itself", arguments: [
-        "shape(1x1, 0.5)",
-        "shape(400x400, 20, corners: topLeft+bottomRight, background: #FF000080, anchor: (0.25, 0.75), mode: stretch, count: 10)",
-        "plain|>plain|>shape(2x3, 1000, anchor: bottomRight)",
-    ])
+    @Test(
+        "Canonical text parses back to itself",
+        arguments: [
+            "shape(1x1, 0.5)",
+            "shape(400x400, 20, corners: topLeft+bottomRight, background: #FF000080, anchor: (0.25, 0.75), mode: stretch, count: 10)",
+            "plain|>plain|>shape(2x3, 1000, anchor: bottomRight)",
+        ])
     func roundTrip(text: String) throws {
         let once = try registry.chain(from: text).canonicalText
         let twice = try registry.chain(from: once).canonicalText
@@ -87,11 +91,13 @@ struct ChainParserTests {
         }
     }
 
-    @Test("A bad choice names the allowed words", arguments: [
-        ("shape(1x1, 1, mode: fil)", "fill"),
-        ("shape(1x1, 1, corners: topLeft+topRigt)", "topRight"),
-        ("shape(1x1, 1, anchor: centre)", "center"),
-    ])
+    @Test(
+        "A bad choice names the allowed words",
+        arguments: [
+            ("shape(1x1, 1, mode: fil)", "fill"),
+            ("shape(1x1, 1, corners: topLeft+topRigt)", "topRight"),
+            ("shape(1x1, 1, anchor: centre)", "center"),
+        ])
     func badChoice(text: String, suggestion: String) {
         #expect {
             _ = try registry.chain(from: text)
@@ -100,17 +106,19 @@ struct ChainParserTests {
         }
     }
 
-    @Test("Syntax errors point at the column", arguments: [
-        ("", ChainError.Code.empty, 1),
-        ("shape(1x1, 1", .syntax, 13),
-        ("shape(1x1 1)", .syntax, 11),
-        ("shape(1x1, 1) plain", .syntax, 15),
-        ("shape(1x1, 1)|>", .syntax, 16),
-        ("shape(radius: 1, 1x1)", .syntax, 18),
-        ("shape(1x, 1)", .syntax, 9),
-        ("shape(1x1, 1, background: #12345)", .syntax, 27),
-        ("shape(1x1, 1, anchor: (0.5 0.5))", .syntax, 28),
-    ])
+    @Test(
+        "Syntax errors point at the column",
+        arguments: [
+            ("", ChainError.Code.empty, 1),
+            ("shape(1x1, 1", .syntax, 13),
+            ("shape(1x1 1)", .syntax, 11),
+            ("shape(1x1, 1) plain", .syntax, 15),
+            ("shape(1x1, 1)|>", .syntax, 16),
+            ("shape(radius: 1, 1x1)", .syntax, 18),
+            ("shape(1x, 1)", .syntax, 9),
+            ("shape(1x1, 1, background: #12345)", .syntax, 27),
+            ("shape(1x1, 1, anchor: (0.5 0.5))", .syntax, 28),
+        ])
     func syntaxErrors(text: String, code: ChainError.Code, column: Int) {
         #expect {
             _ = try registry.chain(from: text)
@@ -120,16 +128,18 @@ struct ChainParserTests {
         }
     }
 
-    @Test("Binding errors have stable codes", arguments: [
-        ("shape(1x1)", ChainError.Code.missingArgument),
-        ("shape(1x1, 1, radius: 2)", .duplicateArgument),
-        ("plain(1)", .tooManyArguments),
-        ("shape(1x1, 1, count: 2.5)", .invalidArgument),
-        ("shape(1x1, 1, count: 11)", .invalidArgument),
-        ("shape(0x10, 1)", .invalidArgument),
-        ("shape(1x1, 1, anchor: (1.5, 0))", .invalidArgument),
-        ("shape(1x1, #FFFFFF)", .invalidArgument),
-    ])
+    @Test(
+        "Binding errors have stable codes",
+        arguments: [
+            ("shape(1x1)", ChainError.Code.missingArgument),
+            ("shape(1x1, 1, radius: 2)", .duplicateArgument),
+            ("plain(1)", .tooManyArguments),
+            ("shape(1x1, 1, count: 2.5)", .invalidArgument),
+            ("shape(1x1, 1, count: 11)", .invalidArgument),
+            ("shape(0x10, 1)", .invalidArgument),
+            ("shape(1x1, 1, anchor: (1.5, 0))", .invalidArgument),
+            ("shape(1x1, #FFFFFF)", .invalidArgument),
+        ])
     func bindingErrors(text: String, code: ChainError.Code) {
         #expect {
             _ = try registry.chain(from: text)
@@ -146,4 +156,3 @@ struct ChainParserTests {
         }
     }
 }
-

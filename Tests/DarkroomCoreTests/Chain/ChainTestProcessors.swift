@@ -16,7 +16,9 @@ enum ChainTestProcessors {
             parameters: [
                 ParameterSpec("size", .size),
                 ParameterSpec("radius", .number(-1000...1000)),
-                ParameterSpec("corners", .choiceSet(["topLeft", "topRight", "bottomLeft", "bottomRight"]), default: .words(["topLeft", "topRight", "bottomLeft", "bottomRight"])),
+                ParameterSpec(
+                    "corners", .choiceSet(["topLeft", "topRight", "bottomLeft", "bottomRight"]),
+                    default: .words(["topLeft", "topRight", "bottomLeft", "bottomRight"])),
                 ParameterSpec("background", .color, default: .color(.clear)),
                 ParameterSpec("anchor", .anchor, default: .point(.center)),
                 ParameterSpec("mode", .choice(["fit", "fill", "stretch"]), default: .word("fit")),
@@ -25,17 +27,20 @@ enum ChainTestProcessors {
         ) { args in
             let radius = args.number("radius")
             guard radius > 0 else { throw args.invalid("radius", "must be > 0 (got \(ArgumentValue.format(radius)))") }
-            return Shape(size: args.size("size"), radius: radius, corners: args.words("corners"),
-                         background: args.color("background"), anchor: args.anchor("anchor"),
-                         mode: args.word("mode"), count: args.integer("count"))
+            return Shape(
+                size: args.size("size"), radius: radius, corners: args.words("corners"),
+                background: args.color("background"), anchor: args.anchor("anchor"),
+                mode: args.word("mode"), count: args.integer("count"))
         }
 
         var invocation: ProcessorInvocation {
-            ProcessorInvocation(name: "shape", version: 3, arguments: [
-                ("size", .size(size)), ("radius", .number(radius)), ("corners", .words(corners)),
-                ("background", .color(background)), ("anchor", .point(anchor)), ("mode", .word(mode)),
-                ("count", .number(Double(count))),
-            ], positionalCount: 2)
+            ProcessorInvocation(
+                name: "shape", version: 3,
+                arguments: [
+                    ("size", .size(size)), ("radius", .number(radius)), ("corners", .words(corners)),
+                    ("background", .color(background)), ("anchor", .point(anchor)), ("mode", .word(mode)),
+                    ("count", .number(Double(count))),
+                ], positionalCount: 2)
         }
 
         func process(_ bitmap: Bitmap) throws -> Bitmap { bitmap }

@@ -6,8 +6,9 @@ import Testing
 struct JobEventCodingTests {
     static let at = Timestamp(millisecondsSince1970: 1_750_000_000_123)
     static let job = JobID(rawValue: "j1") ?? .make()
-    static let result = JobResult(output: "/srv/out/a.webp", format: "webp", width: 400, height: 300, bytes: 12_345,
-                                  cache: .miss, ms: StageTimings(fetch: 12.5, decode: 3.25, process: 8, encode: 4.1234567, store: 0.5))
+    static let result = JobResult(
+        output: "/srv/out/a.webp", format: "webp", width: 400, height: 300, bytes: 12_345,
+        cache: .miss, ms: StageTimings(fetch: 12.5, decode: 3.25, process: 8, encode: 4.1234567, store: 0.5))
     static let error = JobError(code: "source.http-503", message: "origin busy")
 
     static var everyType: [JobEvent] {
@@ -41,16 +42,28 @@ struct JobEventCodingTests {
     @Test("succeeded, failed and batchEnqueued encode to exactly the documented JSON")
     func exactJSON() throws {
         let events = Self.everyType
-        #expect(String(decoding: try events[2].jsonData(), as: UTF8.self) == #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","id":"e3","job":"j1","result":{"bytes":12345,"cache":"miss","format":"webp","height":300,"ms":{"decode":3.25,"encode":4.123,"fetch":12.5,"process":8,"store":0.5},"output":"/srv/out/a.webp","width":400},"type":"succeeded","version":1,"worker":"w1"}"#)
-        #expect(String(decoding: try events[3].jsonData(), as: UTF8.self) == #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","error":{"code":"source.http-503","message":"origin busy","willRetry":true},"id":"e4","job":"j1","type":"failed","version":1,"worker":"w1"}"#)
-        #expect(String(decoding: try events[5].jsonData(), as: UTF8.self) == #"{"at":"2025-06-15T15:06:40.123Z","attempt":5,"batch":"b","error":{"code":"source.http-503","message":"origin busy","willRetry":false},"id":"e6","job":"j1","type":"dead","version":1}"#)
-        #expect(String(decoding: try events[0].jsonData(), as: UTF8.self) == #"{"at":"2025-06-15T15:06:40.123Z","batch":"b","count":3,"id":"e1","type":"batchEnqueued","version":1}"#)
+        #expect(
+            String(decoding: try events[2].jsonData(), as: UTF8.self)
+                == #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","id":"e3","job":"j1","result":{"bytes":12345,"cache":"miss","format":"webp","height":300,"ms":{"decode":3.25,"encode":4.123,"fetch":12.5,"process":8,"store":0.5},"output":"/srv/out/a.webp","width":400},"type":"succeeded","version":1,"worker":"w1"}"#
+        )
+        #expect(
+            String(decoding: try events[3].jsonData(), as: UTF8.self)
+                == #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","error":{"code":"source.http-503","message":"origin busy","willRetry":true},"id":"e4","job":"j1","type":"failed","version":1,"worker":"w1"}"#
+        )
+        #expect(
+            String(decoding: try events[5].jsonData(), as: UTF8.self)
+                == #"{"at":"2025-06-15T15:06:40.123Z","attempt":5,"batch":"b","error":{"code":"source.http-503","message":"origin busy","willRetry":false},"id":"e6","job":"j1","type":"dead","version":1}"#
+        )
+        #expect(
+            String(decoding: try events[0].jsonData(), as: UTF8.self)
+                == #"{"at":"2025-06-15T15:06:40.123Z","batch":"b","count":3,"id":"e1","type":"batchEnqueued","version":1}"#)
     }
 
     @Test("Newer versions and types are unsupported; incomplete events are garbage")
     func decodingOutcomes() {
         #expect(JobEvent.decode(Data(#"{"version":2,"id":"e","type":"started"}"#.utf8)) == .unsupported(reason: "event version 2"))
-        #expect(JobEvent.decode(Data(#"{"version":1,"id":"e","type":"paused","at":"2025-06-15T15:06:40.123Z"}"#.utf8))
+        #expect(
+            JobEvent.decode(Data(#"{"version":1,"id":"e","type":"paused","at":"2025-06-15T15:06:40.123Z"}"#.utf8))
                 == .unsupported(reason: "event type 'paused'"))
         let noResult = #"{"version":1,"id":"e","type":"succeeded","at":"2025-06-15T15:06:40.123Z","batch":"b","job":"j","worker":"w","attempt":1}"#
         guard case .garbage(let reason) = JobEvent.decode(Data(noResult.utf8)) else {
@@ -58,7 +71,8 @@ struct JobEventCodingTests {
             return
         }
         #expect(reason.contains("'result' is required"))
-        let negativeTiming = #"{"version":1,"id":"e","type":"succeeded","at":"2025-06-15T15:06:40.123Z","batch":"b","job":"j","worker":"w","attempt":1,"result":{"format":"png","width":1,"height":1,"bytes":1,"cache":"disk","ms":{"store":-1}}}"#
+        let negativeTiming =
+            #"{"version":1,"id":"e","type":"succeeded","at":"2025-06-15T15:06:40.123Z","batch":"b","job":"j","worker":"w","attempt":1,"result":{"format":"png","width":1,"height":1,"bytes":1,"cache":"disk","ms":{"store":-1}}}"#
         guard case .garbage = JobEvent.decode(Data(negativeTiming.utf8)) else {
             Issue.record("a negative stage time was accepted")
             return

@@ -4,12 +4,14 @@ import Testing
 
 @Suite("Timestamps are ISO-8601 UTC with milliseconds")
 struct TimestampTests {
-    @Test("Known instants print as 24-character UTC text with milliseconds", arguments: [
-        (Int64(0), "1970-01-01T00:00:00.000Z"),
-        (1_750_000_000_123, "2025-06-15T15:06:40.123Z"),
-        (1_709_251_199_999, "2024-02-29T23:59:59.999Z"),
-        (-500, "1969-12-31T23:59:59.500Z"),
-    ])
+    @Test(
+        "Known instants print as 24-character UTC text with milliseconds",
+        arguments: [
+            (Int64(0), "1970-01-01T00:00:00.000Z"),
+            (1_750_000_000_123, "2025-06-15T15:06:40.123Z"),
+            (1_709_251_199_999, "2024-02-29T23:59:59.999Z"),
+            (-500, "1969-12-31T23:59:59.500Z"),
+        ])
     func formats(milliseconds: Int64, text: String) {
         let timestamp = Timestamp(millisecondsSince1970: milliseconds)
         #expect(timestamp.iso8601 == text)
@@ -25,11 +27,13 @@ struct TimestampTests {
         #expect(Timestamp(iso8601: "2025-06-15T14:36:40.123-00:30")?.millisecondsSince1970 == 1_750_000_000_123)
     }
 
-    @Test("Malformed or out-of-range text is refused", arguments: [
-        "", "2025-06-15", "2025-13-01T00:00:00Z", "2025-02-29T00:00:00Z", "2025-06-15T24:00:00Z",
-        "2025-06-15T15:06:40.Z", "2025-06-15T15:06:40", "2025-06-15T15:06:40+0200", "２０２５-06-15T15:06:40Z",
-        "2025-06-15T15:06:40Zjunk",
-    ])
+    @Test(
+        "Malformed or out-of-range text is refused",
+        arguments: [
+            "", "2025-06-15", "2025-13-01T00:00:00Z", "2025-02-29T00:00:00Z", "2025-06-15T24:00:00Z",
+            "2025-06-15T15:06:40.Z", "2025-06-15T15:06:40", "2025-06-15T15:06:40+0200", "２０２５-06-15T15:06:40Z",
+            "2025-06-15T15:06:40Zjunk",
+        ])
     func refuses(text: String) {
         #expect(Timestamp(iso8601: text) == nil)
     }

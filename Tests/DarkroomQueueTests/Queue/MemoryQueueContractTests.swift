@@ -9,8 +9,9 @@ struct MemoryQueueContractTests {
     static let factory: QueueContractFactory = { configuration in
         let clock = ManualQueueClock()
         let queue = MemoryQueue(configuration: configuration, clock: clock)
-        return QueueContractHarness(driver: queue, advance: { clock.advance(by: $0) }, now: { clock.now() },
-                                    injectRaw: { payload, priority in await queue.enqueueRaw(payload, priority: priority) })
+        return QueueContractHarness(
+            driver: queue, advance: { clock.advance(by: $0) }, now: { clock.now() },
+            injectRaw: { payload, priority in await queue.enqueueRaw(payload, priority: priority) })
     }
 
     @Test("Enqueueing an id the queue already knows is a no-op")

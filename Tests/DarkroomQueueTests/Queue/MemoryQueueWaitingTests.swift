@@ -7,14 +7,16 @@ import Testing
 @Suite("MemoryQueue waits for work without polling")
 struct MemoryQueueWaitingTests {
     static func job(_ name: String, notBefore: Timestamp? = nil, at now: Timestamp) -> Job {
-        Job(id: JobID(rawValue: name) ?? .make(), batch: "w", source: "/\(name).png", chain: "blur(1)",
+        Job(
+            id: JobID(rawValue: name) ?? .make(), batch: "w", source: "/\(name).png", chain: "blur(1)",
             enqueuedAt: now, notBefore: notBefore)
     }
 
     /// Moves the clock a step at a time until `task` finishes (whenever it started waiting), and
     /// returns its value. Bounded, so a reserver that never wakes fails instead of hanging.
     static func advance(_ clock: ManualQueueClock, by step: Duration, until task: Task<[JobDelivery], any Error>)
-        async throws -> [JobDelivery] {
+        async throws -> [JobDelivery]
+    {
         let finished = Mutex(false)
         let watcher = Task {
             let value = try await task.value

@@ -1,6 +1,7 @@
-import Testing
-@testable import DarkroomRedis
 import DarkroomTestSupport
+import Testing
+
+@testable import DarkroomRedis
 
 @Suite("Redis connection: authentication")
 struct RedisAuthTests {
@@ -17,8 +18,9 @@ struct RedisAuthTests {
     func aclUser() throws {
         let server = try RedisTestServer(password: "adminpw", user: .init(name: "worker", password: "w0rker"))
         defer { server.stop() }
-        let redis = try RedisConnection.connect(url: RedisURL(server.url(username: "worker", password: "w0rker")),
-                                                options: RedisTestKit.quickOptions)
+        let redis = try RedisConnection.connect(
+            url: RedisURL(server.url(username: "worker", password: "w0rker")),
+            options: RedisTestKit.quickOptions)
         #expect(try redis.command(["ACL", "WHOAMI"]).string == "worker")
     }
 
@@ -45,8 +47,9 @@ struct RedisAuthTests {
         let server = try RedisTestServer(user: .init(name: "worker", password: "w0rker"))
         defer { server.stop() }
         let error = try #require(throws: RedisError.self) {
-            try RedisConnection.connect(url: RedisURL(server.url(username: "worker", password: "nope")),
-                                        options: RedisTestKit.quickOptions)
+            try RedisConnection.connect(
+                url: RedisURL(server.url(username: "worker", password: "nope")),
+                options: RedisTestKit.quickOptions)
         }
         #expect(error == .authenticationFailed(error.authMessage))
     }

@@ -1,6 +1,7 @@
-import Testing
-@testable import DarkroomRedis
 import DarkroomTestSupport
+import Testing
+
+@testable import DarkroomRedis
 
 @Suite("Redis async client")
 struct RedisClientTests {
@@ -30,8 +31,9 @@ struct RedisClientTests {
     func dedicatedDoesNotBlockCommands() async throws {
         let server = try RedisTestServer()
         defer { server.stop() }
-        let client = RedisClient(url: try RedisURL(server.url), options: RedisTestKit.quickOptions,
-                                 connections: 2, dedicatedConnections: 2)
+        let client = RedisClient(
+            url: try RedisURL(server.url), options: RedisTestKit.quickOptions,
+            connections: 2, dedicatedConnections: 2)
         defer { client.close() }
         let readers = (0..<2).map { index in
             Task {

@@ -1,6 +1,7 @@
-import Testing
-@testable import DarkroomRedis
 import DarkroomTestSupport
+import Testing
+
+@testable import DarkroomRedis
 
 @Suite("Redis connection: commands and replies")
 struct RedisConnectionTests {

@@ -1,13 +1,15 @@
-@testable import DarkroomRedis
-import DarkroomTestSupport
 import DarkroomSystem
+import DarkroomTestSupport
+
+@testable import DarkroomRedis
 
 /// Helpers for the Redis connection tests.
 enum RedisTestKit {
     /// Short timeouts so failure paths finish quickly in tests.
-    static let quickOptions = RedisConnectionOptions(connectTimeout: .seconds(2), commandTimeout: .seconds(5),
-                                                     reconnectAttempts: 3, initialBackoff: .milliseconds(20),
-                                                     maximumBackoff: .milliseconds(200))
+    static let quickOptions = RedisConnectionOptions(
+        connectTimeout: .seconds(2), commandTimeout: .seconds(5),
+        reconnectAttempts: 3, initialBackoff: .milliseconds(20),
+        maximumBackoff: .milliseconds(200))
 
     /// Threads for blocking calls in tests, so a blocked BLPOP never occupies a cooperative thread
     /// another test (or the task meant to wake it) needs.

@@ -1,9 +1,11 @@
+import DarkroomTestSupport
+import Testing
+
+@testable import DarkroomRedis
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import DarkroomRedis
-import DarkroomTestSupport
 
 @Suite("Redis connection: timeouts, blocking reads and reconnects")
 struct RedisTimeoutAndReconnectRealTimeTests {
@@ -70,9 +72,10 @@ struct RedisTimeoutAndReconnectRealTimeTests {
     func reconnectWithBackoff() async throws {
         let server = try RedisTestServer()
         defer { server.stop() }
-        let options = RedisConnectionOptions(connectTimeout: .seconds(1), commandTimeout: .seconds(5),
-                                             reconnectAttempts: 40, initialBackoff: .milliseconds(50),
-                                             maximumBackoff: .milliseconds(400))
+        let options = RedisConnectionOptions(
+            connectTimeout: .seconds(1), commandTimeout: .seconds(5),
+            reconnectAttempts: 40, initialBackoff: .milliseconds(50),
+            maximumBackoff: .milliseconds(400))
         let redis = try RedisTestKit.connect(server, options: options)
         server.stop()
         async let reply = RedisTestKit.onThread { try redis.command(["PING"]) }

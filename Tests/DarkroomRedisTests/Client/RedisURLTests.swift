@@ -1,9 +1,11 @@
+import DarkroomTestSupport
+import Testing
+
+@testable import DarkroomRedis
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import DarkroomRedis
-import DarkroomTestSupport
 
 @Suite("Redis URLs")
 struct RedisURLTests {
@@ -56,11 +58,13 @@ struct RedisURLTests {
         #expect(withCredentials.username == "w" && withCredentials.password == "pw")
     }
 
-    @Test("Malformed URLs are refused with a reason", arguments: [
-        "cache:6379", "http://h", "redis://", "redis://h:0", "redis://h:70000", "redis://h:abc",
-        "redis://h/x", "redis://h/-1", "unix://relative.sock", "redis://h?timeout=3", "redis://[::1",
-        "redis://u:%zz@h", "rediss://h:6379",
-    ])
+    @Test(
+        "Malformed URLs are refused with a reason",
+        arguments: [
+            "cache:6379", "http://h", "redis://", "redis://h:0", "redis://h:70000", "redis://h:abc",
+            "redis://h/x", "redis://h/-1", "unix://relative.sock", "redis://h?timeout=3", "redis://[::1",
+            "redis://u:%zz@h", "rediss://h:6379",
+        ])
     func malformed(text: String) {
         #expect(throws: RedisError.self) { try RedisURL(text) }
     }
@@ -74,10 +78,12 @@ struct RedisURLTests {
         }
     }
 
-    @Test("The description never shows the password, in any form", arguments: [
-        "redis://worker:TopSecret42@h:1/2", "redis://:TopSecret42@h", "unix://:TopSecret42@/tmp/s.sock",
-        "redis://admin:TopSecret42@[::1]:6379/0",
-    ])
+    @Test(
+        "The description never shows the password, in any form",
+        arguments: [
+            "redis://worker:TopSecret42@h:1/2", "redis://:TopSecret42@h", "unix://:TopSecret42@/tmp/s.sock",
+            "redis://admin:TopSecret42@[::1]:6379/0",
+        ])
     func passwordNeverPrinted(text: String) throws {
         let url = try RedisURL(text)
         #expect(url.password == "TopSecret42")
@@ -99,7 +105,8 @@ struct RedisURLTests {
     @Test("--redis wins over DARKROOM_REDIS_URL, which wins over the default")
     func resolutionOrder() throws {
         let environment = ["DARKROOM_REDIS_URL": "redis://env-host:7001/5"]
-        #expect(try RedisURL.resolve(argument: "redis://arg-host", environment: environment).endpoint
+        #expect(
+            try RedisURL.resolve(argument: "redis://arg-host", environment: environment).endpoint
                 == .tcp(host: "arg-host", port: 6379))
         #expect(try RedisURL.resolve(argument: nil, environment: environment).endpoint == .tcp(host: "env-host", port: 7001))
         #expect(try RedisURL.resolve(argument: nil, environment: [:]) == .default)
@@ -116,9 +123,11 @@ struct RedisURLTests {
         #expect(write(fd, bytes, bytes.count) == bytes.count)
         close(fd)
         defer { unlink(path) }
-        let url = try RedisURL.resolve(argument: nil, environment: [
-            "DARKROOM_REDIS_URL": "redis://worker@h:6379", "DARKROOM_REDIS_PASSWORD_FILE": path,
-        ])
+        let url = try RedisURL.resolve(
+            argument: nil,
+            environment: [
+                "DARKROOM_REDIS_URL": "redis://worker@h:6379", "DARKROOM_REDIS_PASSWORD_FILE": path,
+            ])
         #expect(url.username == "worker")
         #expect(url.password == "fr0m-file")
         #expect(throws: RedisError.self) { try RedisURL.default.withPassword(fromFile: server.directory + "/missing") }

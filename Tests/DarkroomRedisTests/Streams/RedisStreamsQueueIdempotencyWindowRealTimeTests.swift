@@ -1,9 +1,10 @@
-@testable import DarkroomRedis
 import DarkroomQueue
 import DarkroomQueueContract
 import DarkroomTestSupport
 import Foundation
 import Testing
+
+@testable import DarkroomRedis
 
 /// How long enqueued ids are remembered, so enqueueing one again is a no-op.
 @Suite("RedisStreamsQueue idempotency window")
@@ -14,7 +15,10 @@ struct RedisStreamsQueueIdempotencyWindowRealTimeTests {
     func longDelayKeepsTheIdempotencyMarker() async throws {
         let server = try RedisTestServer()
         let client = try Kit.client(server)
-        defer { client.close(); server.stop() }
+        defer {
+            client.close()
+            server.stop()
+        }
         // One second: the shortest window the driver accepts.
         let queue = RedisStreamsQueue(client: client, keyPrefix: "long", idempotencyWindow: .seconds(1))
         let later = Timestamp.now().adding(.seconds(3600))

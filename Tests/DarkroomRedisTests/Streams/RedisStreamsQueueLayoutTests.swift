@@ -1,10 +1,11 @@
-@testable import DarkroomRedis
 import DarkroomQueue
 import DarkroomQueueContract
 import DarkroomTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DarkroomRedis
 
 /// What the Redis driver leaves in Redis: groups, deleted entries, markers, the exact records.
 @Suite("RedisStreamsQueue key layout")
@@ -22,9 +23,10 @@ struct RedisStreamsQueueLayoutTests {
             let groups = try #require(try await client.command(["XINFO", "GROUPS", queue.keys.stream(priority)]).array)
             #expect(groups.count == 1)
             let fields = try #require(groups.first?.array)
-            let info = Dictionary(uniqueKeysWithValues: stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
-                fields[index].string.map { ($0, fields[index + 1]) }
-            })
+            let info = Dictionary(
+                uniqueKeysWithValues: stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
+                    fields[index].string.map { ($0, fields[index + 1]) }
+                })
             #expect(info["name"]?.string == "workers")
             #expect(info["lag"]?.integer == (priority == .low ? 0 : 1))
         }
@@ -75,9 +77,10 @@ struct RedisStreamsQueueLayoutTests {
         let client = try Kit.client(server)
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client, keyPrefix: Kit.prefix("json"))
-        let job = Job(id: try #require(JobID(rawValue: "q\"uote/slash")), batch: #"batch "count":7"#, source: "https://example.com/a b.jpg",
-                      chain: "resize(100x100, mode: fit)", format: "webp", quality: 80, priority: .low, output: "/out/x",
-                      enqueuedAt: Timestamp(millisecondsSince1970: 1_700_000_000_123))
+        let job = Job(
+            id: try #require(JobID(rawValue: "q\"uote/slash")), batch: #"batch "count":7"#, source: "https://example.com/a b.jpg",
+            chain: "resize(100x100, mode: fit)", format: "webp", quality: 80, priority: .low, output: "/out/x",
+            enqueuedAt: Timestamp(millisecondsSince1970: 1_700_000_000_123))
         _ = try await queue.enqueue([job])
         let entry = try #require(try StreamReplies.entries(try await client.command(["XRANGE", queue.keys.stream(.low), "-", "+"])).first)
         #expect(entry.value("job") == Array(try job.jsonData()))

@@ -1,9 +1,10 @@
-@testable import DarkroomRedis
 import DarkroomQueue
 import DarkroomQueueContract
 import DarkroomTestSupport
 import Foundation
 import Testing
+
+@testable import DarkroomRedis
 
 /// The Redis driver when Redis forgets things or goes away: flushed scripts, deleted groups,
 /// restarts, an unreachable server.
@@ -14,7 +15,10 @@ struct RedisStreamsQueueResilienceRealTimeTests {
     @Test("After SCRIPT FLUSH every operation reloads its script (NOSCRIPT) and works, the pipelined enqueue included")
     func scriptFlush() async throws {
         let (server, client, queue) = try Kit.isolated()
-        defer { client.close(); server.stop() }
+        defer {
+            client.close()
+            server.stop()
+        }
         _ = try await queue.enqueue([Kit.job("a")])
         let first = try #require(try await queue.reserve(consumer: "w1", max: 1, wait: .zero).first)
         try await client.command(["SCRIPT", "FLUSH"])
@@ -30,7 +34,10 @@ struct RedisStreamsQueueResilienceRealTimeTests {
     @Test("When the streams and their groups are deleted under it, the driver recreates the groups and carries on")
     func groupsRecreated() async throws {
         let (server, client, queue) = try Kit.isolated()
-        defer { client.close(); server.stop() }
+        defer {
+            client.close()
+            server.stop()
+        }
         _ = try await queue.enqueue([Kit.job("a")])
         try await client.command(["FLUSHALL"])
         #expect(try await queue.reserve(consumer: "w1", max: 1, wait: .zero).isEmpty)
@@ -42,7 +49,10 @@ struct RedisStreamsQueueResilienceRealTimeTests {
     @Test("Given AOF persistence, a Redis restart loses neither queued nor pending jobs, and the pending one is reclaimed after it")
     func restartKeepsJobs() async throws {
         let (server, client, queue) = try Kit.isolated(appendOnly: true)
-        defer { client.close(); server.stop() }
+        defer {
+            client.close()
+            server.stop()
+        }
         _ = try await queue.enqueue([Kit.job("a"), Kit.job("b"), Kit.job("c", notBefore: Timestamp.now().adding(.seconds(3600)))])
         let taken = try #require(try await queue.reserve(consumer: "dies", max: 1, wait: .zero).first)
         server.stop()

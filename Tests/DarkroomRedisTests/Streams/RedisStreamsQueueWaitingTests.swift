@@ -1,9 +1,10 @@
-@testable import DarkroomRedis
 import DarkroomQueue
 import DarkroomQueueContract
 import DarkroomTestSupport
 import Foundation
 import Testing
+
+@testable import DarkroomRedis
 
 /// Blocking reserves and concurrent consumers on a real Redis.
 @Suite("RedisStreamsQueue waiting and concurrency")
@@ -95,8 +96,10 @@ struct RedisStreamsQueueDeliveryTests {
         let queue = RedisStreamsQueue(client: client, keyPrefix: Kit.prefix("overflow"))
         _ = try await queue.enqueue([Kit.job("o1"), Kit.job("o2"), Kit.job("o3")])
         // What XREADGROUP … BLOCK answers when entries were already there: more than asked for.
-        let reply = try await client.command(["XREADGROUP", "GROUP", "workers", "w1", "COUNT", "3", "STREAMS",
-                                              queue.keys.stream(.normal), ">"])
+        let reply = try await client.command([
+            "XREADGROUP", "GROUP", "workers", "w1", "COUNT", "3", "STREAMS",
+            queue.keys.stream(.normal), ">",
+        ])
         let read = try StreamReplies.streams(reply).flatMap(\.entries).map {
             RedisStreamsQueue.ReadEntry(priority: .normal, entry: $0)
         }

@@ -1,10 +1,11 @@
-@testable import DarkroomRedis
 import DarkroomQueue
 import DarkroomQueueContract
 import DarkroomTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DarkroomRedis
 
 /// Helpers for the Redis Streams driver tests (namespaced to avoid clashing with other helpers).
 enum StreamsTestKit {
@@ -24,9 +25,10 @@ enum StreamsTestKit {
         "\(label)\(counter.add(1, ordering: .relaxed).newValue)"
     }
 
-    static let options = RedisConnectionOptions(connectTimeout: .seconds(3), commandTimeout: .seconds(20),
-                                                reconnectAttempts: 5, initialBackoff: .milliseconds(20),
-                                                maximumBackoff: .milliseconds(300))
+    static let options = RedisConnectionOptions(
+        connectTimeout: .seconds(3), commandTimeout: .seconds(20),
+        reconnectAttempts: 5, initialBackoff: .milliseconds(20),
+        maximumBackoff: .milliseconds(300))
 
     static func client(_ server: RedisTestServer) throws -> RedisClient {
         RedisClient(url: try RedisURL(server.url), options: options, connections: 4, dedicatedConnections: 4)
@@ -44,9 +46,10 @@ enum StreamsTestKit {
             var settings = configuration
             settings.visibilityTimeout = visibilityTimeout
             let queue = RedisStreamsQueue(client: client, configuration: settings, keyPrefix: prefix())
-            return QueueContractHarness(driver: queue, advance: { try await Task.sleep(for: $0) }, now: { Timestamp.now() },
-                                        injectRaw: { payload, priority in try await queue.enqueueRaw(payload, priority: priority) },
-                                        finish: { client.close() })
+            return QueueContractHarness(
+                driver: queue, advance: { try await Task.sleep(for: $0) }, now: { Timestamp.now() },
+                injectRaw: { payload, priority in try await queue.enqueueRaw(payload, priority: priority) },
+                finish: { client.close() })
         }
     }
 
@@ -62,15 +65,19 @@ enum StreamsTestKit {
         var settings = configuration
         settings.visibilityTimeout = visibilityTimeout
         let queue = RedisStreamsQueue(client: client, configuration: settings, keyPrefix: prefix(), clock: clock)
-        return QueueContractHarness(driver: queue, advance: { clock.advance(by: $0) }, now: { clock.now() },
-                                    injectRaw: { payload, priority in try await queue.enqueueRaw(payload, priority: priority) },
-                                    finish: { client.close() })
+        return QueueContractHarness(
+            driver: queue, advance: { clock.advance(by: $0) }, now: { clock.now() },
+            injectRaw: { payload, priority in try await queue.enqueueRaw(payload, priority: priority) },
+            finish: { client.close() })
     }
 
     /// A queue on its own fresh server (for tests that flush scripts or restart Redis).
-    static func isolated(appendOnly: Bool = false,
-                         configuration: JobQueueConfiguration = JobQueueConfiguration(visibilityTimeout: visibilityTimeout))
-        throws -> (RedisTestServer, RedisClient, RedisStreamsQueue) {
+    static func isolated(
+        appendOnly: Bool = false,
+        configuration: JobQueueConfiguration = JobQueueConfiguration(visibilityTimeout: visibilityTimeout)
+    )
+        throws -> (RedisTestServer, RedisClient, RedisStreamsQueue)
+    {
         let server = try RedisTestServer(appendOnly: appendOnly)
         let client = try client(server)
         return (server, client, RedisStreamsQueue(client: client, configuration: configuration, keyPrefix: "iso"))

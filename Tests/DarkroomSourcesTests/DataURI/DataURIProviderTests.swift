@@ -1,7 +1,8 @@
 import DarkroomCore
-import Testing
-@testable import DarkroomSources
 import DarkroomSystem
+import Testing
+
+@testable import DarkroomSources
 
 @Suite("data: URI provider")
 struct DataURIProviderTests {
@@ -10,7 +11,8 @@ struct DataURIProviderTests {
         let fetched = try await DataURITestSupport.fetch("data:image/png;base64,iVBORw0KGgo=")
         #expect(fetched.bytes == DataURITestSupport.pngSignature)
         #expect(fetched.contentType == "image/png")
-        #expect(fetched.cacheKey
+        #expect(
+            fetched.cacheKey
                 == "data:image/png;sha256=4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6")
     }
 
@@ -60,16 +62,17 @@ struct DataURIProviderTests {
         #expect(fetched.cacheKey.hasSuffix(";sha256=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
     }
 
-    @Test("malformed base64 is invalid with a message naming the problem and its offset",
-          arguments: [
-              ("data:;base64,SGV$bG8=", "'$' (0x24) at payload offset 3"),
-              ("data:;base64,SGVs-G8=", "base64url"),
-              ("data:;base64,SG=VsbG8", "'=' at payload offset 2 is followed by more data"),
-              ("data:;base64,SGVsb", "one more than a multiple of 4"),
-              ("data:;base64,SGVsbG8===", "at most two '='"),
-              ("data:;base64,SGVsbA=", "padding must bring the length to a multiple of 4"),
-              ("data:;base64,SGVs%zzbG8=", "'%' at payload offset 4"),
-          ])
+    @Test(
+        "malformed base64 is invalid with a message naming the problem and its offset",
+        arguments: [
+            ("data:;base64,SGV$bG8=", "'$' (0x24) at payload offset 3"),
+            ("data:;base64,SGVs-G8=", "base64url"),
+            ("data:;base64,SG=VsbG8", "'=' at payload offset 2 is followed by more data"),
+            ("data:;base64,SGVsb", "one more than a multiple of 4"),
+            ("data:;base64,SGVsbG8===", "at most two '='"),
+            ("data:;base64,SGVsbA=", "padding must bring the length to a multiple of 4"),
+            ("data:;base64,SGVs%zzbG8=", "'%' at payload offset 4"),
+        ])
     func malformedBase64(uri: String, expected: String) async throws {
         let error = try await DataURITestSupport.failure(uri)
         #expect(error.code == .invalid)
@@ -78,25 +81,27 @@ struct DataURIProviderTests {
         #expect(error.source == SourceReference(uri).description)
     }
 
-    @Test("a malformed header or a missing comma is invalid with a precise message",
-          arguments: [
-              ("data:image/png;base64", "needs a ','"),
-              ("data:image;base64,AAAA", "media type 'image' is not of the form type/subtype"),
-              ("data:base64,AAAA", "did you mean ';base64'?"),
-              ("data:image/png;base64;name=x,AAAA", "';base64' must be the last parameter"),
-              ("data:image/png;;base64,AAAA", "an empty parameter"),
-              ("data:image/png;charset,AAAA", "parameter 'charset' in the media type is not of the form attribute=value"),
-              ("data:,abc%zz", "'%' at payload offset 3 is not followed by two hexadecimal digits"),
-              ("data:,abc%4", "'%' at payload offset 3"),
-          ])
+    @Test(
+        "a malformed header or a missing comma is invalid with a precise message",
+        arguments: [
+            ("data:image/png;base64", "needs a ','"),
+            ("data:image;base64,AAAA", "media type 'image' is not of the form type/subtype"),
+            ("data:base64,AAAA", "did you mean ';base64'?"),
+            ("data:image/png;base64;name=x,AAAA", "';base64' must be the last parameter"),
+            ("data:image/png;;base64,AAAA", "an empty parameter"),
+            ("data:image/png;charset,AAAA", "parameter 'charset' in the media type is not of the form attribute=value"),
+            ("data:,abc%zz", "'%' at payload offset 3 is not followed by two hexadecimal digits"),
+            ("data:,abc%4", "'%' at payload offset 3"),
+        ])
     func malformedHeader(uri: String, expected: String) async throws {
         let error = try await DataURITestSupport.failure(uri)
         #expect(error.code == .invalid)
         #expect(error.message.contains(expected), "\(error.message)")
     }
 
-    @Test("a payload of exactly the limit is accepted and one byte more is too large",
-          arguments: [(999, true), (1000, true), (1001, false)])
+    @Test(
+        "a payload of exactly the limit is accepted and one byte more is too large",
+        arguments: [(999, true), (1000, true), (1001, false)])
     func exactLimit(size: Int, accepted: Bool) async throws {
         let payload = [UInt8](repeating: 0x5a, count: size)
         let uri = "data:application/octet-stream;base64," + DataURITestSupport.base64(payload)

@@ -1,6 +1,7 @@
 import DarkroomTestSupport
 import Synchronization
 import Testing
+
 @testable import DarkroomSources
 
 /// A test-only provider for the `test:` scheme that counts its fetches and, when gated, holds
@@ -24,9 +25,11 @@ final class CountingTestProvider: DataProviding {
     private let key: @Sendable (SourceReference) -> String?
     private let state: Mutex<State>
 
-    init(schemes: Set<String> = ["test"], gated: Bool = false,
-         key: @escaping @Sendable (SourceReference) -> String? = { _ in nil },
-         outcome: @escaping @Sendable (SourceReference) -> Result<FetchedSource, SourceError> = FetchingTestSupport.success) {
+    init(
+        schemes: Set<String> = ["test"], gated: Bool = false,
+        key: @escaping @Sendable (SourceReference) -> String? = { _ in nil },
+        outcome: @escaping @Sendable (SourceReference) -> Result<FetchedSource, SourceError> = FetchingTestSupport.success
+    ) {
         self.schemes = schemes
         self.key = key
         self.outcome = outcome
@@ -81,18 +84,23 @@ final class CountingTestProvider: DataProviding {
 
 enum FetchingTestSupport {
     @Sendable static func success(_ reference: SourceReference) -> Result<FetchedSource, SourceError> {
-        .success(FetchedSource(bytes: Array(reference.raw.utf8), cacheKey: "k:" + reference.raw,
-                               finalLocation: reference.raw))
+        .success(
+            FetchedSource(
+                bytes: Array(reference.raw.utf8), cacheKey: "k:" + reference.raw,
+                finalLocation: reference.raw))
     }
 
     static func failing(_ code: SourceError.Code) -> @Sendable (SourceReference) -> Result<FetchedSource, SourceError> {
         { reference in .failure(SourceError(code, source: reference.raw, "it failed")) }
     }
 
-    static func fetcher(_ provider: CountingTestProvider, memory: Duration = .seconds(60),
-                        limit: Int = 10_000, clock: ManualInstantClock = ManualInstantClock()) throws -> SourceFetcher {
-        SourceFetcher(registry: try ProviderRegistry([provider]), failureMemoryDuration: memory,
-                      failureMemoryLimit: limit, now: clock.now)
+    static func fetcher(
+        _ provider: CountingTestProvider, memory: Duration = .seconds(60),
+        limit: Int = 10_000, clock: ManualInstantClock = ManualInstantClock()
+    ) throws -> SourceFetcher {
+        SourceFetcher(
+            registry: try ProviderRegistry([provider]), failureMemoryDuration: memory,
+            failureMemoryLimit: limit, now: clock.now)
     }
 
     /// Waits (polling) until `condition` holds; records an issue after about 30 s instead of hanging.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DarkroomSources
 
 @Suite("Provider registry")

@@ -1,5 +1,6 @@
 import DarkroomTestSupport
 import Testing
+
 @testable import DarkroomSources
 
 @Suite("Source fetcher: coalescing and the failed-source memory")
@@ -29,9 +30,11 @@ struct SourceFetcherTests {
 
     @Test("references with the same provider cache key share a fetch; different policies never do")
     func coalescingKey() async throws {
-        let provider = CountingTestProvider(gated: true, key: { reference in
-            String(reference.raw.prefix(while: { $0 != "?" }))
-        })
+        let provider = CountingTestProvider(
+            gated: true,
+            key: { reference in
+                String(reference.raw.prefix(while: { $0 != "?" }))
+            })
         let fetcher = try Support.fetcher(provider)
         var strict = SourcePolicy()
         strict.maxBytes = 10

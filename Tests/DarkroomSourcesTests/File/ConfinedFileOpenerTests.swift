@@ -1,5 +1,6 @@
 import DarkroomSystem
 import Testing
+
 @testable import DarkroomSources
 
 #if canImport(Glibc)

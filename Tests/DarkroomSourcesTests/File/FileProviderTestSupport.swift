@@ -1,6 +1,7 @@
 import DarkroomCore
 import Foundation
 import Testing
+
 @testable import DarkroomSources
 
 #if canImport(Glibc)
@@ -16,10 +17,11 @@ final class SourcesFileSandbox {
         var template = Array("/tmp/darkroom-sources-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         let created = try #require(made.map { String(cString: $0) })
-        path = try #require(realpath(created, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        })
+        path = try #require(
+            realpath(created, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            })
     }
 
     deinit {
@@ -38,8 +40,9 @@ final class SourcesFileSandbox {
     @discardableResult
     func file(_ relative: String, bytes: [UInt8]) throws -> String {
         let full = url(relative)
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: full))
         return full
     }

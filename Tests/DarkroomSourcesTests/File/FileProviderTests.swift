@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DarkroomSources
 
 #if canImport(Glibc)
@@ -33,8 +34,10 @@ struct FileProviderTests {
         let box = try SourcesFileSandbox()
         let file = try box.file("a b#1%é.jpg", bytes: Support.sample)
         let encodedName = "a%20b%231%25%C3%A9.jpg"
-        for url in ["file://\(box.path)/\(encodedName)", "FILE://localhost\(box.path)/\(encodedName)",
-                    "file:\(box.path)/\(encodedName)"] {
+        for url in [
+            "file://\(box.path)/\(encodedName)", "FILE://localhost\(box.path)/\(encodedName)",
+            "file:\(box.path)/\(encodedName)",
+        ] {
             let fetched = try await Support.fetch(url, policy: .interactive)
             #expect(fetched.bytes == Support.sample, "\(url)")
         }
@@ -43,14 +46,15 @@ struct FileProviderTests {
         #expect(key.hasPrefix("file://\(box.path)/a%20b%231%25%C3%A9.jpg#"))
     }
 
-    @Test("malformed file: URLs are invalid with a message saying why",
-          arguments: [
-              ("file://server/share/a.jpg", "another host"),
-              ("file:relative/a.jpg", "absolute path"),
-              ("file:///tmp/a.jpg?x=1", "query or fragment"),
-              ("file:///tmp/a%zz.jpg", "two hexadecimal digits"),
-              ("file:///tmp/a%00.jpg", "NUL"),
-          ])
+    @Test(
+        "malformed file: URLs are invalid with a message saying why",
+        arguments: [
+            ("file://server/share/a.jpg", "another host"),
+            ("file:relative/a.jpg", "absolute path"),
+            ("file:///tmp/a.jpg?x=1", "query or fragment"),
+            ("file:///tmp/a%zz.jpg", "two hexadecimal digits"),
+            ("file:///tmp/a%00.jpg", "NUL"),
+        ])
     func malformedURLs(url: String, expected: String) async throws {
         let error = try await Support.failure(url, policy: .interactive)
         #expect(error.code == .invalid)
@@ -114,16 +118,19 @@ struct FileProviderTests {
         #expect(after.bytes == Support.sample + [1, 2, 3])
         // Same size, new modification time: still a new key.
         try box.file("a.jpg", bytes: Array(repeating: 0, count: Support.sample.count + 3))
-        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 123_456_789),
-                     timespec(tv_sec: 1_000_000_000, tv_nsec: 123_456_789)]
+        var times = [
+            timespec(tv_sec: 1_000_000_000, tv_nsec: 123_456_789),
+            timespec(tv_sec: 1_000_000_000, tv_nsec: 123_456_789),
+        ]
         try #require(utimensat(AT_FDCWD, file, &times, 0) == 0)
         let retimed = try await Support.fetch(file, policy: .interactive)
         #expect(retimed.cacheKey == "file://\(file)#\(Support.sample.count + 3)-1000000000123456789")
         #expect(retimed.cacheKey != after.cacheKey)
     }
 
-    @Test("an unreadable file is forbidden (permanent), not a transient I/O error",
-          .enabled(if: getuid() != 0, "root reads every file"))
+    @Test(
+        "an unreadable file is forbidden (permanent), not a transient I/O error",
+        .enabled(if: getuid() != 0, "root reads every file"))
     func permissionDenied() async throws {
         let box = try SourcesFileSandbox()
         let file = try box.file("locked.jpg", bytes: Support.sample)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DarkroomSources
 
 @Suite("File sources confined to --allow-file-root directories")

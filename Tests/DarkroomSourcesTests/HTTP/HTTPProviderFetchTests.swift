@@ -1,6 +1,7 @@
-@testable import DarkroomSources
 import DarkroomTestSupport
 import Testing
+
+@testable import DarkroomSources
 
 @Suite("HTTP provider: fetching and classifying answers from a real server")
 struct HTTPProviderFetchTests {
@@ -35,8 +36,9 @@ struct HTTPProviderFetchTests {
     @Test("A gzip-encoded body is decompressed by libcurl")
     func gzip() async throws {
         let server = try TestHTTPServer { _ in
-            TestHTTPResponse(status: 200, headers: [("Content-Encoding", "gzip"), ("Content-Type", "image/png")],
-                             body: .fixed(Support.gzipBody))
+            TestHTTPResponse(
+                status: 200, headers: [("Content-Encoding", "gzip"), ("Content-Type", "image/png")],
+                body: .fixed(Support.gzipBody))
         }
         defer { server.stop() }
         let source = try await Support.fetch(server.url("/z.png"), policy: Support.policy(allowing: server)).get()
@@ -57,12 +59,14 @@ struct HTTPProviderFetchTests {
         #expect(try await Support.fetch(server.url("/close"), policy: policy).get().bytes == image)
     }
 
-    @Test("Statuses map to codes that say whether a retry can help", arguments: [
-        (404, SourceError.Code.notFound, false), (410, .notFound, false), (401, .forbidden, false),
-        (403, .forbidden, false), (400, .httpClientError, false), (418, .httpClientError, false),
-        (408, .httpServerError, true), (429, .rateLimited, true), (500, .httpServerError, true),
-        (503, .httpServerError, true), (300, .httpClientError, false),
-    ] as [(Int, SourceError.Code, Bool)])
+    @Test(
+        "Statuses map to codes that say whether a retry can help",
+        arguments: [
+            (404, SourceError.Code.notFound, false), (410, .notFound, false), (401, .forbidden, false),
+            (403, .forbidden, false), (400, .httpClientError, false), (418, .httpClientError, false),
+            (408, .httpServerError, true), (429, .rateLimited, true), (500, .httpServerError, true),
+            (503, .httpServerError, true), (300, .httpClientError, false),
+        ] as [(Int, SourceError.Code, Bool)])
     func statuses(status: Int, code: SourceError.Code, transient: Bool) async throws {
         let server = try TestHTTPServer { _ in .status(status) }
         defer { server.stop() }

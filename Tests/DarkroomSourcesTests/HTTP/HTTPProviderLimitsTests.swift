@@ -1,6 +1,7 @@
-@testable import DarkroomSources
 import DarkroomTestSupport
 import Testing
+
+@testable import DarkroomSources
 
 @Suite("HTTP provider: body size, timeouts and cancellation")
 struct HTTPProviderLimitsTests {
@@ -22,9 +23,11 @@ struct HTTPProviderLimitsTests {
         #expect(error.code == .tooLarge)
     }
 
-    @Test("Bodies over the limit are refused, whether announced, chunked or just streamed until close", arguments: [
-        "announced", "chunked", "untilClose",
-    ])
+    @Test(
+        "Bodies over the limit are refused, whether announced, chunked or just streamed until close",
+        arguments: [
+            "announced", "chunked", "untilClose",
+        ])
     func overLimit(framing: String) async throws {
         let body = Support.bytes(50_000)
         let server = try TestHTTPServer { _ in
@@ -70,8 +73,11 @@ struct HTTPProviderLimitsTests {
     @Test("A slow drip below the low-speed limit times out, as a transient error")
     func lowSpeed() async throws {
         let server = try TestHTTPServer { _ in
-            TestHTTPResponse(status: 200, body: .drip(Support.bytes(200), bytesPerStep: 1, interval: .milliseconds(200),
-                                                      announceLength: true))
+            TestHTTPResponse(
+                status: 200,
+                body: .drip(
+                    Support.bytes(200), bytesPerStep: 1, interval: .milliseconds(200),
+                    announceLength: true))
         }
         defer { server.stop() }
         var policy = Support.policy(allowing: server)
@@ -87,8 +93,11 @@ struct HTTPProviderLimitsTests {
     @Test("A transfer fast enough for the low-speed check still ends at the total timeout")
     func totalTimeout() async throws {
         let server = try TestHTTPServer { _ in
-            TestHTTPResponse(status: 200, body: .drip(Support.bytes(2000), bytesPerStep: 20, interval: .milliseconds(50),
-                                                      announceLength: false))
+            TestHTTPResponse(
+                status: 200,
+                body: .drip(
+                    Support.bytes(2000), bytesPerStep: 20, interval: .milliseconds(50),
+                    announceLength: false))
         }
         defer { server.stop() }
         var policy = Support.policy(allowing: server)
@@ -103,8 +112,11 @@ struct HTTPProviderLimitsTests {
     @Test("Cancelling the fetching task aborts the transfer")
     func cancellation() async throws {
         let server = try TestHTTPServer { _ in
-            TestHTTPResponse(status: 200, body: .drip(Support.bytes(100), bytesPerStep: 1, interval: .milliseconds(100),
-                                                      announceLength: true))
+            TestHTTPResponse(
+                status: 200,
+                body: .drip(
+                    Support.bytes(100), bytesPerStep: 1, interval: .milliseconds(100),
+                    announceLength: true))
         }
         defer { server.stop() }
         var policy = Support.policy(allowing: server)

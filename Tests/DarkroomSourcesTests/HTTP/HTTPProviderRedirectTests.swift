@@ -1,6 +1,7 @@
-@testable import DarkroomSources
 import DarkroomTestSupport
 import Testing
+
+@testable import DarkroomSources
 
 @Suite("HTTP provider: redirects, each hop checked again")
 struct HTTPProviderRedirectTests {
@@ -57,10 +58,12 @@ struct HTTPProviderRedirectTests {
         #expect(server.requestCount("/hop/0") == 0)
     }
 
-    @Test("Redirects out of the allow-list, to other schemes or to credentials are refused before connecting", arguments: [
-        "http://10.0.0.1/a.jpg", "http://169.254.169.254/latest/meta-data/", "ftp://127.0.0.1/a.jpg",
-        "file:///etc/passwd", "gopher://127.0.0.1:6379/_INFO", "http://user:pw@127.0.0.1/",
-    ])
+    @Test(
+        "Redirects out of the allow-list, to other schemes or to credentials are refused before connecting",
+        arguments: [
+            "http://10.0.0.1/a.jpg", "http://169.254.169.254/latest/meta-data/", "ftp://127.0.0.1/a.jpg",
+            "file:///etc/passwd", "gopher://127.0.0.1:6379/_INFO", "http://user:pw@127.0.0.1/",
+        ])
     func refusedTargets(location: String) async throws {
         let server = try TestHTTPServer { _ in .redirect(to: location) }
         defer { server.stop() }

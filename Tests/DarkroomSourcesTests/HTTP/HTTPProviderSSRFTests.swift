@@ -1,16 +1,19 @@
-@testable import DarkroomSources
 import DarkroomTestSupport
 import Testing
+
+@testable import DarkroomSources
 
 @Suite("HTTP provider: the SSRF guard on resolved addresses")
 struct HTTPProviderSSRFTests {
     typealias Support = HTTPTestSupport
 
-    @Test("With the default policy, every spelling of loopback is refused and the server sees no connection", arguments: [
-        "127.0.0.1", "2130706433", "0x7f.1", "127.1", "017700000001", "0x7F000001", "0177.0.0.1", "127.0.0.1.",
-        "localhost", "LOCALHOST", "localhost.", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:127.0.0.1]",
-        "0.0.0.0", "0",
-    ])
+    @Test(
+        "With the default policy, every spelling of loopback is refused and the server sees no connection",
+        arguments: [
+            "127.0.0.1", "2130706433", "0x7f.1", "127.1", "017700000001", "0x7F000001", "0177.0.0.1", "127.0.0.1.",
+            "localhost", "LOCALHOST", "localhost.", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:127.0.0.1]",
+            "0.0.0.0", "0",
+        ])
     func loopbackSpellings(host: String) async throws {
         let server = try TestHTTPServer { _ in .ok([1, 2, 3]) }
         defer { server.stop() }
@@ -21,9 +24,11 @@ struct HTTPProviderSSRFTests {
         #expect(server.connectionCount == 0, "\(url) reached the server")
     }
 
-    @Test("With the default policy, IPv6 loopback is refused and an IPv6 server sees no connection", arguments: [
-        "[::1]", "[0:0:0:0:0:0:0:1]", "[::0001]", "localhost",
-    ])
+    @Test(
+        "With the default policy, IPv6 loopback is refused and an IPv6 server sees no connection",
+        arguments: [
+            "[::1]", "[0:0:0:0:0:0:0:1]", "[::0001]", "localhost",
+        ])
     func ipv6Loopback(host: String) async throws {
         let server = try TestHTTPServer(host: "::1") { _ in .ok([1, 2, 3]) }
         defer { server.stop() }
@@ -53,12 +58,14 @@ struct HTTPProviderSSRFTests {
         #expect(try await Support.fetch("http://localhost:\(server.port)/a.jpg", policy: policy).get().bytes == [4, 5, 6])
     }
 
-    @Test("Allow-list bypass attempts aimed at a real server are refused before any connection", arguments: [
-        "http://127.0.0.1:PORT@127.0.0.2:PORT/a.jpg", "http://127.0.0.1:PORT.evil.test/a.jpg",
-        "http://127.0.0.1:PORT/photos/../secret", "http://127.0.0.1:PORT/photos/%2e%2e/secret",
-        "http://127.0.0.1:PORT/photos/..%2Fsecret", "http://127.0.0.1:PORT/photosX/a.jpg",
-        "https://127.0.0.1:PORT/photos/a.jpg", "http://localhost:PORT/photos/a.jpg", "http://2130706433:OTHER/photos/a.jpg",
-    ])
+    @Test(
+        "Allow-list bypass attempts aimed at a real server are refused before any connection",
+        arguments: [
+            "http://127.0.0.1:PORT@127.0.0.2:PORT/a.jpg", "http://127.0.0.1:PORT.evil.test/a.jpg",
+            "http://127.0.0.1:PORT/photos/../secret", "http://127.0.0.1:PORT/photos/%2e%2e/secret",
+            "http://127.0.0.1:PORT/photos/..%2Fsecret", "http://127.0.0.1:PORT/photosX/a.jpg",
+            "https://127.0.0.1:PORT/photos/a.jpg", "http://localhost:PORT/photos/a.jpg", "http://2130706433:OTHER/photos/a.jpg",
+        ])
     func allowListBypass(template: String) async throws {
         let server = try TestHTTPServer { _ in .ok([1]) }
         defer { server.stop() }

@@ -1,6 +1,7 @@
-@testable import DarkroomSources
 import DarkroomTestSupport
 import Testing
+
+@testable import DarkroomSources
 
 /// https against a real TLS server (`openssl s_server`) whose certificate a throwaway CA signs.
 @Suite("HTTP provider: https with a private CA, verification on")

@@ -1,5 +1,5 @@
-import DarkroomTestSupport
 import DarkroomSources
+import DarkroomTestSupport
 import Testing
 
 @Suite("Allow-list of source prefixes")
@@ -12,42 +12,46 @@ struct SourceAllowListTests {
         return (try? list.check(url)) == true
     }
 
-    @Test("URLs under a prefix pass, whatever the case of scheme and host or an explicit default port", arguments: [
-        "http://images.example.com/a.jpg", "HTTP://IMAGES.Example.COM/a.jpg", "http://images.example.com:80/a.jpg",
-        "http://images.example.com./a.jpg", "http://images.example.com", "http://images.example.com/a.jpg?w=1#top",
-        "https://cdn.example.net/photos", "https://cdn.example.net/photos/2024/a.jpg", "https://cdn.example.net:443/photos/a.jpg",
-        "https://cdn.example.net/photos/x/../b.jpg", "https://cdn.example.net/%70hotos/a.jpg",
-    ])
+    @Test(
+        "URLs under a prefix pass, whatever the case of scheme and host or an explicit default port",
+        arguments: [
+            "http://images.example.com/a.jpg", "HTTP://IMAGES.Example.COM/a.jpg", "http://images.example.com:80/a.jpg",
+            "http://images.example.com./a.jpg", "http://images.example.com", "http://images.example.com/a.jpg?w=1#top",
+            "https://cdn.example.net/photos", "https://cdn.example.net/photos/2024/a.jpg", "https://cdn.example.net:443/photos/a.jpg",
+            "https://cdn.example.net/photos/x/../b.jpg", "https://cdn.example.net/%70hotos/a.jpg",
+        ])
     func allowedURLs(text: String) {
         #expect(Self.allowed(text))
     }
 
-    @Test("Bypass attempts are refused", arguments: [
-        "http://images.example.com@evil.com/",            // user information naming the allowed host
-        "http://images.example.com:80@evil.com/",
-        "http://images.example.com%40evil.com/",
-        "http://evil.com@images.example.com/",             // user information is refused outright
-        "http://images.example.com.evil.com/",             // a longer host
-        "http://images.example.com.evil.com./",
-        "http://evilimages.example.com/",
-        "http://evil.com/images.example.com/",
-        "http://evil.com/?http://images.example.com/",
-        "http://evil.com#http://images.example.com/",
-        "http://images.example.com\\@evil.com/",
-        "http://images.example.com:8080/a.jpg",            // another port
-        "https://images.example.com/a.jpg",                // another scheme
-        "http://cdn.example.net/photos/a.jpg",
-        "https://cdn.example.net/photosX/a.jpg",           // not at a segment boundary
-        "https://cdn.example.net/photos.jpg",
-        "https://cdn.example.net/photos/../secret",        // dot segments, plain and encoded
-        "https://cdn.example.net/photos/%2e%2e/secret",
-        "https://cdn.example.net/photos/..;/secret",
-        "https://cdn.example.net/photos/..%2Fsecret",      // an encoded separator a server may decode
-        "https://cdn.example.net/photos%2F..%2Fsecret",
-        "https://cdn.example.net/photos/%5C..%5Csecret",
-        "https://cdn.example.net/PHOTOS/a.jpg",            // paths are case-sensitive
-        "ftp://images.example.com/a.jpg",
-    ])
+    @Test(
+        "Bypass attempts are refused",
+        arguments: [
+            "http://images.example.com@evil.com/",  // user information naming the allowed host
+            "http://images.example.com:80@evil.com/",
+            "http://images.example.com%40evil.com/",
+            "http://evil.com@images.example.com/",  // user information is refused outright
+            "http://images.example.com.evil.com/",  // a longer host
+            "http://images.example.com.evil.com./",
+            "http://evilimages.example.com/",
+            "http://evil.com/images.example.com/",
+            "http://evil.com/?http://images.example.com/",
+            "http://evil.com#http://images.example.com/",
+            "http://images.example.com\\@evil.com/",
+            "http://images.example.com:8080/a.jpg",  // another port
+            "https://images.example.com/a.jpg",  // another scheme
+            "http://cdn.example.net/photos/a.jpg",
+            "https://cdn.example.net/photosX/a.jpg",  // not at a segment boundary
+            "https://cdn.example.net/photos.jpg",
+            "https://cdn.example.net/photos/../secret",  // dot segments, plain and encoded
+            "https://cdn.example.net/photos/%2e%2e/secret",
+            "https://cdn.example.net/photos/..;/secret",
+            "https://cdn.example.net/photos/..%2Fsecret",  // an encoded separator a server may decode
+            "https://cdn.example.net/photos%2F..%2Fsecret",
+            "https://cdn.example.net/photos/%5C..%5Csecret",
+            "https://cdn.example.net/PHOTOS/a.jpg",  // paths are case-sensitive
+            "ftp://images.example.com/a.jpg",
+        ])
     func bypasses(text: String) {
         #expect(!Self.allowed(text))
     }
@@ -71,10 +75,12 @@ struct SourceAllowListTests {
         }
     }
 
-    @Test("A malformed prefix is a configuration error naming it", arguments: [
-        "images.example.com", "http://user@images.example.com/", "http://images.example.com/?q=1", "ftp://x/",
-        "http://images.example.com/#frag",
-    ])
+    @Test(
+        "A malformed prefix is a configuration error naming it",
+        arguments: [
+            "images.example.com", "http://user@images.example.com/", "http://images.example.com/?q=1", "ftp://x/",
+            "http://images.example.com/#frag",
+        ])
     func badPrefix(text: String) {
         #expect {
             try SourceAllowList([text])

@@ -66,7 +66,12 @@ final class Tally: Sendable {
 
     /// Adds one and returns the new count.
     @discardableResult
-    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+    func increment() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 
     var value: Int { count.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
-import Testing
 import DarkroomSystem
+import Testing
 
 private struct Broken: Error, Equatable {}
 
@@ -45,8 +45,14 @@ struct RequestCoalescerTests {
     func keysAreSeparate() async throws {
         let coalescer = RequestCoalescer<String, String>()
         let gate = Gate()
-        async let a = coalescer.value(for: "a") { _ = await gate.pass(); return "A" }
-        async let b = coalescer.value(for: "b") { _ = await gate.pass(); return "B" }
+        async let a = coalescer.value(for: "a") {
+            _ = await gate.pass()
+            return "A"
+        }
+        async let b = coalescer.value(for: "b") {
+            _ = await gate.pass()
+            return "B"
+        }
         await yieldUntil("both started") { gate.arrivals == 2 }
         #expect(coalescer.inFlightCount == 2)
         gate.open()
@@ -58,7 +64,12 @@ struct RequestCoalescerTests {
         let coalescer = RequestCoalescer<String, Int>()
         let gate = Gate()
         let tasks = (0..<3).map { _ in
-            Task { try await coalescer.value(for: "a") { _ = await gate.pass(); throw Broken() } }
+            Task {
+                try await coalescer.value(for: "a") {
+                    _ = await gate.pass()
+                    throw Broken()
+                }
+            }
         }
         await yieldUntil("2 callers joined the first") { coalescer.statistics.joined == 2 }
         gate.open()
@@ -132,7 +143,10 @@ struct RequestCoalescerTests {
         let runs = Tally()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await coalescer.value(for: "a") { runs.increment(); return 1 }
+            return try await coalescer.value(for: "a") {
+                runs.increment()
+                return 1
+            }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(runs.value == 0)

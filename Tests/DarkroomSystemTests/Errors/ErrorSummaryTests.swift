@@ -1,5 +1,5 @@
-import Testing
 import DarkroomSystem
+import Testing
 
 /// A conforming error as any target would write one.
 private struct SampleError: DarkroomError {
@@ -41,7 +41,8 @@ struct ErrorSummaryTests {
 
     @Test("cancellation is the worker stopping: transient")
     func cancellation() {
-        #expect(ErrorSummary(CancellationError())
+        #expect(
+            ErrorSummary(CancellationError())
                 == ErrorSummary(code: "worker.cancelled", message: "the worker stopped before the job finished", isTransient: true))
     }
 

@@ -1,10 +1,11 @@
+import DarkroomSystem
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-import DarkroomSystem
 
 @Suite("AtomicFileWriter")
 struct AtomicFileWriterTests {

@@ -1,9 +1,10 @@
+import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DarkroomSystem
 
 /// Fresh directories and file inspection for the file tests, in plain POSIX (this target has no
 /// dependencies to borrow from).

@@ -1,10 +1,11 @@
+import DarkroomSystem
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-import DarkroomSystem
 
 @Suite("Errno")
 struct ErrnoTests {
@@ -16,8 +17,9 @@ struct ErrnoTests {
         #expect(!Errno(EACCES).isOutOfSpace)
     }
 
-    @Test("network file system hiccups are transient, permission and path errors are not",
-          arguments: [EIO, ESTALE, ETIMEDOUT, EINTR, EAGAIN, ENFILE, EMFILE, ENOMEM, EBUSY])
+    @Test(
+        "network file system hiccups are transient, permission and path errors are not",
+        arguments: [EIO, ESTALE, ETIMEDOUT, EINTR, EAGAIN, ENFILE, EMFILE, ENOMEM, EBUSY])
     func transient(code: Int32) {
         #expect(Errno(code).isTransientIO)
     }

@@ -1,10 +1,12 @@
+import Testing
+
+@testable import DarkroomSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import DarkroomSystem
 
 @Suite("SystemCall: EINTR and whole reads and writes")
 struct SystemCallTests {

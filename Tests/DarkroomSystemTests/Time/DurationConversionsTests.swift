@@ -1,5 +1,5 @@
-import Testing
 import DarkroomSystem
+import Testing
 
 @Suite("Duration conversions")
 struct DurationConversionsTests {

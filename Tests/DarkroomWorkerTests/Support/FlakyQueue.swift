@@ -30,7 +30,10 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
 
     var configuration: JobQueueConfiguration { inner.configuration }
-    func enqueue(_ jobs: [Job]) async throws -> Int { try check(); return try await inner.enqueue(jobs) }
+    func enqueue(_ jobs: [Job]) async throws -> Int {
+        try check()
+        return try await inner.enqueue(jobs)
+    }
     func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
         try check()
         return try await inner.reserve(consumer: consumer, max: max, wait: wait)
@@ -47,30 +50,72 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
         try check(acknowledging: true)
         return try await inner.deadLetter(delivery, error: error)
     }
-    func extendLease(_ delivery: JobDelivery) async throws -> Bool { try check(); return try await inner.extendLease(delivery) }
+    func extendLease(_ delivery: JobDelivery) async throws -> Bool {
+        try check()
+        return try await inner.extendLease(delivery)
+    }
     func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
         try check()
         return try await inner.reclaimStale(consumer: consumer, olderThan: olderThan, max: max)
     }
-    func cancel(batch: String) async throws -> Int { try check(); return try await inner.cancel(batch: batch) }
-    func cancel(jobs: [JobID]) async throws -> Int { try check(); return try await inner.cancel(jobs: jobs) }
-    func publish(_ events: [JobEvent]) async throws { try check(); try await inner.publish(events) }
+    func cancel(batch: String) async throws -> Int {
+        try check()
+        return try await inner.cancel(batch: batch)
+    }
+    func cancel(jobs: [JobID]) async throws -> Int {
+        try check()
+        return try await inner.cancel(jobs: jobs)
+    }
+    func publish(_ events: [JobEvent]) async throws {
+        try check()
+        try await inner.publish(events)
+    }
     func readEvents(after cursor: EventCursor, limit: Int, wait: Duration) async throws -> [EventEnvelope] {
         try check()
         return try await inner.readEvents(after: cursor, limit: limit, wait: wait)
     }
-    func latestEventCursor() async throws -> EventCursor { try check(); return try await inner.latestEventCursor() }
-    func deadLetters(limit: Int) async throws -> [DeadLetter] { try check(); return try await inner.deadLetters(limit: limit) }
-    func counts() async throws -> QueueCounts { try check(); return try await inner.counts() }
+    func latestEventCursor() async throws -> EventCursor {
+        try check()
+        return try await inner.latestEventCursor()
+    }
+    func deadLetters(limit: Int) async throws -> [DeadLetter] {
+        try check()
+        return try await inner.deadLetters(limit: limit)
+    }
+    func counts() async throws -> QueueCounts {
+        try check()
+        return try await inner.counts()
+    }
     func release(_ delivery: JobDelivery, after: Duration) async throws -> Bool {
         try check()
         return try await inner.release(delivery, after: after)
     }
-    func retryDeadLetters(ids: [String]?) async throws -> Int { try check(); return try await inner.retryDeadLetters(ids: ids) }
-    func purgeDeadLetters() async throws -> Int { try check(); return try await inner.purgeDeadLetters() }
-    func batchProgress(_ batch: String) async throws -> BatchProgress? { try check(); return try await inner.batchProgress(batch) }
-    func eventCursor(at time: Timestamp) async throws -> EventCursor { try check(); return try await inner.eventCursor(at: time) }
-    func heartbeat(_ worker: WorkerInfo, ttl: Duration) async throws { try check(); try await inner.heartbeat(worker, ttl: ttl) }
-    func removeWorker(named name: String) async throws { try check(); try await inner.removeWorker(named: name) }
-    func liveWorkers() async throws -> [WorkerInfo] { try check(); return try await inner.liveWorkers() }
+    func retryDeadLetters(ids: [String]?) async throws -> Int {
+        try check()
+        return try await inner.retryDeadLetters(ids: ids)
+    }
+    func purgeDeadLetters() async throws -> Int {
+        try check()
+        return try await inner.purgeDeadLetters()
+    }
+    func batchProgress(_ batch: String) async throws -> BatchProgress? {
+        try check()
+        return try await inner.batchProgress(batch)
+    }
+    func eventCursor(at time: Timestamp) async throws -> EventCursor {
+        try check()
+        return try await inner.eventCursor(at: time)
+    }
+    func heartbeat(_ worker: WorkerInfo, ttl: Duration) async throws {
+        try check()
+        try await inner.heartbeat(worker, ttl: ttl)
+    }
+    func removeWorker(named name: String) async throws {
+        try check()
+        try await inner.removeWorker(named: name)
+    }
+    func liveWorkers() async throws -> [WorkerInfo] {
+        try check()
+        return try await inner.liveWorkers()
+    }
 }

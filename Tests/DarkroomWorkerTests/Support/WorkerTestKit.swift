@@ -5,8 +5,8 @@ import DarkroomPipeline
 import DarkroomQueue
 import DarkroomStandardProcessors
 import DarkroomSystem
-import DarkroomWorker
 import DarkroomTestSupport
+import DarkroomWorker
 import Foundation
 import Logging
 import Testing
@@ -39,8 +39,10 @@ enum WorkerTestKit {
     static let silent = Logger(label: "darkroom.worker.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// A pipeline whose file sources must be under `fileRoot` and whose HTTP sources may be `allowing`.
-    static func pipeline(fileRoot: String? = nil, allowing origins: [String] = [], disk: DiskCache? = nil,
-                         leases: (any WorkLeases)? = nil) -> ImagePipeline {
+    static func pipeline(
+        fileRoot: String? = nil, allowing origins: [String] = [], disk: DiskCache? = nil,
+        leases: (any WorkLeases)? = nil
+    ) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration()
         configuration.sourcePolicy.fileRoots = fileRoot.map { [$0] } ?? []
         configuration.sourcePolicy.allowedSourcePrefixes = origins.map { $0 + "/" }
@@ -51,18 +53,23 @@ enum WorkerTestKit {
     }
 
     /// A worker configuration with test-sized timings: no retry delays, quick heartbeats.
-    static func configuration(name: String = "test-worker", concurrency: Int = 2, outputRoots: [String] = [],
-                              gracePeriod: Duration = .seconds(10), processors: ProcessorRegistry = StandardProcessors.registry,
-                              releaseDelay: Duration = .seconds(3600)) -> WorkerConfiguration {
-        WorkerConfiguration(name: name, concurrency: concurrency, gracePeriod: gracePeriod,
-                            heartbeatInterval: .milliseconds(200), retryBackoff: .immediate,
-                            queueBackoff: RetryBackoff(base: .milliseconds(10), cap: .milliseconds(50)),
-                            releaseDelay: releaseDelay, reserveWait: .milliseconds(200),
-                            allowedOutputRoots: outputRoots, processors: processors, version: "test")
+    static func configuration(
+        name: String = "test-worker", concurrency: Int = 2, outputRoots: [String] = [],
+        gracePeriod: Duration = .seconds(10), processors: ProcessorRegistry = StandardProcessors.registry,
+        releaseDelay: Duration = .seconds(3600)
+    ) -> WorkerConfiguration {
+        WorkerConfiguration(
+            name: name, concurrency: concurrency, gracePeriod: gracePeriod,
+            heartbeatInterval: .milliseconds(200), retryBackoff: .immediate,
+            queueBackoff: RetryBackoff(base: .milliseconds(10), cap: .milliseconds(50)),
+            releaseDelay: releaseDelay, reserveWait: .milliseconds(200),
+            allowedOutputRoots: outputRoots, processors: processors, version: "test")
     }
 
-    static func job(_ source: String, chain: String = "downsample(40x40)", batch: String = "b", output: String? = nil,
-                    format: String? = nil, id: JobID = .make()) -> Job {
+    static func job(
+        _ source: String, chain: String = "downsample(40x40)", batch: String = "b", output: String? = nil,
+        format: String? = nil, id: JobID = .make()
+    ) -> Job {
         Job(id: id, batch: batch, source: source, chain: chain, format: format, output: output)
     }
 
@@ -153,9 +160,11 @@ extension WorkerTestKit {
             try FileManager.default.createDirectory(atPath: "\(dir)/secret", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: "\(dir)/out/link", withDestinationPath: "\(dir)/secret")
             queue = MemoryQueue()
-            running = Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
-                                     configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
-                                     logger: WorkerTestKit.silent))
+            running = Running(
+                Worker(
+                    queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: "\(dir)/in"),
+                    configuration: WorkerTestKit.configuration(outputRoots: ["\(dir)/out"]),
+                    logger: WorkerTestKit.silent))
         }
     }
 }

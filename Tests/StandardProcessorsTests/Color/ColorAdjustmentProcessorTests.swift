@@ -82,9 +82,11 @@ struct ColorAdjustmentProcessorTests {
         #expect(ColorTestSupport.near(try pixel("blend(mode: screen, color: #808080)"), (228, 178, 153, 255)))
     }
 
-    static let identities = ["colorControls", "colorControls(brightness: 0, contrast: 1, saturation: 1, exposure: 0)",
-                             "tint(#FF000000)", "overlay(#FF0000, fraction: 1)", "blend(multiply, #FFFFFF)",
-                             "blend(normal, #12345600)", "border(2, #00000000)"]
+    static let identities = [
+        "colorControls", "colorControls(brightness: 0, contrast: 1, saturation: 1, exposure: 0)",
+        "tint(#FF000000)", "overlay(#FF0000, fraction: 1)", "blend(multiply, #FFFFFF)",
+        "blend(normal, #12345600)", "border(2, #00000000)",
+    ]
 
     @Test("Identity settings leave every byte unchanged", arguments: identities)
     func identity(text: String) throws {
@@ -94,8 +96,10 @@ struct ColorAdjustmentProcessorTests {
         #expect(out.isOpaque)
     }
 
-    static let flatChains = ["tint(#FF000080)", "overlay(#123456, fraction: 0.3)", "colorControls(brightness: 0.1, contrast: 1.3, saturation: 1.7, exposure: 0.4)",
-                             "blackWhite", "blend(softLight, #C08040)", "blend(colorBurn, #80808080)"]
+    static let flatChains = [
+        "tint(#FF000080)", "overlay(#123456, fraction: 0.3)", "colorControls(brightness: 0.1, contrast: 1.3, saturation: 1.7, exposure: 0.4)",
+        "blackWhite", "blend(softLight, #C08040)", "blend(colorBurn, #80808080)",
+    ]
 
     @Test("A flat image stays flat", arguments: flatChains)
     func flatStaysFlat(text: String) throws {

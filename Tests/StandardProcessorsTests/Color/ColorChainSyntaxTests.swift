@@ -10,7 +10,10 @@ struct ColorChainSyntaxTests {
     static let spellings: [(String, String)] = [
         ("roundCorner(20)", "roundCorner(20, corners: topLeft+topRight+bottomLeft+bottomRight, background: #00000000)"),
         ("roundCorner(20, corners: topRight+topLeft)", "roundCorner(20, corners: topLeft+topRight, background: #00000000)"),
-        ("roundCorner(radius: 12.5, corners: all, background: #ffffff)", "roundCorner(12.5, corners: topLeft+topRight+bottomLeft+bottomRight, background: #FFFFFFFF)"),
+        (
+            "roundCorner(radius: 12.5, corners: all, background: #ffffff)",
+            "roundCorner(12.5, corners: topLeft+topRight+bottomLeft+bottomRight, background: #FFFFFFFF)"
+        ),
         ("tint(#ff000080)", "tint(#FF000080)"),
         ("overlay(#00FF00)", "overlay(#00FF00FF, fraction: 0.5)"),
         ("overlay(color: #00FF00, fraction: 1)", "overlay(#00FF00FF, fraction: 1)"),
@@ -67,17 +70,21 @@ struct ColorChainSyntaxTests {
     static let errors: [(String, String, ChainError.Code)] = [
         ("roundCorner(-3)", "roundCorner: radius must be > 0 (got -3) at column 13", .invalidArgument),
         ("tint(#FF0000)|>roundCorner(radius: 0)", "roundCorner: radius must be > 0 (got 0) at column 36", .invalidArgument),
-        ("roundCorner(10, corners: topLeft+bottomRigth)",
-         "roundCorner: corners must be one or more of topLeft, topRight, bottomLeft, bottomRight joined with +, or all (got 'bottomRigth') at column 26 — did you mean 'bottomRight'?",
-         .invalidArgument),
+        (
+            "roundCorner(10, corners: topLeft+bottomRigth)",
+            "roundCorner: corners must be one or more of topLeft, topRight, bottomLeft, bottomRight joined with +, or all (got 'bottomRigth') at column 26 — did you mean 'bottomRight'?",
+            .invalidArgument
+        ),
         ("overlay(#FF0000, fraction: 1.5)", "overlay: fraction must be in 0…1 (got 1.5) at column 28", .invalidArgument),
         ("border(0, #FF0000)", "border: width must be > 0 (got 0) at column 8", .invalidArgument),
         ("border(2, #FF0000, radius: -1)", "border: radius must be in 0…65535 (got -1) at column 28", .invalidArgument),
         ("colorControls(contrast: 5)", "colorControls: contrast must be in 0…4 (got 5) at column 25", .invalidArgument),
         ("colorControls(saturaton: 2)", "colorControls: unknown argument 'saturaton' at column 15 — did you mean 'saturation'?", .unknownArgument),
-        ("blend(multipy, #FF0000)",
-         "blend: mode must be one of normal, multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, hardLight, softLight, difference, exclusion (got 'multipy') at column 7 — did you mean 'multiply'?",
-         .invalidArgument),
+        (
+            "blend(multipy, #FF0000)",
+            "blend: mode must be one of normal, multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, hardLight, softLight, difference, exclusion (got 'multipy') at column 7 — did you mean 'multiply'?",
+            .invalidArgument
+        ),
         ("blend(multiply)", "blend: missing color (a colour #RRGGBB or #RRGGBBAA) at column 15", .missingArgument),
         ("tint(12)", "tint: color must be a colour #RRGGBB or #RRGGBBAA (got 12) at column 6", .invalidArgument),
         ("blackWhite(1)", "blackWhite: takes 0 arguments (blackWhite), got more at column 12", .tooManyArguments),

@@ -25,10 +25,16 @@ struct ColorCoverageMaskTests {
             func inset(_ r: Double, _ distanceIntoCorner: Double) -> Double {
                 distanceIntoCorner > 0 ? r - (r * r - distanceIntoCorner * distanceIntoCorner).squareRoot() : 0
             }
-            let top = s.minY + max(inset(s.radii.topLeft, s.minX + s.radii.topLeft - px),
-                                   inset(s.radii.topRight, px - (s.maxX - s.radii.topRight)))
-            let bottom = s.maxY - max(inset(s.radii.bottomLeft, s.minX + s.radii.bottomLeft - px),
-                                      inset(s.radii.bottomRight, px - (s.maxX - s.radii.bottomRight)))
+            let top =
+                s.minY
+                + max(
+                    inset(s.radii.topLeft, s.minX + s.radii.topLeft - px),
+                    inset(s.radii.topRight, px - (s.maxX - s.radii.topRight)))
+            let bottom =
+                s.maxY
+                - max(
+                    inset(s.radii.bottomLeft, s.minX + s.radii.bottomLeft - px),
+                    inset(s.radii.bottomRight, px - (s.maxX - s.radii.bottomRight)))
             sum += max(0, min(Double(y + 1), bottom) - max(Double(y), top))
         }
         return sum / Double(n)
@@ -48,7 +54,7 @@ struct ColorCoverageMaskTests {
         #expect(grid[0][0] == 0)
         #expect(grid[50][50] == 255)
         #expect(grid[0][50] == 255)
-        let arc = grid[5][5] // the 45° point (5.86, 5.86) lies in this pixel
+        let arc = grid[5][5]  // the 45° point (5.86, 5.86) lies in this pixel
         #expect(arc > 0 && arc < 255)
         for (x, y) in [(5, 5), (0, 19), (3, 8), (19, 0), (96, 4), (92, 97)] {
             let expected = reference(shape, x: x, y: y) * 255

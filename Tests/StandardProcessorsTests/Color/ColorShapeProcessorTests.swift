@@ -46,7 +46,7 @@ struct ColorShapeProcessorTests {
         #expect(out.premultipliedPixel(x: 0, y: 0).a == 0)
         #expect(out.premultipliedPixel(x: 20, y: 0).a == 255)  // straight top edge between the ends
         #expect(out.premultipliedPixel(x: 20, y: 10).a == 255)
-        let end = out.premultipliedPixel(x: 0, y: 10).a      // the left end of the capsule
+        let end = out.premultipliedPixel(x: 0, y: 10).a  // the left end of the capsule
         #expect(end > 0 && end < 255)
     }
 

@@ -8,10 +8,12 @@ enum ColorTestSupport {
     /// The seven colour/shape descriptors, registered the way the plugin registers them.
     static var registry: ProcessorRegistry {
         var registry = ProcessorRegistry()
-        for descriptor in [ImageProcessors.RoundCorner.descriptor, ImageProcessors.Tint.descriptor,
-                           ImageProcessors.Overlay.descriptor, ImageProcessors.ColorControls.descriptor,
-                           ImageProcessors.BlackWhite.descriptor, ImageProcessors.Border.descriptor,
-                           ImageProcessors.Blend.descriptor] {
+        for descriptor in [
+            ImageProcessors.RoundCorner.descriptor, ImageProcessors.Tint.descriptor,
+            ImageProcessors.Overlay.descriptor, ImageProcessors.ColorControls.descriptor,
+            ImageProcessors.BlackWhite.descriptor, ImageProcessors.Border.descriptor,
+            ImageProcessors.Blend.descriptor,
+        ] {
             try! registry.register(descriptor)
         }
         return registry
@@ -25,7 +27,8 @@ enum ColorTestSupport {
 
     /// A bitmap from rows of premultiplied pixels.
     static func bitmap(_ rows: [[Pixel]]) -> Bitmap {
-        let height = rows.count, width = rows[0].count
+        let height = rows.count
+        let width = rows[0].count
         let bytes = rows.flatMap { $0.flatMap { [$0.r, $0.g, $0.b, $0.a] } }
         let opaque = rows.allSatisfy { $0.allSatisfy { $0.a == 255 } }
         return try! Bitmap(width: width, height: height, premultipliedRGBA: bytes, isOpaque: opaque)

@@ -12,10 +12,12 @@ struct CropTests {
         return ((Int(p.r) * 99 + 127) / 255, (Int(p.g) * 99 + 127) / 255)
     }
 
-    @Test("Named anchors place the rectangle at the matching part of the image", arguments: [
-        ("topLeft", 0, 0), ("top", 30, 0), ("topRight", 60, 0), ("left", 0, 40), ("center", 30, 40),
-        ("right", 60, 40), ("bottomLeft", 0, 80), ("bottom", 30, 80), ("bottomRight", 60, 80),
-    ])
+    @Test(
+        "Named anchors place the rectangle at the matching part of the image",
+        arguments: [
+            ("topLeft", 0, 0), ("top", 30, 0), ("topRight", 60, 0), ("left", 0, 40), ("center", 30, 40),
+            ("right", 60, 40), ("bottomLeft", 0, 80), ("bottom", 30, 80), ("bottomRight", 60, 80),
+        ])
     func namedAnchors(name: String, x: Int, y: Int) throws {
         let result = try GeometryTestSupport.processor("crop(40x20, anchor: \(name))").process(source)
         #expect(result.size == PixelSize(width: 40, height: 20))

@@ -4,15 +4,17 @@ import Testing
 
 @Suite("downsample: fit inside a box, never enlarge")
 struct DownsampleTests {
-    @Test("Given an image and a box, the result fits the box with the image's aspect ratio", arguments: [
-        // (source width, height, box width, height, expected width, height)
-        (300, 200, 100, 100, 100, 67),   // landscape
-        (200, 300, 100, 100, 67, 100),   // portrait
-        (3, 2, 1, 1, 1, 1),              // tiny
-        (1, 500, 100, 100, 1, 100),      // one pixel wide: the narrow side never drops to 0
-        (640, 480, 400, 400, 400, 300),
-        (1000, 10, 50, 50, 50, 1),
-    ])
+    @Test(
+        "Given an image and a box, the result fits the box with the image's aspect ratio",
+        arguments: [
+            // (source width, height, box width, height, expected width, height)
+            (300, 200, 100, 100, 100, 67),  // landscape
+            (200, 300, 100, 100, 67, 100),  // portrait
+            (3, 2, 1, 1, 1, 1),  // tiny
+            (1, 500, 100, 100, 1, 100),  // one pixel wide: the narrow side never drops to 0
+            (640, 480, 400, 400, 400, 300),
+            (1000, 10, 50, 50, 50, 1),
+        ])
     func fitsTheBox(w: Int, h: Int, bw: Int, bh: Int, ew: Int, eh: Int) throws {
         let result = try ImageProcessors.Downsample(size: PixelSize(width: bw, height: bh))
             .process(TestBitmaps.gradient(width: w, height: h))
@@ -60,8 +62,9 @@ struct DownsampleTests {
 
     @Test("Given a red square on a transparent background, no pixel gets a dark halo")
     func noDarkHalo() throws {
-        let source = GeometryTestSupport.square(width: 97, height: 61, rect: PixelRect(x: 30, y: 20, width: 31, height: 17),
-                                                inner: RGBAColor(red: 255, green: 0, blue: 0), outer: .clear)
+        let source = GeometryTestSupport.square(
+            width: 97, height: 61, rect: PixelRect(x: 30, y: 20, width: 31, height: 17),
+            inner: RGBAColor(red: 255, green: 0, blue: 0), outer: .clear)
         for box in [PixelSize(width: 20, height: 20), PixelSize(width: 41, height: 41), PixelSize(width: 7, height: 7)] {
             let result = try ImageProcessors.Downsample(size: box).process(source)
             #expect(!result.isOpaque)
@@ -79,9 +82,11 @@ struct DownsampleTests {
         }
     }
 
-    @Test("Given a flat colour, the reduction is exactly flat, with or without alpha", arguments: [
-        RGBAColor(red: 12, green: 200, blue: 99), RGBAColor(red: 200, green: 100, blue: 50, alpha: 128), RGBAColor.clear,
-    ])
+    @Test(
+        "Given a flat colour, the reduction is exactly flat, with or without alpha",
+        arguments: [
+            RGBAColor(red: 12, green: 200, blue: 99), RGBAColor(red: 200, green: 100, blue: 50, alpha: 128), RGBAColor.clear,
+        ])
     func flatStaysFlat(color: RGBAColor) throws {
         let source = TestBitmaps.solid(color, width: 123, height: 77)
         for box in [PixelSize(width: 40, height: 40), PixelSize(width: 10, height: 10), PixelSize(width: 3, height: 3)] {
@@ -91,9 +96,10 @@ struct DownsampleTests {
         }
     }
 
-    @Test("Given a smooth picture, the reduction agrees with vips thumbnail at 38 dB or more",
-          .enabled(if: GeometryTestSupport.vipsAvailable, "vips is not on PATH"),
-          arguments: [(240, 160, 100), (300, 200, 64), (180, 240, 100), (400, 300, 90)])
+    @Test(
+        "Given a smooth picture, the reduction agrees with vips thumbnail at 38 dB or more",
+        .enabled(if: GeometryTestSupport.vipsAvailable, "vips is not on PATH"),
+        arguments: [(240, 160, 100), (300, 200, 64), (180, 240, 100), (400, 300, 90)])
     func agreesWithVips(w: Int, h: Int, box: Int) throws {
         let source = GeometryTestSupport.scene(width: w, height: h)
         let vips = try GeometryTestSupport.vips(source, ["thumbnail", "{in}", "{out}", "\(box)", "--height", "\(box)"])

@@ -11,9 +11,11 @@ enum GeometryTestSupport {
     /// The six geometry descriptors, registered the way the plugin registers them.
     static var registry: ProcessorRegistry {
         var registry = ProcessorRegistry()
-        for descriptor in [ImageProcessors.Downsample.descriptor, ImageProcessors.Resize.descriptor,
-                           ImageProcessors.Crop.descriptor, ImageProcessors.Blur.descriptor,
-                           ImageProcessors.Rotate.descriptor, ImageProcessors.Flip.descriptor] {
+        for descriptor in [
+            ImageProcessors.Downsample.descriptor, ImageProcessors.Resize.descriptor,
+            ImageProcessors.Crop.descriptor, ImageProcessors.Blur.descriptor,
+            ImageProcessors.Rotate.descriptor, ImageProcessors.Flip.descriptor,
+        ] {
             try! registry.register(descriptor)
         }
         return registry
@@ -41,7 +43,8 @@ enum GeometryTestSupport {
 
     /// A premultiplied image with `inner` (straight colour) in the rectangle and `outer` elsewhere.
     static func square(width: Int, height: Int, rect: PixelRect, inner: RGBAColor, outer: RGBAColor) -> Bitmap {
-        let i = inner.premultiplied, o = outer.premultiplied
+        let i = inner.premultiplied
+        let o = outer.premultiplied
         var bytes: [UInt8] = []
         bytes.reserveCapacity(width * height * 4)
         for y in 0..<height {
@@ -61,13 +64,19 @@ enum GeometryTestSupport {
         try! Bitmap(width: width, height: height, isOpaque: true) { bytes, rowBytes in
             for y in 0..<height {
                 for x in 0..<width {
-                    let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
+                    let fx = Double(x) / Double(width)
+                    let fy = Double(y) / Double(height)
                     var r = 40 + 160 * fx + 30 * sin(Double(x) / 7)
                     var g = 60 + 120 * fy + 25 * cos(Double(y) / 5 + Double(x) / 11)
                     var b = 90 + 60 * sin(Double(x + y) / 13)
                     for (cx, cy, rad) in [(0.3, 0.4, 0.12), (0.7, 0.6, 0.18), (0.55, 0.2, 0.07)] {
-                        let dx = fx - cx, dy = (fy - cy) * Double(height) / Double(width)
-                        if dx * dx + dy * dy < rad * rad { r = 230 - r / 3; g = 200 - g / 4; b = 30 + b / 2 }
+                        let dx = fx - cx
+                        let dy = (fy - cy) * Double(height) / Double(width)
+                        if dx * dx + dy * dy < rad * rad {
+                            r = 230 - r / 3
+                            g = 200 - g / 4
+                            b = 30 + b / 2
+                        }
                     }
                     let i = y * rowBytes + x * 4
                     bytes[i] = UInt8(max(0, min(255, r)))
@@ -172,11 +181,14 @@ enum GeometryTestSupport {
                 index += 1
             } else {
                 var value = 0
-                while index < data.count, (48...57).contains(data[index]) { value = value * 10 + Int(data[index] - 48); index += 1 }
+                while index < data.count, (48...57).contains(data[index]) {
+                    value = value * 10 + Int(data[index] - 48)
+                    index += 1
+                }
                 fields.append(value)
             }
         }
-        index += 1 // the single whitespace byte after maxval
+        index += 1  // the single whitespace byte after maxval
         let (width, height) = (fields[0], fields[1])
         guard fields[2] == 255, data.count >= index + width * height * 3 else {
             throw ToolFailure(message: "\(url.path): unsupported PPM (maxval \(fields[2]))")
@@ -184,8 +196,12 @@ enum GeometryTestSupport {
         return try Bitmap(width: width, height: height, isOpaque: true) { bytes, rowBytes in
             for y in 0..<height {
                 for x in 0..<width {
-                    let s = index + (y * width + x) * 3, d = y * rowBytes + x * 4
-                    bytes[d] = data[s]; bytes[d + 1] = data[s + 1]; bytes[d + 2] = data[s + 2]; bytes[d + 3] = 255
+                    let s = index + (y * width + x) * 3
+                    let d = y * rowBytes + x * 4
+                    bytes[d] = data[s]
+                    bytes[d + 1] = data[s + 1]
+                    bytes[d + 2] = data[s + 2]
+                    bytes[d + 3] = 255
                 }
             }
         }
@@ -196,7 +212,8 @@ enum GeometryTestSupport {
     static func vips(_ input: Bitmap, _ arguments: [String]) throws -> Bitmap {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inURL = directory.appendingPathComponent("in.ppm"), outURL = directory.appendingPathComponent("out.ppm")
+        let inURL = directory.appendingPathComponent("in.ppm")
+        let outURL = directory.appendingPathComponent("out.ppm")
         try writePPM(input, to: inURL)
         try run("vips", arguments.map { $0 == "{in}" ? inURL.path : $0 == "{out}" ? outURL.path : $0 })
         return try readPPM(outURL)

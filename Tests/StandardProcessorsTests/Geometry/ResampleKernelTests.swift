@@ -9,7 +9,7 @@ struct ResampleKernelTests {
         return try! Bitmap(width: width, height: height, isOpaque: false) { bytes, rowBytes in
             for y in 0..<height {
                 for x in 0..<width {
-                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                     let a = UInt8(truncatingIfNeeded: state >> 56)
                     let i = y * rowBytes + x * 4
                     for c in 0..<3 { bytes[i + c] = RGBAColor.multiply(UInt8(truncatingIfNeeded: state >> (8 * c + 8)), a) }
@@ -19,9 +19,11 @@ struct ResampleKernelTests {
         }
     }
 
-    @Test("Colour never exceeds alpha after reducing, enlarging or stretching random transparent pixels", arguments: [
-        (60, 40, 23, 17), (60, 40, 150, 90), (61, 41, 7, 80), (300, 200, 20, 13),
-    ])
+    @Test(
+        "Colour never exceeds alpha after reducing, enlarging or stretching random transparent pixels",
+        arguments: [
+            (60, 40, 23, 17), (60, 40, 150, 90), (61, 41, 7, 80), (300, 200, 20, 13),
+        ])
     func premultipliedInvariant(w: Int, h: Int, ow: Int, oh: Int) throws {
         let result = try Self.randomAlpha(width: w, height: h).resampled(to: PixelSize(width: ow, height: oh))
         #expect(result.size == PixelSize(width: ow, height: oh))
@@ -29,9 +31,11 @@ struct ResampleKernelTests {
         #expect(!result.isOpaque)
     }
 
-    @Test("Opaque input stays opaque with every alpha exactly 255, through the box pre-shrink too", arguments: [
-        (200, 100, 90, 45), (1000, 600, 40, 24), (30, 20, 300, 200),
-    ])
+    @Test(
+        "Opaque input stays opaque with every alpha exactly 255, through the box pre-shrink too",
+        arguments: [
+            (200, 100, 90, 45), (1000, 600, 40, 24), (30, 20, 300, 200),
+        ])
     func opaqueStaysOpaque(w: Int, h: Int, ow: Int, oh: Int) throws {
         let result = try TestBitmaps.noise(width: w, height: h).resampled(to: PixelSize(width: ow, height: oh))
         #expect(result.isOpaque)

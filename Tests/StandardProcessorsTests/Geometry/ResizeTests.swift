@@ -18,10 +18,12 @@ struct ResizeTests {
         #expect(result.size == PixelSize(width: 31, height: 90))
     }
 
-    @Test("Fill gives exactly the box and keeps the part the anchor names", arguments: [
-        // anchor, expected red of the left column (the gradient's red grows left to right)
-        (UnitPoint.left, 0...8), (UnitPoint.center, 70...110), (UnitPoint.right, 185...200),
-    ])
+    @Test(
+        "Fill gives exactly the box and keeps the part the anchor names",
+        arguments: [
+            // anchor, expected red of the left column (the gradient's red grows left to right)
+            (UnitPoint.left, 0...8), (UnitPoint.center, 70...110), (UnitPoint.right, 185...200),
+        ])
     func fillCropsAroundAnchor(anchor: UnitPoint, leftRed: ClosedRange<Int>) throws {
         // A 512×128 source covering a 64×64 box scales to 256×64; 64 of those 256 columns survive.
         let source = TestBitmaps.gradient(width: 512, height: 128)
@@ -36,7 +38,7 @@ struct ResizeTests {
 
     @Test("Fill with a vertical anchor keeps the top or the bottom of a tall image")
     func fillVertical() throws {
-        let source = TestBitmaps.gradient(width: 40, height: 160) // green grows downwards
+        let source = TestBitmaps.gradient(width: 40, height: 160)  // green grows downwards
         let top = try ImageProcessors.Resize(size: PixelSize(width: 20, height: 20), mode: .fill, anchor: .top).process(source)
         let bottom = try ImageProcessors.Resize(size: PixelSize(width: 20, height: 20), mode: .fill, anchor: .bottom).process(source)
         #expect(top.premultipliedPixel(x: 10, y: 0).g < 10)
@@ -68,8 +70,10 @@ struct ResizeTests {
             .process(TestBitmaps.solid(color, width: 7, height: 3))
         #expect(GeometryTestSupport.isFlat(result, color.premultiplied))
         let noisy = try ImageProcessors.Resize(size: PixelSize(width: 90, height: 90), mode: .stretch)
-            .process(GeometryTestSupport.square(width: 9, height: 9, rect: PixelRect(x: 3, y: 3, width: 3, height: 3),
-                                                inner: .white, outer: RGBAColor(red: 0, green: 0, blue: 0, alpha: 40)))
+            .process(
+                GeometryTestSupport.square(
+                    width: 9, height: 9, rect: PixelRect(x: 3, y: 3, width: 3, height: 3),
+                    inner: .white, outer: RGBAColor(red: 0, green: 0, blue: 0, alpha: 40)))
         #expect(GeometryTestSupport.isPremultipliedValid(noisy))
     }
 }

@@ -34,10 +34,12 @@ struct RotateTests {
         #expect(half.premultipliedPixel(x: 0, y: 0) == source.premultipliedPixel(x: 6, y: 3))
     }
 
-    @Test("The canvas is the rotated bounding box, rounded as vips rounds it", arguments: [
-        // (angle, expected width, height) for a 100×60 image, as `vips rotate` 8.14 gives them
-        (45.0, 113, 113), (30.0, 117, 102), (10.0, 109, 76), (1.0, 101, 62), (0.5, 101, 61), (200.0, 114, 91), (-30.0, 117, 102),
-    ])
+    @Test(
+        "The canvas is the rotated bounding box, rounded as vips rounds it",
+        arguments: [
+            // (angle, expected width, height) for a 100×60 image, as `vips rotate` 8.14 gives them
+            (45.0, 113, 113), (30.0, 117, 102), (10.0, 109, 76), (1.0, 101, 62), (0.5, 101, 61), (200.0, 114, 91), (-30.0, 117, 102),
+        ])
     func canvasSize(angle: Double, w: Int, h: Int) throws {
         let result = try ImageProcessors.Rotate(degrees: angle).process(TestBitmaps.gradient(width: 100, height: 60))
         #expect(result.size == PixelSize(width: w, height: h))

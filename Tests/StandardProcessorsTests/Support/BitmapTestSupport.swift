@@ -32,7 +32,7 @@ enum TestBitmaps {
                 for x in 0..<width {
                     let i = y * rowBytes + x * 4
                     for c in 0..<3 {
-                        state = state &* 6364136223846793005 &+ 1442695040888963407
+                        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                         bytes[i + c] = UInt8(truncatingIfNeeded: state >> 56)
                     }
                     bytes[i + 3] = 255
@@ -50,11 +50,15 @@ enum PixelMetrics {
         var sum = 0.0
         for y in 0..<a.height {
             for x in 0..<a.width {
-                let p = a.premultipliedPixel(x: x, y: y), q = b.premultipliedPixel(x: x, y: y)
+                let p = a.premultipliedPixel(x: x, y: y)
+                let q = b.premultipliedPixel(x: x, y: y)
                 // Premultiplied over white: c + (255 - alpha).
                 let pa = [Int(p.r), Int(p.g), Int(p.b)].map { $0 + 255 - Int(p.a) }
                 let qa = [Int(q.r), Int(q.g), Int(q.b)].map { $0 + 255 - Int(q.a) }
-                for c in 0..<3 { let d = Double(pa[c] - qa[c]); sum += d * d }
+                for c in 0..<3 {
+                    let d = Double(pa[c] - qa[c])
+                    sum += d * d
+                }
             }
         }
         let mse = sum / Double(a.width * a.height * 3)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DarkroomCache
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +51,8 @@ struct CacheStress: ParsableCommand {
     var operations: Int?
 
     func run() throws {
-        let maxValue: Int, limitBytes: Int
+        let maxValue: Int
+        let limitBytes: Int
         let spacing: Duration
         do {
             maxValue = try ByteCountText.parse(valueBytes)

@@ -19,7 +19,8 @@ enum StressValue {
         var bytes = [UInt8](repeating: 0, count: max(length, header.count))
         bytes.withUnsafeMutableBufferPointer { buffer in
             for j in 0..<buffer.count {
-                buffer[j] = j < header.count
+                buffer[j] =
+                    j < header.count
                     ? header[j]
                     : UInt8(truncatingIfNeeded: (hash >> UInt64((j % 8) * 8)) &+ UInt64(j) &* 131)
             }

@@ -23,7 +23,8 @@ extension RedisStreamsQueue {
         for (index, (delivery, outcome)) in outcomes.enumerated() {
             // A tag this driver did not make names no entry: like the single form, answer false.
             guard let (priority, entryID) = StreamTag.parse(delivery.tag),
-                  let streamIndex = priorities.firstIndex(of: priority) else { continue }
+                let streamIndex = priorities.firstIndex(of: priority)
+            else { continue }
             if inCall == 0 {
                 arguments = ScriptArguments([RedisQueueKeys.group])
                 arguments.append(configuration.eventRetention)
@@ -35,12 +36,14 @@ extension RedisStreamsQueue {
             let counter: String
             switch outcome {
             case .succeeded(let result):
-                event = .succeeded(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                                   result: result, at: now)
+                event = .succeeded(
+                    job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
+                    result: result, at: now)
                 counter = "succeeded"
             case .failed(let error):
-                event = .failed(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                                error: error, willRetry: false, at: now)
+                event = .failed(
+                    job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
+                    error: error, willRetry: false, at: now)
                 counter = "failed"
             }
             arguments.append(streamIndex + 1)
@@ -111,7 +114,8 @@ extension StreamScripts {
     /// acknowledgement, event and count still happen together; the counters and expiries of
     /// several entries of one batch are written once at the end, still inside the script.
     /// Returns the codes, one per entry.
-    static let acknowledgeMany = RedisScript("""
+    static let acknowledgeMany = RedisScript(
+        """
         local group, maxlen, window, prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
         local codes, counts, order = {}, {}, {}
         for i = 5, #ARGV, 6 do

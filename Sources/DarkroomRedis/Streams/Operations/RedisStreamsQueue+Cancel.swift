@@ -59,8 +59,11 @@ extension RedisStreamsQueue {
                 arguments.append(item.target)
                 arguments.append(item.entryID)
                 arguments.append(item.job.batch)
-                arguments.append(try Self.json(JobEvent.cancelled(job: item.job.id, batch: item.job.batch,
-                                                                  attempt: item.job.attempt, at: now)))
+                arguments.append(
+                    try Self.json(
+                        JobEvent.cancelled(
+                            job: item.job.id, batch: item.job.batch,
+                            attempt: item.job.attempt, at: now)))
             }
             let reply = try await eval(StreamScripts.cancel, keys: [keys.events, keys.delayed], arguments: arguments)
             dropped += try StreamReplies.integer(reply, "cancel")
@@ -102,7 +105,8 @@ extension RedisStreamsQueue {
     /// The job in a delayed member `<priority>|<job JSON>`.
     static func delayedJob(_ member: [UInt8]) -> Job? {
         guard let bar = member.firstIndex(of: UInt8(ascii: "|")),
-              case .job(let job) = Job.decode(Data(member[(bar + 1)...])) else { return nil }
+            case .job(let job) = Job.decode(Data(member[(bar + 1)...]))
+        else { return nil }
         return job
     }
 }
@@ -118,28 +122,29 @@ extension StreamScripts {
     /// finished entries are deleted) and `XDEL` removes it; a delayed job only when `ZREM` removes
     /// it. So a job a worker took meanwhile, or one another cancel got first, is left alone and
     /// gets no second terminal event. Returns how many were dropped.
-    static let cancel = RedisScript(StreamScripts.countInBatchFunction + """
-        local group, prefix, maxlen, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-        local dropped = 0
-        for i = 5, #ARGV, 5 do
-          local removed = false
-          if ARGV[i] == 's' then
-            local stream, id = ARGV[i + 1], ARGV[i + 2]
-            if not redis.call('XPENDING', stream, group, id, id, 1)[1] then
-              removed = redis.call('XDEL', stream, id) == 1
+    static let cancel = RedisScript(
+        StreamScripts.countInBatchFunction + """
+            local group, prefix, maxlen, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+            local dropped = 0
+            for i = 5, #ARGV, 5 do
+              local removed = false
+              if ARGV[i] == 's' then
+                local stream, id = ARGV[i + 1], ARGV[i + 2]
+                if not redis.call('XPENDING', stream, group, id, id, 1)[1] then
+                  removed = redis.call('XDEL', stream, id) == 1
+                end
+              else
+                removed = redis.call('ZREM', KEYS[2], ARGV[i + 1]) == 1
+              end
+              if removed then
+                redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', 'event', ARGV[i + 4])
+                local key = prefix .. ':batch:' .. ARGV[i + 3]
+                if redis.call('EXISTS', key) == 1 then
+                  countInBatch(key, 'cancelled', 1, ttl)
+                end
+                dropped = dropped + 1
+              end
             end
-          else
-            removed = redis.call('ZREM', KEYS[2], ARGV[i + 1]) == 1
-          end
-          if removed then
-            redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', 'event', ARGV[i + 4])
-            local key = prefix .. ':batch:' .. ARGV[i + 3]
-            if redis.call('EXISTS', key) == 1 then
-              countInBatch(key, 'cancelled', 1, ttl)
-            end
-            dropped = dropped + 1
-          end
-        end
-        return dropped
-        """)
+            return dropped
+            """)
 }

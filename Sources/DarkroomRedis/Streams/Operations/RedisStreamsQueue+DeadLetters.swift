@@ -14,9 +14,11 @@ extension RedisStreamsQueue {
         let payload = Data(entry.value("job") ?? [])
         var job: Job?
         if case .job(let decoded) = Job.decode(payload) { job = decoded }
-        let error = entry.value("error").flatMap { try? RecordJSON.decoder().decode(JobError.self, from: Data($0)) }
+        let error =
+            entry.value("error").flatMap { try? RecordJSON.decoder().decode(JobError.self, from: Data($0)) }
             ?? JobError(code: "queue.unknown", message: "the dead letter has no readable error")
-        let at = entry.value("at").flatMap { Timestamp(iso8601: String(decoding: $0, as: UTF8.self)) }
+        let at =
+            entry.value("at").flatMap { Timestamp(iso8601: String(decoding: $0, as: UTF8.self)) }
             ?? Timestamp(millisecondsSince1970: StreamID.milliseconds(entry.id) ?? 0)
         return DeadLetter(id: entry.id, at: at, job: job, payload: payload, error: error)
     }
@@ -75,24 +77,26 @@ extension StreamScripts {
     /// dead entry id, target stream, job JSON (first attempt), batch.
     /// A letter still in the dead stream (`XDEL` removes it) is `XADD`ed to its stream and its
     /// batch's `dead` count goes down by one (not below zero). Returns how many were queued.
-    static let retryDeadLetters = RedisScript(StreamScripts.countInBatchFunction + """
-        local prefix, ttl = ARGV[1], ARGV[2]
-        local queued = 0
-        for i = 3, #ARGV, 4 do
-          if redis.call('XDEL', KEYS[1], ARGV[i]) == 1 then
-            redis.call('XADD', ARGV[i + 1], '*', 'job', ARGV[i + 2])
-            local key = prefix .. ':batch:' .. ARGV[i + 3]
-            if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
-              countInBatch(key, 'dead', -1, ttl)
+    static let retryDeadLetters = RedisScript(
+        StreamScripts.countInBatchFunction + """
+            local prefix, ttl = ARGV[1], ARGV[2]
+            local queued = 0
+            for i = 3, #ARGV, 4 do
+              if redis.call('XDEL', KEYS[1], ARGV[i]) == 1 then
+                redis.call('XADD', ARGV[i + 1], '*', 'job', ARGV[i + 2])
+                local key = prefix .. ':batch:' .. ARGV[i + 3]
+                if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
+                  countInBatch(key, 'dead', -1, ttl)
+                end
+                queued = queued + 1
+              end
             end
-            queued = queued + 1
-          end
-        end
-        return queued
-        """)
+            return queued
+            """)
 
     /// Deletes the dead stream. `KEYS`: dead stream. Returns how many letters it held.
-    static let purge = RedisScript("""
+    static let purge = RedisScript(
+        """
         local count = redis.call('XLEN', KEYS[1])
         redis.call('DEL', KEYS[1])
         return count

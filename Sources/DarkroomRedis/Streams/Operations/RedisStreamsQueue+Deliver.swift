@@ -9,13 +9,16 @@ extension RedisStreamsQueue {
         var deliveries: [JobDelivery] = []
         for read in entries {
             let entry = read.entry
-            let decoded: JobDecoding = entry.hasJobField
+            let decoded: JobDecoding =
+                entry.hasJobField
                 ? Job.decode(entry.payload) : .garbage(reason: "the stream entry has no 'job' field")
             switch decoded {
             case .job(let job):
                 if deliveries.count < max {
-                    deliveries.append(JobDelivery(tag: StreamTag.make(read.priority, entry.id), job: job,
-                                                  consumer: consumer, deliveryCount: 1))
+                    deliveries.append(
+                        JobDelivery(
+                            tag: StreamTag.make(read.priority, entry.id), job: job,
+                            consumer: consumer, deliveryCount: 1))
                 } else {
                     var request = FinishRequest(stream: keys.stream(read.priority), entryID: entry.id, action: .ready)
                     request.requiredConsumer = consumer

@@ -57,8 +57,10 @@ extension RedisStreamsQueue {
                 progress?(previous.sent)
             }
             let group = calls
-            inFlight = (Task { try await self.redis { try await self.evalPipelined(StreamScripts.enqueue, keys: streamKeys, calls: group) } },
-                        batches, end)
+            inFlight = (
+                Task { try await self.redis { try await self.evalPipelined(StreamScripts.enqueue, keys: streamKeys, calls: group) } },
+                batches, end
+            )
             start = end
         }
         if let last = inFlight {
@@ -112,7 +114,8 @@ extension StreamScripts {
     /// `batchProgress` never counts a job that is not queued nor misses one that is. Publishes no
     /// event: the caller publishes one `batchEnqueued` per batch for its whole call. Returns
     /// `{added, count of batch 1, …, count of batch B}`.
-    static let enqueue = RedisScript("""
+    static let enqueue = RedisScript(
+        """
         local prefix, window, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
         local batches = tonumber(ARGV[4])
         local streams = { high = KEYS[1], normal = KEYS[2], low = KEYS[3] }

@@ -12,7 +12,8 @@ extension RedisStreamsQueue {
         mutating func add(_ replies: [RedisReply], batches: [[String]]) throws {
             for (reply, names) in zip(replies, batches) {
                 guard let items = reply.array, items.count == names.count + 1,
-                      let total = items[0].integer else {
+                    let total = items[0].integer
+                else {
                     throw RedisStreamsQueue.queueError(.protocolError("the enqueue script answered \(reply)"))
                 }
                 added += Int(total)

@@ -16,7 +16,8 @@ extension StreamScripts {
     /// without incrementing its delivery count — only while `consumer` still holds the entry.
     ///
     /// `KEYS`: the stream. `ARGV`: group, entry id, consumer. Returns 1 when renewed, else 0.
-    static let extendLease = RedisScript("""
+    static let extendLease = RedisScript(
+        """
         local pending = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)[1]
         if not pending or pending[2] ~= ARGV[3] then return 0 end
         redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[3], 0, ARGV[2], 'JUSTID')

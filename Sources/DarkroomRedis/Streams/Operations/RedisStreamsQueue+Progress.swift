@@ -4,8 +4,9 @@ import DarkroomQueue
 extension RedisStreamsQueue {
     public func counts() async throws -> QueueCounts {
         let reply = try await redis {
-            try await self.eval(StreamScripts.counts, keys: self.keys.streams + [self.keys.delayed, self.keys.dead],
-                                arguments: ScriptArguments([RedisQueueKeys.group]))
+            try await self.eval(
+                StreamScripts.counts, keys: self.keys.streams + [self.keys.delayed, self.keys.dead],
+                arguments: ScriptArguments([RedisQueueKeys.group]))
         }
         guard let values = reply.array?.compactMap(\.integer).map(Int.init), values.count == 8 else {
             throw Self.queueError(.protocolError("the counts script answered \(reply)"))
@@ -14,8 +15,9 @@ extension RedisStreamsQueue {
         for (index, priority) in JobPriority.allCases.sorted().enumerated() {
             ready[priority] = max(values[index * 2] - values[index * 2 + 1], 0)
         }
-        return QueueCounts(ready: ready, delayed: values[6], pending: values[1] + values[3] + values[5],
-                           deadLettered: values[7])
+        return QueueCounts(
+            ready: ready, delayed: values[6], pending: values[1] + values[3] + values[5],
+            deadLettered: values[7])
     }
 
     public func batchProgress(_ batch: String) async throws -> BatchProgress? {
@@ -27,8 +29,9 @@ extension RedisStreamsQueue {
             if let name = flat[index].string, let value = flat[index + 1].integer { fields[name] = Int(clamping: value) }
             index += 2
         }
-        return BatchProgress(total: fields["total"] ?? 0, succeeded: fields["succeeded"] ?? 0, failed: fields["failed"] ?? 0,
-                             dead: fields["dead"] ?? 0, cancelled: fields["cancelled"] ?? 0)
+        return BatchProgress(
+            total: fields["total"] ?? 0, succeeded: fields["succeeded"] ?? 0, failed: fields["failed"] ?? 0,
+            dead: fields["dead"] ?? 0, cancelled: fields["cancelled"] ?? 0)
     }
 }
 
@@ -38,7 +41,8 @@ extension StreamScripts {
     /// `KEYS`: high, normal, low streams, delayed set, dead stream. `ARGV`: group.
     /// Returns `{len, pending}` per stream (a stream holds exactly its ready and pending entries,
     /// since finished ones are deleted), then the delayed and dead sizes.
-    static let counts = RedisScript("""
+    static let counts = RedisScript(
+        """
         local out = {}
         for i = 1, 3 do
           out[#out + 1] = redis.call('XLEN', KEYS[i])

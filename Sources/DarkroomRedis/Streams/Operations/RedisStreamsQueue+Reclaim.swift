@@ -28,17 +28,20 @@ extension RedisStreamsQueue {
                     arguments.append(max - result.deliveries.count)
                     let reply = try await self.eval(StreamScripts.reclaim, keys: [self.keys.stream(priority)], arguments: arguments)
                     guard let parts = reply.array, parts.count == 2, let next = parts[0].string,
-                          let claimed = parts[1].array ?? (parts[1].isNull ? [] : nil) else {
+                        let claimed = parts[1].array ?? (parts[1].isNull ? [] : nil)
+                    else {
                         throw RedisError.protocolError("the reclaim script answered \(reply)")
                     }
                     for item in claimed {
                         guard let triple = item.array, triple.count == 3, let id = triple[0].string,
-                              let count = triple[1].integer else {
+                            let count = triple[1].integer
+                        else {
                             throw RedisError.protocolError("the reclaim script returned the entry \(item)")
                         }
                         let entry = StreamEntry(id: id, fields: try StreamReplies.fields(triple[2]))
-                        try await self.settle(entry, priority: priority, deliveryCount: Int(count),
-                                              consumer: consumer, into: &result)
+                        try await self.settle(
+                            entry, priority: priority, deliveryCount: Int(count),
+                            consumer: consumer, into: &result)
                     }
                     cursor = next
                     if cursor == "0-0" { break }
@@ -49,20 +52,24 @@ extension RedisStreamsQueue {
     }
 
     /// Hands out or buries one entry just claimed by `consumer`.
-    private func settle(_ entry: StreamEntry, priority: JobPriority, deliveryCount: Int, consumer: String,
-                        into result: inout ReclaimResult) async throws {
+    private func settle(
+        _ entry: StreamEntry, priority: JobPriority, deliveryCount: Int, consumer: String,
+        into result: inout ReclaimResult
+    ) async throws {
         let stream = keys.stream(priority)
         let now = clock.now()
         let maxAttempts = configuration.maxAttempts
         var request = FinishRequest(stream: stream, entryID: entry.id, action: .dead)
         request.requiredConsumer = consumer
         request.expectedCount = deliveryCount
-        let decoded: JobDecoding = entry.hasJobField
+        let decoded: JobDecoding =
+            entry.hasJobField
             ? Job.decode(entry.payload) : .garbage(reason: "the stream entry has no 'job' field")
         switch decoded {
         case .job(let job):
-            let delivery = JobDelivery(tag: StreamTag.make(priority, entry.id), job: job, consumer: consumer,
-                                       deliveryCount: deliveryCount)
+            let delivery = JobDelivery(
+                tag: StreamTag.make(priority, entry.id), job: job, consumer: consumer,
+                deliveryCount: deliveryCount)
             guard delivery.attempt > maxAttempts else {
                 result.deliveries.append(delivery)
                 return
@@ -113,7 +120,8 @@ extension StreamScripts {
     /// one and their idle times restart) and returns `{next cursor, {{id, delivery count, fields}…}}`.
     /// Deciding what to do with them (hand out, or dead-letter past `maxAttempts`) needs the job
     /// record, so the caller does it with `finish`, checking the count it was given here.
-    static let reclaim = RedisScript("""
+    static let reclaim = RedisScript(
+        """
         local group = ARGV[1]
         local claimed = redis.call('XAUTOCLAIM', KEYS[1], group, ARGV[2], ARGV[3], ARGV[4], 'COUNT', ARGV[5])
         local out = {}

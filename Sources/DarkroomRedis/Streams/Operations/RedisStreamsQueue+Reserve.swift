@@ -56,7 +56,8 @@ extension RedisStreamsQueue {
         entries.reserveCapacity(list.count)
         for item in list {
             guard let triple = item.array, triple.count == 3, let index = triple[0].integer,
-                  (1...3).contains(index), let id = triple[1].string else {
+                (1...3).contains(index), let id = triple[1].string
+            else {
                 throw RedisError.protocolError("the reserve script returned the entry \(item)")
             }
             let entry = StreamEntry(id: id, fields: try StreamReplies.fields(triple[2]))
@@ -82,8 +83,11 @@ extension RedisStreamsQueue {
     /// may get more than `max` (see `deliver`).
     private func blockingRead(consumer: String, max: Int, block: Duration) async throws -> [ReadEntry] {
         let milliseconds = Self.milliseconds(block)
-        let command = ["XREADGROUP", "GROUP", RedisQueueKeys.group, consumer, "COUNT", String(max),
-                       "BLOCK", String(milliseconds), "STREAMS"] + keys.streams + [">", ">", ">"]
+        let command =
+            [
+                "XREADGROUP", "GROUP", RedisQueueKeys.group, consumer, "COUNT", String(max),
+                "BLOCK", String(milliseconds), "STREAMS",
+            ] + keys.streams + [">", ">", ">"]
         let timeout = block + .seconds(10)
         let reply = try await client.withDedicatedConnection { connection throws(RedisError) in
             try connection.command(command, timeout: timeout)
@@ -111,7 +115,8 @@ extension StreamScripts {
     /// `{priority index 1–3, id, fields}`, the earliest remaining due time ('' when none), so a
     /// waiting reserve can wake when it comes, and 1 when some stream's group was missing (the
     /// caller recreates the groups; the other streams were still read).
-    static let reserve = RedisScript("""
+    static let reserve = RedisScript(
+        """
         local group, consumer, now = ARGV[1], ARGV[2], ARGV[3]
         local want = tonumber(ARGV[4])
         local streams = { high = KEYS[2], normal = KEYS[3], low = KEYS[4] }

@@ -25,8 +25,9 @@ extension RedisStreamsQueue {
         try await redis {
             for reply in try await self.client.pipeline(commands) { try reply.throwingOnError() }
             if JobID.isAcceptable(name) {
-                _ = try await self.eval(StreamScripts.forgetConsumer, keys: self.keys.streams,
-                                        arguments: ScriptArguments([RedisQueueKeys.group, name]))
+                _ = try await self.eval(
+                    StreamScripts.forgetConsumer, keys: self.keys.streams,
+                    arguments: ScriptArguments([RedisQueueKeys.group, name]))
             }
         }
     }
@@ -36,8 +37,10 @@ extension RedisStreamsQueue {
     public func liveWorkers() async throws -> [WorkerInfo] {
         let now = String(clock.now().millisecondsSince1970)
         return try await redis {
-            let replies = try await self.client.pipeline([["ZREMRANGEBYSCORE", self.keys.workers, "-inf", now],
-                                                          ["ZRANGE", self.keys.workers, "0", "-1"]])
+            let replies = try await self.client.pipeline([
+                ["ZREMRANGEBYSCORE", self.keys.workers, "-inf", now],
+                ["ZRANGE", self.keys.workers, "0", "-1"],
+            ])
             for reply in replies { try reply.throwingOnError() }
             let names = replies[1].array?.compactMap(\.string) ?? []
             guard !names.isEmpty else { return [] }
@@ -58,7 +61,8 @@ extension StreamScripts {
     /// pending list, and they would never be reclaimed.
     ///
     /// `KEYS`: the job streams. `ARGV`: group, consumer. Returns how many groups it left.
-    static let forgetConsumer = RedisScript("""
+    static let forgetConsumer = RedisScript(
+        """
         local left = 0
         for i = 1, #KEYS do
           local ok, pending = pcall(redis.call, 'XPENDING', KEYS[i], ARGV[1], '-', '+', 1, ARGV[2])

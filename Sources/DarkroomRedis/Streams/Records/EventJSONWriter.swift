@@ -76,8 +76,10 @@ enum EventJSONWriter {
         JobJSONWriter.integer(result.height, into: &out)
         out.append(contentsOf: #","ms":{"#.utf8)
         var first = true
-        for (key, value) in [("decode", result.ms.decode), ("encode", result.ms.encode), ("fetch", result.ms.fetch),
-                             ("process", result.ms.process), ("store", result.ms.store)] {
+        for (key, value) in [
+            ("decode", result.ms.decode), ("encode", result.ms.encode), ("fetch", result.ms.fetch),
+            ("process", result.ms.process), ("store", result.ms.store),
+        ] {
             guard let value, value.isFinite else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false

@@ -87,8 +87,10 @@ enum JobJSONWriter {
                 case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
                 case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
                 case ..<0x20:
-                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    out.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                    ])
                 default: out.append(byte)
                 }
             }

@@ -3,8 +3,10 @@ import DarkroomQueueContract
 /// Random text for the hand-written JSON writers' tests: everything JSON must escape, slashes,
 /// multi-byte UTF-8 and line separators.
 enum AwkwardText {
-    static let alphabet: [String] = ["a", "Z", "0", " ", "/", "\\", "\"", "\n", "\r", "\t", "\u{08}", "\u{0C}",
-                                     "\u{00}", "\u{01}", "\u{1F}", "\u{7F}", "é", "😀", "\u{2028}", "\u{FEFF}", ":", ",", "{"]
+    static let alphabet: [String] = [
+        "a", "Z", "0", " ", "/", "\\", "\"", "\n", "\r", "\t", "\u{08}", "\u{0C}",
+        "\u{00}", "\u{01}", "\u{1F}", "\u{7F}", "é", "😀", "\u{2028}", "\u{FEFF}", ":", ",", "{",
+    ]
 
     /// A string of `length` pieces; without `allowControl`, control characters become `x` (ids and
     /// batch names refuse them).

@@ -1,8 +1,9 @@
-@testable import DarkroomRedis
 import DarkroomQueue
 import DarkroomQueueContract
 import Foundation
 import Testing
+
+@testable import DarkroomRedis
 
 @Suite("Hand-written event JSON")
 struct EventJSONWriterTests {
@@ -28,23 +29,30 @@ struct EventJSONWriterTests {
         let at = Timestamp(millisecondsSince1970: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random))
         let id = text(&random, allowControl: false)
         let job = JobID(rawValue: text(&random, allowControl: false)) ?? JobID.make()
-        let batch = text(&random), worker = text(&random)
+        let batch = text(&random)
+        let worker = text(&random)
         let attempt = Int.random(in: 1...1_000_000, using: &random)
         let error = JobError(code: text(&random), message: text(&random, length: 0...40))
-        let result = JobResult(output: Bool.random(using: &random) ? text(&random) : nil, format: text(&random, length: 1...5),
-                               width: Int.random(in: 0...100_000, using: &random), height: Int.random(in: 0...100_000, using: &random),
-                               bytes: Int.random(in: 0...Int(Int32.max), using: &random),
-                               cache: CacheOutcome.allCases.randomElement(using: &random) ?? .miss,
-                               ms: StageTimings(fetch: milliseconds(&random), decode: milliseconds(&random), process: milliseconds(&random),
-                                                encode: milliseconds(&random), store: milliseconds(&random)))
+        let result = JobResult(
+            output: Bool.random(using: &random) ? text(&random) : nil, format: text(&random, length: 1...5),
+            width: Int.random(in: 0...100_000, using: &random), height: Int.random(in: 0...100_000, using: &random),
+            bytes: Int.random(in: 0...Int(Int32.max), using: &random),
+            cache: CacheOutcome.allCases.randomElement(using: &random) ?? .miss,
+            ms: StageTimings(
+                fetch: milliseconds(&random), decode: milliseconds(&random), process: milliseconds(&random),
+                encode: milliseconds(&random), store: milliseconds(&random)))
         switch index % 8 {
         case 0: return .batchEnqueued(batch: batch, count: Int.random(in: 0...1_000_000, using: &random), at: at, id: id)
         case 1: return .started(job: job, batch: batch, worker: worker, attempt: attempt, at: at, id: id)
         case 2: return .succeeded(job: job, batch: batch, worker: worker, attempt: attempt, result: result, at: at, id: id)
-        case 3: return .failed(job: job, batch: batch, worker: worker, attempt: attempt, error: error,
-                               willRetry: Bool.random(using: &random), at: at, id: id)
-        case 4: return .dead(job: job, batch: batch, worker: Bool.random(using: &random) ? worker : nil, attempt: attempt,
-                             error: error, at: at, id: id)
+        case 3:
+            return .failed(
+                job: job, batch: batch, worker: worker, attempt: attempt, error: error,
+                willRetry: Bool.random(using: &random), at: at, id: id)
+        case 4:
+            return .dead(
+                job: job, batch: batch, worker: Bool.random(using: &random) ? worker : nil, attempt: attempt,
+                error: error, at: at, id: id)
         case 5: return .cancelled(job: job, batch: batch, attempt: attempt, at: at, id: id)
         case 6: return .workerOnline(worker: worker, at: at, id: id)
         default: return .workerOffline(worker: worker, at: at, id: id)
@@ -65,11 +73,15 @@ struct EventJSONWriterTests {
 
     @Test("A succeeded event is written with its result and stage times as documented")
     func documentedShape() {
-        let event = JobEvent.succeeded(job: JobID(rawValue: "j1") ?? JobID.make(), batch: "b", worker: "w", attempt: 2,
-                                       result: JobResult(output: "/out/a.webp", format: "webp", width: 4, height: 3, bytes: 10,
-                                                         cache: .memory, ms: StageTimings(fetch: 0.0123456, store: 2)),
-                                       at: Timestamp(millisecondsSince1970: 1_750_000_000_123), id: "e1")
-        #expect(String(decoding: EventJSONWriter.bytes(event), as: UTF8.self)
-            == #"{"at":"2025-06-15T15:06:40.123Z","attempt":2,"batch":"b","id":"e1","job":"j1","result":{"bytes":10,"cache":"memory","format":"webp","height":3,"ms":{"fetch":0.012,"store":2},"output":"/out/a.webp","width":4},"type":"succeeded","version":1,"worker":"w"}"#)
+        let event = JobEvent.succeeded(
+            job: JobID(rawValue: "j1") ?? JobID.make(), batch: "b", worker: "w", attempt: 2,
+            result: JobResult(
+                output: "/out/a.webp", format: "webp", width: 4, height: 3, bytes: 10,
+                cache: .memory, ms: StageTimings(fetch: 0.0123456, store: 2)),
+            at: Timestamp(millisecondsSince1970: 1_750_000_000_123), id: "e1")
+        #expect(
+            String(decoding: EventJSONWriter.bytes(event), as: UTF8.self)
+                == #"{"at":"2025-06-15T15:06:40.123Z","attempt":2,"batch":"b","id":"e1","job":"j1","result":{"bytes":10,"cache":"memory","format":"webp","height":3,"ms":{"fetch":0.012,"store":2},"output":"/out/a.webp","width":4},"type":"succeeded","version":1,"worker":"w"}"#
+        )
     }
 }

@@ -1,8 +1,9 @@
-@testable import DarkroomRedis
 import DarkroomQueue
 import DarkroomQueueContract
 import Foundation
 import Testing
+
+@testable import DarkroomRedis
 
 @Suite("Hand-written job JSON")
 struct JobJSONWriterTests {
@@ -15,17 +16,18 @@ struct JobJSONWriterTests {
         var random = QueueContractRandom(seed: 99)
         for index in 0..<2_000 {
             let id = JobID(rawValue: Self.text(&random, allowControl: false)) ?? JobID.make()
-            let job = Job(id: id, batch: Self.text(&random, allowControl: false),
-                          source: Self.text(&random, allowControl: true), chain: Self.text(&random, allowControl: true),
-                          format: Bool.random(using: &random) ? Self.text(&random, allowControl: true, length: 1...4) : nil,
-                          quality: Bool.random(using: &random) ? Int.random(in: 1...100, using: &random) : nil,
-                          priority: JobPriority.allCases.randomElement(using: &random) ?? .normal,
-                          output: Bool.random(using: &random) ? Self.text(&random, allowControl: true) : nil,
-                          attempt: Int.random(in: 1...1_000_000, using: &random),
-                          enqueuedAt: Timestamp(millisecondsSince1970: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random)),
-                          notBefore: Bool.random(using: &random) ? Timestamp(millisecondsSince1970: Int64(index) * 987_654_321) : nil,
-                          lastError: Bool.random(using: &random)
-                              ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil)
+            let job = Job(
+                id: id, batch: Self.text(&random, allowControl: false),
+                source: Self.text(&random, allowControl: true), chain: Self.text(&random, allowControl: true),
+                format: Bool.random(using: &random) ? Self.text(&random, allowControl: true, length: 1...4) : nil,
+                quality: Bool.random(using: &random) ? Int.random(in: 1...100, using: &random) : nil,
+                priority: JobPriority.allCases.randomElement(using: &random) ?? .normal,
+                output: Bool.random(using: &random) ? Self.text(&random, allowControl: true) : nil,
+                attempt: Int.random(in: 1...1_000_000, using: &random),
+                enqueuedAt: Timestamp(millisecondsSince1970: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random)),
+                notBefore: Bool.random(using: &random) ? Timestamp(millisecondsSince1970: Int64(index) * 987_654_321) : nil,
+                lastError: Bool.random(using: &random)
+                    ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil)
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)
             #expect(written == expected, "job \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

@@ -67,9 +67,10 @@ extension RedisStreamsQueue {
         arguments.append(try request.deadError.map(Self.json) ?? Data())
         arguments.append(now.iso8601)
         let batchKey = request.batch.map(keys.batch) ?? keys.batch("")
-        let reply = try await eval(StreamScripts.finish,
-                                   keys: [request.stream, keys.events, keys.delayed, keys.dead, batchKey],
-                                   arguments: arguments)
+        let reply = try await eval(
+            StreamScripts.finish,
+            keys: [request.stream, keys.events, keys.delayed, keys.dead, batchKey],
+            arguments: arguments)
         let code = try StreamReplies.integer(reply, "finish")
         switch code {
         case 1: return .done
@@ -81,8 +82,10 @@ extension RedisStreamsQueue {
     /// Finishes `delivery` with the request `make` builds for it, rebuilding it when the entry was
     /// reclaimed since (its delivery count, hence the attempt in the event, changed). The last try
     /// skips the count check, so a storm of reclaims cannot stall the caller.
-    func finish<R: Sendable>(_ delivery: JobDelivery,
-                             _ make: (JobDelivery, _ stream: String, _ entryID: String) throws -> (FinishRequest, R)) async throws -> R? {
+    func finish<R: Sendable>(
+        _ delivery: JobDelivery,
+        _ make: (JobDelivery, _ stream: String, _ entryID: String) throws -> (FinishRequest, R)
+    ) async throws -> R? {
         guard let (priority, entryID) = StreamTag.parse(delivery.tag) else { return nil }
         let stream = keys.stream(priority)
         var current = delivery
@@ -122,7 +125,8 @@ extension StreamScripts {
     /// delivery), returns minus the actual count, so the caller can re-encode the event with the
     /// right attempt and call again. Otherwise `XACK` + `XDEL` + the action + the event + the batch
     /// counter (only when the batch hash exists), atomically, and returns 1.
-    static let finish = RedisScript("""
+    static let finish = RedisScript(
+        """
         local group, id = ARGV[1], ARGV[2]
         local pending = redis.call('XPENDING', KEYS[1], group, id, id, 1)[1]
         if not pending then return 0 end

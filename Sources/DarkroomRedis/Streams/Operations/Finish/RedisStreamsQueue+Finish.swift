@@ -12,12 +12,14 @@ extension RedisStreamsQueue {
             let job = current.job
             switch outcome {
             case .succeeded(let result):
-                request.event = .succeeded(job: job.id, batch: job.batch, worker: current.consumer,
-                                           attempt: current.attempt, result: result, at: now)
+                request.event = .succeeded(
+                    job: job.id, batch: job.batch, worker: current.consumer,
+                    attempt: current.attempt, result: result, at: now)
                 request.counter = "succeeded"
             case .failed(let error):
-                request.event = .failed(job: job.id, batch: job.batch, worker: current.consumer,
-                                        attempt: current.attempt, error: error, willRetry: false, at: now)
+                request.event = .failed(
+                    job: job.id, batch: job.batch, worker: current.consumer,
+                    attempt: current.attempt, error: error, willRetry: false, at: now)
                 request.counter = "failed"
             }
             request.batch = job.batch
@@ -33,8 +35,10 @@ extension RedisStreamsQueue {
             let job = current.job
             let attempt = current.attempt
             if attempt >= maxAttempts {
-                return (Self.burial(current, stream: stream, entryID: entryID, error: error, attempt: attempt, at: now),
-                        .deadLettered)
+                return (
+                    Self.burial(current, stream: stream, entryID: entryID, error: error, attempt: attempt, at: now),
+                    .deadLettered
+                )
             }
             var next = job
             next.attempt = attempt + 1
@@ -45,8 +49,9 @@ extension RedisStreamsQueue {
             request.payload = try Self.json(next)
             request.priority = job.priority
             request.due = due
-            request.event = .failed(job: job.id, batch: job.batch, worker: current.consumer, attempt: attempt,
-                                    error: error, willRetry: true, at: now)
+            request.event = .failed(
+                job: job.id, batch: job.batch, worker: current.consumer, attempt: attempt,
+                error: error, willRetry: true, at: now)
             return (request, .scheduled(at: due))
         }
         return disposition ?? .notPending
@@ -75,13 +80,16 @@ extension RedisStreamsQueue {
 
     /// The request that moves a pending job to the dead-letter stream (its payload as queued) and
     /// publishes `dead` naming the delivery's consumer.
-    static func burial(_ delivery: JobDelivery, stream: String, entryID: String, error: JobError, attempt: Int,
-                       at now: Timestamp) -> FinishRequest {
+    static func burial(
+        _ delivery: JobDelivery, stream: String, entryID: String, error: JobError, attempt: Int,
+        at now: Timestamp
+    ) -> FinishRequest {
         let job = delivery.job
         var request = FinishRequest(stream: stream, entryID: entryID, action: .dead)
         request.deadError = error
-        request.event = .dead(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: Swift.max(attempt, 1),
-                              error: error, at: now)
+        request.event = .dead(
+            job: job.id, batch: job.batch, worker: delivery.consumer, attempt: Swift.max(attempt, 1),
+            error: error, at: now)
         request.batch = job.batch
         request.counter = "dead"
         return request

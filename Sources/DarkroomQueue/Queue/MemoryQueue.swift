@@ -94,14 +94,7 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
     }
 
     public func publish(_ events: [JobEvent]) async throws {
-        for event in events {
-            if let problem = event.problem { throw JobQueueError(.invalidArgument, "event \(event.type.rawValue): \(problem)") }
-            if event.isTerminal || event.type == .batchEnqueued || event.type == .failed {
-                throw JobQueueError(
-                    .invalidArgument,
-                    "\(event.type.rawValue) events are published by the queue operations, not by publish")
-            }
-        }
+        try Self.checkPublishable(events)
         for event in events { state.append(event) }
         waiters.wake(.events)
     }

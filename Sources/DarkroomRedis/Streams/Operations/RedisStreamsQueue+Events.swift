@@ -5,14 +5,9 @@ import Foundation
 /// stream entry ids.
 extension RedisStreamsQueue {
     public func publish(_ events: [JobEvent]) async throws {
+        try Self.checkPublishable(events)
         var commands: [[[UInt8]]] = []
         for event in events {
-            if let problem = event.problem { throw JobQueueError(.invalidArgument, "event \(event.type.rawValue): \(problem)") }
-            if event.isTerminal || event.type == .batchEnqueued || event.type == .failed {
-                throw JobQueueError(
-                    .invalidArgument,
-                    "\(event.type.rawValue) events are published by the queue operations, not by publish")
-            }
             commands.append(
                 ["XADD", keys.events, "MAXLEN", "~", String(configuration.eventRetention), "*", "event"]
                     .map { Array($0.utf8) } + [EventJSONWriter.bytes(event)])

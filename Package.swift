@@ -123,7 +123,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/Tools/CacheStress", swiftSettings: strictSettings),
-        .testTarget(name: "DarkroomSystemTests", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomSystemTests", dependencies: ["DarkroomSystem", "DarkroomTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCoreTests",
             dependencies: ["DarkroomCore", "DarkroomSystem"],

@@ -13,17 +13,11 @@ final class CountingTestProvider: DataProviding {
         var cancelled = 0
     }
 
-    private struct State {
-        var counts = Counts()
-        var isOpen: Bool
-        var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextID: UInt64 = 0
-    }
-
     let schemes: Set<String>
     private let outcome: @Sendable (SourceReference) -> Result<FetchedSource, SourceError>
     private let key: @Sendable (SourceReference) -> String?
-    private let state: Mutex<State>
+    private let counted = Mutex(Counts())
+    private let gate: TestGate
 
     init(
         schemes: Set<String> = ["test"], gated: Bool = false,
@@ -33,20 +27,13 @@ final class CountingTestProvider: DataProviding {
         self.schemes = schemes
         self.key = key
         self.outcome = outcome
-        state = Mutex(State(isOpen: !gated))
+        gate = TestGate(isOpen: !gated)
     }
 
-    var counts: Counts { state.withLock { $0.counts } }
+    var counts: Counts { counted.withLock { $0 } }
 
     /// Lets every held and future fetch finish.
-    func open() {
-        let waiting = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiting.removeAll() }
-            return Array(state.waiting.values)
-        }
-        for continuation in waiting { continuation.resume() }
-    }
+    func open() { gate.open() }
 
     func cacheKey(for reference: SourceReference, policy: SourcePolicy) throws(SourceError) -> String? {
         if reference.raw.hasSuffix("#bad-key") {
@@ -56,26 +43,9 @@ final class CountingTestProvider: DataProviding {
     }
 
     func fetch(_ reference: SourceReference, policy: SourcePolicy) async throws(SourceError) -> FetchedSource {
-        let id = state.withLock { state in
-            state.counts.fetches += 1
-            state.nextID += 1
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let proceed = state.withLock { state in
-                    if state.isOpen || Task.isCancelled { return true }
-                    state.waiting[id] = continuation
-                    return false
-                }
-                if proceed { continuation.resume() }
-            }
-        } onCancel: {
-            let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
-            continuation?.resume()
-        }
-        if Task.isCancelled {
-            state.withLock { $0.counts.cancelled += 1 }
+        counted.withLock { $0.fetches += 1 }
+        if !(await gate.pass()) {
+            counted.withLock { $0.cancelled += 1 }
             throw SourceError(.timeout, source: reference.raw, "cancelled")
         }
         return try outcome(reference).get()

@@ -1,4 +1,5 @@
 import DarkroomSystem
+import DarkroomTestSupport
 import Testing
 
 private struct Broken: Error, Equatable {}
@@ -8,7 +9,7 @@ struct RequestCoalescerTests {
     @Test("Given work held in flight, when 10 callers ask for one key, then the work runs once and all get its value")
     func sharesWork() async throws {
         let coalescer = RequestCoalescer<String, Int>()
-        let gate = Gate()
+        let gate = TestGate()
         let runs = Tally()
         let values = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<10 {
@@ -44,7 +45,7 @@ struct RequestCoalescerTests {
     @Test("Given work for two keys, then each key runs its own work")
     func keysAreSeparate() async throws {
         let coalescer = RequestCoalescer<String, String>()
-        let gate = Gate()
+        let gate = TestGate()
         async let a = coalescer.value(for: "a") {
             _ = await gate.pass()
             return "A"
@@ -62,7 +63,7 @@ struct RequestCoalescerTests {
     @Test("Given failing work, then every waiter gets its error")
     func sharesErrors() async throws {
         let coalescer = RequestCoalescer<String, Int>()
-        let gate = Gate()
+        let gate = TestGate()
         let tasks = (0..<3).map { _ in
             Task {
                 try await coalescer.value(for: "a") {
@@ -80,7 +81,7 @@ struct RequestCoalescerTests {
     @Test("When one waiter is cancelled, then it stops waiting at once and the others still get the value")
     func cancelledWaiterLeaves() async throws {
         let coalescer = RequestCoalescer<String, Int>(cancelsAbandonedWork: true)
-        let gate = Gate()
+        let gate = TestGate()
         let keeper = Task { try await coalescer.value(for: "a") { await gate.pass() ? 1 : -1 } }
         let quitter = Task { try await coalescer.value(for: "a") { await gate.pass() ? 1 : -1 } }
         await yieldUntil("both callers are waiting") { coalescer.statistics.joined == 1 }
@@ -93,7 +94,7 @@ struct RequestCoalescerTests {
     @Test("Given the default, when every waiter leaves, then the work goes on and a new caller joins it")
     func abandonedWorkGoesOn() async throws {
         let coalescer = RequestCoalescer<String, Int>()
-        let gate = Gate()
+        let gate = TestGate()
         let finished = Tally()
         let work: @Sendable () async throws -> Int = {
             let passed = await gate.pass()
@@ -116,7 +117,7 @@ struct RequestCoalescerTests {
     @Test("Given cancelsAbandonedWork, when every waiter leaves, then the work is cancelled and the next caller starts afresh")
     func abandonedWorkCancelled() async throws {
         let coalescer = RequestCoalescer<String, Int>(cancelsAbandonedWork: true)
-        let gate = Gate()
+        let gate = TestGate()
         let sawCancellation = Tally()
         let tasks = (0..<3).map { _ in
             Task {

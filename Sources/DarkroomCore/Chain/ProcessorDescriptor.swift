@@ -13,15 +13,19 @@ public struct ProcessorDescriptor: Sendable {
     /// Makes the processor from arguments already checked against `parameters` (present, of the
     /// right kind, in range). It throws `arguments.invalid(…)` for checks the kinds cannot express.
     public var make: @Sendable (ProcessorArguments) throws -> any ImageProcessing
+    /// The external plugin module the processor comes from (its processors' invocations carry the
+    /// same identity); nil for the standard processors.
+    public var module: PluginModuleIdentity?
 
     public init(
-        name: String, version: Int, summary: String, parameters: [ParameterSpec],
+        name: String, version: Int, summary: String, parameters: [ParameterSpec], module: PluginModuleIdentity? = nil,
         make: @escaping @Sendable (ProcessorArguments) throws -> any ImageProcessing
     ) {
         self.name = name
         self.version = version
         self.summary = summary
         self.parameters = parameters
+        self.module = module
         self.make = make
     }
 
@@ -94,5 +98,19 @@ public struct ProcessorArguments: Sendable {
         ChainError(
             code: .invalidArgument, processor: processor, argument: name,
             column: values[name]?.column ?? column, message: "\(name) \(message)")
+    }
+}
+
+extension ProcessorDescriptor {
+    /// The invocation of this descriptor's processor with `arguments`: every parameter in declared
+    /// order, the leading required ones printed without labels, as the standard processors print.
+    /// Processors described only by their parameters (external plugins, schemas a worker
+    /// advertises) print canonically through this.
+    public func invocation(_ arguments: ProcessorArguments) -> ProcessorInvocation {
+        let positional = parameters.prefix { $0.isRequired }.count
+        return ProcessorInvocation(
+            name: name, version: version,
+            arguments: parameters.map { ($0.name, arguments.value($0.name)) },
+            positionalCount: positional, module: module)
     }
 }

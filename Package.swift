@@ -49,6 +49,9 @@ let package = Package(
         .systemLibrary(
             name: "CHiredis", pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]),
+        // The plugin ABI: one public header (Plugins/include/darkroom_plugin.h) that C, Rust and
+        // Swift plugins compile against, and the loader imports.
+        .systemLibrary(name: "CDarkroomPlugin", path: "Plugins/include"),
 
         // MARK: Darkroom
         .target(name: "DarkroomSystem", swiftSettings: strictSettings),
@@ -57,10 +60,26 @@ let package = Package(
             name: "DarkroomCodecs",
             dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2"],
             swiftSettings: strictSettings),
+        // Plugin modules: the catalog, the loader of shared libraries, the C ABI adapters; and
+        // the built-in modules, registered through the same API as external ones.
+        .target(
+            name: "DarkroomPlugins",
+            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomSystem", "CDarkroomPlugin"],
+            swiftSettings: strictSettings),
         .target(
             name: "DarkroomStandardProcessors",
-            dependencies: ["DarkroomCore"],
+            dependencies: ["DarkroomCore", "DarkroomPlugins"],
             path: "Plugins/StandardProcessors",
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomStandardProviders",
+            dependencies: ["DarkroomCore", "DarkroomPlugins", "DarkroomSources"],
+            path: "Plugins/StandardProviders",
+            swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomStandardCoders",
+            dependencies: ["DarkroomCore", "DarkroomPlugins", "DarkroomCodecs"],
+            path: "Plugins/StandardCoders",
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomSources",
@@ -105,7 +124,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomClient",
-                "DarkroomSystem",
+                "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors", "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

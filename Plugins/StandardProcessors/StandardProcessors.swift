@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomPlugins
 
 /// The standard plugin: Darkroom's 13 built-in processors, registered through the same
 /// `ProcessorRegistry` external plugins use.
@@ -22,7 +23,12 @@ public enum StandardProcessors {
 
     /// The plugin's name and version, as `darkroom plugins` and worker heartbeats report them.
     public static let pluginName = "standard"
-    public static let pluginVersion = "1.0.0"
+    public static let pluginVersion = DarkroomBuild.version
+
+    /// The built-in module `standard`: the 13 processors, added to a catalog exactly as a
+    /// plugin's processors are.
+    public static let module = PluginModule(
+        identity: PluginModuleIdentity(name: pluginName, version: pluginVersion), processors: descriptors)
 
     /// Adds every standard processor to `registry`.
     public static func register(into registry: inout ProcessorRegistry) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomPlugins
 
 /// `darkroom`: the root command. Each subcommand is one file in its own folder.
 public struct DarkroomCommand: AsyncParsableCommand {
@@ -22,5 +23,5 @@ public struct DarkroomCommand: AsyncParsableCommand {
 
 /// The version printed by `darkroom --version`.
 public enum DarkroomVersion {
-    public static let current = "0.1.0"
+    public static let current = DarkroomBuild.version
 }

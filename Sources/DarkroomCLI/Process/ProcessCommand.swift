@@ -60,10 +60,11 @@ struct ProcessCommand: AsyncParsableCommand {
         let plan: ProcessPlan
         let configuration: ImagePipeline.Configuration
         let cores = concurrency ?? Cores.count
+        let catalog = rendering.plugins.loadCatalog()
         do {
             chain =
                 try chainText.map { text throws(UsageFailure) in
-                    do { return try Registries.processors().chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
+                    do { return try catalog.processors.chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
                 } ?? ProcessorChain()
             outputFormat = try format.map { name throws(UsageFailure) in
                 guard let format = ImageFormat(name: name), format.isWritable else {
@@ -75,7 +76,7 @@ struct ProcessCommand: AsyncParsableCommand {
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
             let renderLimits = try rendering.limits.renderLimits()
             plan = try ProcessPlan.make(inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat)
-            configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores)
+            configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
             }

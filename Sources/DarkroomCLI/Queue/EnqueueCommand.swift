@@ -70,6 +70,9 @@ struct EnqueueCommand: AsyncParsableCommand {
     @OptionGroup(title: "Redis")
     var redis: RedisOptions
 
+    @OptionGroup(title: "Plugins")
+    var plugins: PluginOptions
+
     func run() async throws {
         let defaults: EnqueueDefaults
         let requests: [JobRequest]
@@ -86,7 +89,7 @@ struct EnqueueCommand: AsyncParsableCommand {
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
     func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue) async throws {
-        let client = FleetClient(commandQueue: queue)
+        let client = FleetClient(commandQueue: queue, processors: plugins.loadCatalog().processors)
         let prepared: PreparedJobs
         do {
             prepared = try await client.prepare(

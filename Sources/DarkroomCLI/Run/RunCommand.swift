@@ -67,9 +67,10 @@ struct RunCommand: AsyncParsableCommand {
         do {
             // Checked first: a bad limit flag fails before a job list is read.
             let renderLimits = try rendering.limits.renderLimits()
-            (jobs, directory) = try await plan()
+            let catalog = rendering.plugins.loadCatalog()
+            (jobs, directory) = try await plan(processors: catalog.processors)
             let cores = concurrency ?? Cores.count
-            let configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores)
+            let configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             diskCache = configuration.diskCache
             do { try FileIO.createDirectory(directory) } catch { throw UsageFailure("\(error)") }
             let hasNetworkSources = jobs.contains { $0.source.lowercased().hasPrefix("http") }
@@ -81,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
                 gracePeriod: .seconds(5),
                 retryBackoff: RetryBackoff(base: .milliseconds(500), cap: .seconds(10)),
                 releaseDelay: .seconds(1), reserveWait: .milliseconds(250),
-                allowedOutputRoots: [directory], processors: Registries.processors(), version: DarkroomVersion.current)
+                allowedOutputRoots: [directory], processors: catalog.processors, version: DarkroomVersion.current)
             // The in-memory queue dies with this process: there is no acknowledgement a crash could
             // outlive, so outputs are written like `darkroom process` writes them, without fsync.
             workerConfiguration.syncsOutputs = false
@@ -109,7 +110,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The validated jobs and the absolute output directory; every mistake is a `UsageFailure`.
-    private func plan() async throws -> ([Job], String) {
+    private func plan(processors: ProcessorRegistry) async throws -> ([Job], String) {
         guard let outputDirectory, !outputDirectory.isEmpty else { throw UsageFailure("say where to write: --out DIR") }
         guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
         if let quality, !(1...100).contains(quality) { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
@@ -122,7 +123,7 @@ struct RunCommand: AsyncParsableCommand {
         let defaults = EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, output: directory,
             batch: "run", workingDirectory: workingDirectory)
-        var validator = ChainValidator(registry: Registries.processors(), workers: { [] })
+        var validator = ChainValidator(registry: processors, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,
             listName: jobList.listName)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DarkroomCache
 import DarkroomPipeline
+import DarkroomPlugins
 
 /// The flags of the commands that render in this process (`process`, `run`) besides their own:
 /// limits, the source policy and the cache choice. They become one pipeline configuration here,
@@ -18,11 +19,19 @@ struct LocalRenderOptions: ParsableArguments {
     @Flag(help: "Use no cache even when DARKROOM_CACHE_DIR is set.")
     var noCache = false
 
+    @OptionGroup(title: "Plugins")
+    var plugins: PluginOptions
+
     /// The pipeline configuration for `cores` processing threads: `renderLimits` (from `limits`,
-    /// which callers check before anything else), the source policy for a command line a person
-    /// typed, and the chosen disk cache, opened now (nil for none).
-    func pipelineConfiguration(renderLimits: RenderLimits, cores: Int) throws(UsageFailure) -> ImagePipeline.Configuration {
+    /// which callers check before anything else), the coders and providers of `catalog`, the
+    /// source policy for a command line a person typed, and the chosen disk cache, opened now (nil
+    /// for none).
+    func pipelineConfiguration(renderLimits: RenderLimits, cores: Int, catalog: PluginCatalog) throws(UsageFailure)
+        -> ImagePipeline.Configuration
+    {
         var configuration = ImagePipeline.Configuration()
+        configuration.coders = catalog.coders
+        configuration.providers = catalog.providers
         configuration.limits = renderLimits
         configuration.sourcePolicy = try sources.policy(typedByAPerson: true)
         configuration.diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)

@@ -1,9 +1,24 @@
-import DarkroomClient
 import DarkroomCore
+import DarkroomPlugins
+import DarkroomSources
+import DarkroomStandardCoders
+import DarkroomStandardProcessors
+import DarkroomStandardProviders
 
-/// The processors this binary knows: the standard plugin (and, later, external plugins).
+/// The modules this binary runs with: the built-in ones, and the plugins loaded from a search path.
 enum Registries {
-    static func processors() -> ProcessorRegistry {
-        FleetClient.standardProcessors()
+    /// The built-in modules: the standard processors, providers and coders.
+    static var builtIn: PluginCatalog {
+        PluginCatalog(builtIn: [StandardProcessors.module, StandardProviders.module, StandardCoders.module])
     }
+
+    /// The built-in modules and the plugins of `searchPath`; refusals are recorded in the catalog.
+    static func catalog(_ searchPath: PluginSearchPath) -> PluginCatalog {
+        var catalog = builtIn
+        PluginLoader.load(searchPath, into: &catalog)
+        return catalog
+    }
+
+    /// The built-in processors (commands that take no `--plugins`).
+    static func processors() -> ProcessorRegistry { builtIn.processors }
 }

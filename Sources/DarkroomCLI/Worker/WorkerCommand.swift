@@ -84,6 +84,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sources")
     var sources: SourcePolicyOptions
 
+    @OptionGroup(title: "Plugins")
+    var plugins: PluginOptions
+
     func run() async throws {
         let settings: Settings
         do {
@@ -168,7 +171,10 @@ struct WorkerCommand: AsyncParsableCommand {
         var policy = try sources.policy(typedByAPerson: false)
         policy.fileRoots = policy.fileRoots?.map { PathResolver.absolute($0, from: workingDirectory) }
         let cores = concurrency ?? Cores.count
+        let catalog = plugins.loadCatalog()
         var pipeline = ImagePipeline.Configuration()
+        pipeline.coders = catalog.coders
+        pipeline.providers = catalog.providers
         pipeline.sourcePolicy = policy
         pipeline.limits = renderLimits
         pipeline.diskCache = try CacheDirectory.open(flag: cache, disabled: false)
@@ -179,7 +185,7 @@ struct WorkerCommand: AsyncParsableCommand {
             name: name ?? WorkerConfiguration.defaultName, concurrency: cores,
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
-            allowedOutputRoots: roots, processors: Registries.processors(), version: DarkroomVersion.current)
+            allowedOutputRoots: roots, processors: catalog.processors, version: DarkroomVersion.current)
         return Settings(
             worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
             pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)

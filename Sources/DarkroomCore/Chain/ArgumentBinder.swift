@@ -48,7 +48,7 @@ struct ArgumentBinder {
         return ProcessorArguments(processor: descriptor.name, column: call.column, values: bound)
     }
 
-    private func normalise(_ value: ArgumentValue, for parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
+    func normalise(_ value: ArgumentValue, for parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
         func wrong(_ detail: String? = nil) -> ChainError {
             ChainError(
                 code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,

@@ -52,7 +52,9 @@ public struct ProcessorRegistry: Sendable {
         }
     }
 
-    static func isValidName(_ name: String) -> Bool {
+    /// True for a name made of letters, digits and `_`, starting with a letter: processor,
+    /// parameter and choice names.
+    public static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic else { return false }
         return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
     }

@@ -29,9 +29,15 @@ public final class ImagePipeline: Sendable {
         let networkPool = BlockingWorkPool(threadCount: configuration.maxConcurrentFetches)
         ioPool = BlockingWorkPool(threadCount: 4)
         cpuPool = BlockingWorkPool(threadCount: configuration.maxConcurrentProcessing)
-        fetcher = SourceFetcher(
-            registry: StandardProviders.registry(networkPool: networkPool, filePool: ioPool),
-            failureMemoryDuration: configuration.failedSourceMemory)
+        let providers: ProviderRegistry
+        do {
+            providers = try ProviderRegistry(configuration.providers, pools: ProviderPools(network: networkPool, files: ioPool))
+        } catch {
+            // Plugin catalogs refuse a module whose scheme is taken, so only a hand-made
+            // configuration can get here.
+            preconditionFailure("ImagePipeline.Configuration.providers: \(error)")
+        }
+        fetcher = SourceFetcher(registry: providers, failureMemoryDuration: configuration.failedSourceMemory)
         renderer = ImageRenderer(coders: configuration.coders, limits: configuration.limits)
         memory = configuration.memoryCacheBytes > 0 ? MemoryCache(costLimit: configuration.memoryCacheBytes) : nil
     }

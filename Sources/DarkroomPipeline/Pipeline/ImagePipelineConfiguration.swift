@@ -7,8 +7,11 @@ import DarkroomSystem
 extension ImagePipeline {
     /// Everything a pipeline needs, as a value (Nuke's `ImagePipeline.Configuration`).
     public struct Configuration: Sendable {
-        /// Decoders and encoders.
+        /// Decoders and encoders (a `PluginCatalog`'s, when plugins are loaded).
         public var coders: CoderRegistry = .standard
+        /// The providers by scheme, made on the pipeline's network and file pools (a
+        /// `PluginCatalog`'s, when plugins are loaded). Two may not share a scheme.
+        public var providers: [ProviderFactory] = StandardProviders.factories
         /// Decode, per-bitmap and output limits, passed down to every decode and processor.
         public var limits: RenderLimits = RenderLimits()
         /// What sources may be fetched and how.

@@ -1,0 +1,11 @@
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomPlugins
+
+/// The built-in module `standard-coders`: JPEG (libjpeg-turbo), PNG (libspng), WebP (libwebp) and
+/// GIF (giflib, read only), added to a catalog exactly as a plugin's coders are.
+public enum StandardCoders {
+    public static let module = PluginModule(
+        identity: PluginModuleIdentity(name: "standard-coders", version: DarkroomBuild.version),
+        decoders: CoderRegistry.standard.decoders, encoders: CoderRegistry.standard.encoders)
+}

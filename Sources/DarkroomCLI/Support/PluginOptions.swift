@@ -1,0 +1,27 @@
+import ArgumentParser
+import DarkroomPlugins
+import Foundation
+
+/// `--plugins DIR` (repeatable) and `DARKROOM_PLUGIN_PATH`: the plugin modules a command loads
+/// besides the built-in ones. Shared by `process`, `run`, `worker`, `enqueue` and `plugins`.
+struct PluginOptions: ParsableArguments {
+    @Option(
+        name: .customLong("plugins"),
+        help: ArgumentHelp(
+            "A directory of plugin modules (*.so) to load; repeatable. Added to $DARKROOM_PLUGIN_PATH (colon-separated).",
+            valueName: "dir"))
+    var directories: [String] = []
+
+    /// Where plugins are looked for: the flags, then the environment.
+    var searchPath: PluginSearchPath {
+        PluginSearchPath(flags: directories, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The built-in modules plus the plugins, each refusal reported as a warning on standard
+    /// error (the rest still load). `darkroom plugins` lists refusals itself instead.
+    func loadCatalog() -> PluginCatalog {
+        let catalog = Registries.catalog(searchPath)
+        for refusal in catalog.refusals { StandardError.line("darkroom: warning: \(refusal)") }
+        return catalog
+    }
+}

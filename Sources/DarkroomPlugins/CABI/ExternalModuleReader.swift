@@ -1,0 +1,120 @@
+import CDarkroomPlugin
+import DarkroomCore
+
+/// Reads a plugin's C descriptor into a `PluginModule`, checking everything the header requires:
+/// sizes, the ABI version, names, and each processor's parameter schema. Any problem refuses the
+/// whole module with a message naming the processor and parameter.
+///
+/// Providers and coders through the C ABI are declared by the header but not loaded by this
+/// version of Darkroom: a module that declares any is refused, so nothing it offers is silently
+/// missing.
+struct ExternalModuleReader {
+    /// Why a descriptor was refused.
+    struct Refusal: Error {
+        var reason: String
+    }
+
+    let origin: String
+
+    func read(_ plugin: UnsafePointer<darkroom_plugin>) throws(Refusal) -> PluginModule {
+        // `abi_version` is read first, and only within the size the plugin says its struct has.
+        let size = Int(plugin.pointee.struct_size)
+        guard size >= MemoryLayout<UInt32>.size * 2 else {
+            throw Refusal(reason: "its descriptor's struct_size is \(size); set it to sizeof(darkroom_plugin)")
+        }
+        let abi = plugin.pointee.abi_version
+        guard abi == DARKROOM_PLUGIN_ABI_VERSION else {
+            throw Refusal(
+                reason:
+                    "it was built for plugin ABI version \(abi); this darkroom implements version \(DARKROOM_PLUGIN_ABI_VERSION) (rebuild it against this darkroom's darkroom_plugin.h)"
+            )
+        }
+        // Version 1 is the first: every field of today's struct must be there.
+        try requireSize(size, of: darkroom_plugin.self, "darkroom_plugin")
+        let descriptor = plugin.pointee
+        guard let name = Self.string(descriptor.name) else { throw Refusal(reason: "its module name is NULL or not UTF-8") }
+        if let problem = PluginModuleIdentity.problem(withName: name) { throw Refusal(reason: problem) }
+        guard let version = Self.string(descriptor.version) else { throw Refusal(reason: "module '\(name)' has a NULL or non-UTF-8 version") }
+        if let problem = PluginModuleIdentity.problem(withVersion: version) { throw Refusal(reason: problem) }
+        let identity = PluginModuleIdentity(name: name, version: version)
+
+        if descriptor.provider_count > 0 || descriptor.coder_count > 0 {
+            throw Refusal(
+                reason:
+                    "module '\(name)' declares \(descriptor.provider_count) provider(s) and \(descriptor.coder_count) coder(s); this darkroom loads processors only from C plugins"
+            )
+        }
+        var processors: [ProcessorDescriptor] = []
+        for index in 0..<Int(descriptor.processor_count) {
+            guard let list = descriptor.processors, let processor = list[index] else {
+                throw Refusal(reason: "module '\(name)': processor \(index) of \(descriptor.processor_count) is NULL")
+            }
+            let read = try readProcessor(processor, module: identity)
+            if processors.contains(where: { $0.name == read.name }) {
+                throw Refusal(reason: "module '\(name)' declares processor '\(read.name)' twice")
+            }
+            processors.append(read)
+        }
+        guard !processors.isEmpty else { throw Refusal(reason: "module '\(name)' offers no processors") }
+        return PluginModule(identity: identity, origin: .file(origin), processors: processors)
+    }
+
+    private func readProcessor(_ pointer: UnsafePointer<darkroom_processor>, module: PluginModuleIdentity) throws(Refusal) -> ProcessorDescriptor {
+        try requireSize(Int(pointer.pointee.struct_size), of: darkroom_processor.self, "darkroom_processor")
+        let processor = pointer.pointee
+        guard let name = Self.string(processor.name), ProcessorRegistry.isValidName(name) else {
+            throw Refusal(
+                reason:
+                    "module '\(module.name)': processor name '\(Self.string(processor.name) ?? "NULL")' must be letters, digits and _, starting with a letter")
+        }
+        func malformed(_ problem: String) -> Refusal { Refusal(reason: "processor '\(name)': \(problem)") }
+        guard processor.version >= 1 else { throw malformed("version must be 1 or more") }
+        guard let process = processor.process else { throw malformed("process callback is NULL") }
+        guard processor.param_count <= 64 else { throw malformed("\(processor.param_count) parameters; at most 64") }
+        var parameters: [ParameterSpec] = []
+        for index in 0..<Int(processor.param_count) {
+            guard let params = processor.params else { throw malformed("params is NULL but param_count is \(processor.param_count)") }
+            let spec: ParameterSpec
+            do {
+                spec = try CParameterSchema.read(params[index])
+            } catch {
+                throw malformed(error.reason)
+            }
+            if parameters.contains(where: { $0.name == spec.name }) { throw malformed("parameter '\(spec.name)' is declared twice") }
+            if spec.isRequired, parameters.contains(where: { !$0.isRequired }) {
+                throw malformed("required parameter '\(spec.name)' comes after an optional one; required parameters come first")
+            }
+            parameters.append(spec)
+        }
+        let entry = ExternalProcessorEntry(
+            name: name, module: module, flags: processor.flags, userData: processor.user_data,
+            outputSize: processor.output_size, process: process)
+        var descriptor = ProcessorDescriptor(
+            name: name, version: Int(processor.version), summary: Self.string(processor.summary) ?? "", parameters: parameters,
+            module: module
+        ) { _ in preconditionFailure("replaced below") }
+        do {
+            descriptor.parameters = try descriptor.checkedParameters()
+        } catch {
+            throw malformed("default of \(error.argument.map { "'\($0)'" } ?? "a parameter"): \(error.message)")
+        }
+        let bound = descriptor
+        descriptor.make = { arguments in
+            let invocation = bound.invocation(arguments)
+            return ExternalProcessor(entry: entry, arguments: ExternalArguments(invocation.arguments.map(\.value)), invocation: invocation)
+        }
+        return descriptor
+    }
+
+    private func requireSize<T>(_ size: Int, of type: T.Type, _ name: String) throws(Refusal) {
+        guard size >= MemoryLayout<T>.size else {
+            throw Refusal(reason: "its \(name) has struct_size \(size); ABI version 1 needs at least \(MemoryLayout<T>.size) (set it to sizeof(\(name)))")
+        }
+    }
+
+    /// A C string the plugin owns, as a Swift string; nil for NULL or invalid UTF-8.
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        return String(validatingCString: pointer)
+    }
+}

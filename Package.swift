@@ -207,6 +207,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "DarkroomPluginsTests",
+            dependencies: [
+                "DarkroomPlugins", "DarkroomCore", "DarkroomPipeline", "DarkroomCache", "DarkroomSources", "DarkroomSystem",
+                "DarkroomStandardProcessors", "DarkroomTestSupport",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "DarkroomClientTests",
             dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomTestSupport"],
             swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomClient
 import DarkroomPlugins
 import Foundation
 
@@ -12,9 +13,12 @@ struct PluginOptions: ParsableArguments {
             valueName: "dir"))
     var directories: [String] = []
 
-    /// Where plugins are looked for: the flags, then the environment.
+    /// Where plugins are looked for: the flags, then the environment, as absolute paths (so a
+    /// module's origin in listings and refusals says exactly which file it is).
     var searchPath: PluginSearchPath {
-        PluginSearchPath(flags: directories, environment: ProcessInfo.processInfo.environment)
+        let relative = PluginSearchPath(flags: directories, environment: ProcessInfo.processInfo.environment)
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        return PluginSearchPath(directories: relative.directories.map { PathResolver.absolute($0, from: workingDirectory) })
     }
 
     /// The built-in modules plus the plugins, each refusal reported as a warning on standard

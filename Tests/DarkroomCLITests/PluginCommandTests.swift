@@ -108,6 +108,22 @@ struct PluginCommandTests {
         #expect(refusals.map { $0["path"] as? String } == ["\(dir)/plugins/libold.so"])
     }
 
+    @Test("A plugin's scheme is fetched only with --allow-plugin-scheme, and then through the plugin's provider")
+    func pluginScheme() async throws {
+        let dir = try workspace()
+        defer { WorkerCLITestKit.remove(dir) }
+        let source = "testfile:\(dir)/in.png"
+        let refused = try await WorkerCLITestKit.run(["process", source, "-p", "negate", "-o", "out.png", "--plugins", "plugins"], in: dir)
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("[source.refused]"))
+        #expect(refused.error.contains("allow it with --allow-plugin-scheme testfile"))
+
+        let allowed = try await WorkerCLITestKit.run(
+            ["process", source, "-p", "invert", "-o", "out.png", "--plugins", "plugins", "--allow-plugin-scheme", "testfile"], in: dir)
+        #expect(allowed.status == 0, "stderr: \(allowed.error)")
+        try expectInverted("\(dir)/out.png", of: "\(dir)/in.png")
+    }
+
     @Test("A plugin processor's bad argument is a usage error with the built-ins' message and column")
     func badPluginArgument() async throws {
         let dir = try workspace()

@@ -11,6 +11,13 @@ struct SourcePolicyOptions: ParsableArguments {
             valueName: "prefix"))
     var allowedSources: [String] = []
 
+    @Option(
+        name: .customLong("allow-plugin-scheme"),
+        help: ArgumentHelp(
+            "Allow sources of this scheme, provided by a plugin module (repeatable). Plugin schemes are refused until allowed; --allow-source still applies.",
+            valueName: "name"))
+    var allowedPluginSchemes: [String] = []
+
     @Flag(help: "Allow private, loopback and link-local addresses for every host (refused by default).")
     var allowPrivateNetwork = false
 
@@ -46,10 +53,16 @@ struct SourcePolicyOptions: ParsableArguments {
         guard maxSourceMB > 0, maxSourceMB <= 4096 else { throw UsageFailure("--max-source-mb must be in (0, 4096]") }
         guard fetchTimeout > 0, connectTimeout > 0 else { throw UsageFailure("timeouts must be positive") }
         guard (0...20).contains(maxRedirects) else { throw UsageFailure("--max-redirects must be 0…20") }
+        let pluginSchemes = Set(allowedPluginSchemes.map { $0.lowercased() })
+        for scheme in pluginSchemes where ["http", "https", "file", "data"].contains(scheme) {
+            throw UsageFailure("--allow-plugin-scheme names a plugin's scheme; '\(scheme)' is built in")
+        }
         for prefix in allowedSources {
             let lower = prefix.lowercased()
-            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                throw UsageFailure("--allow-source takes an http:// or https:// prefix (got '\(prefix)')")
+            let pluginPrefix = pluginSchemes.contains { lower.hasPrefix($0 + ":") }
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || pluginPrefix else {
+                throw UsageFailure(
+                    "--allow-source takes an http:// or https:// prefix, or one of a scheme allowed with --allow-plugin-scheme (got '\(prefix)')")
             }
         }
         if let caFile {
@@ -64,6 +77,7 @@ struct SourcePolicyOptions: ParsableArguments {
         policy.connectTimeout = connectTimeout
         policy.maxRedirects = maxRedirects
         policy.allowedSourcePrefixes = allowedSources
+        policy.allowedPluginSchemes = pluginSchemes
         policy.allowPrivateNetworks = allowPrivateNetwork
         policy.caCertificatesPath = caFile
         if !typedByAPerson || !fileRoots.isEmpty {

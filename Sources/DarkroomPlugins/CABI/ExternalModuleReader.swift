@@ -1,13 +1,13 @@
 import CDarkroomPlugin
 import DarkroomCore
+import DarkroomSources
 
 /// Reads a plugin's C descriptor into a `PluginModule`, checking everything the header requires:
 /// sizes, the ABI version, names, and each processor's parameter schema. Any problem refuses the
 /// whole module with a message naming the processor and parameter.
 ///
-/// Providers and coders through the C ABI are declared by the header but not loaded by this
-/// version of Darkroom: a module that declares any is refused, so nothing it offers is silently
-/// missing.
+/// Coders through the C ABI are declared by the header but not loaded by this version of
+/// Darkroom: a module that declares any is refused, so nothing it offers is silently missing.
 struct ExternalModuleReader {
     /// Why a descriptor was refused.
     struct Refusal: Error {
@@ -38,10 +38,10 @@ struct ExternalModuleReader {
         if let problem = PluginModuleIdentity.problem(withVersion: version) { throw Refusal(reason: problem) }
         let identity = PluginModuleIdentity(name: name, version: version)
 
-        if descriptor.provider_count > 0 || descriptor.coder_count > 0 {
+        if descriptor.coder_count > 0 {
             throw Refusal(
                 reason:
-                    "module '\(name)' declares \(descriptor.provider_count) provider(s) and \(descriptor.coder_count) coder(s); this darkroom loads processors only from C plugins"
+                    "module '\(name)' declares \(descriptor.coder_count) coder(s); this darkroom loads processors and providers from plugins, not coders yet"
             )
         }
         var processors: [ProcessorDescriptor] = []
@@ -55,8 +55,40 @@ struct ExternalModuleReader {
             }
             processors.append(read)
         }
-        guard !processors.isEmpty else { throw Refusal(reason: "module '\(name)' offers no processors") }
-        return PluginModule(identity: identity, origin: .file(origin), processors: processors)
+        var providers: [ProviderFactory] = []
+        for index in 0..<Int(descriptor.provider_count) {
+            guard let list = descriptor.providers, let provider = list[index] else {
+                throw Refusal(reason: "module '\(name)': provider \(index) of \(descriptor.provider_count) is NULL")
+            }
+            let entry = try readProvider(provider, module: identity)
+            if providers.contains(where: { $0.schemes.contains(entry.scheme) }) {
+                throw Refusal(reason: "module '\(name)' declares scheme '\(entry.scheme)' twice")
+            }
+            providers.append(ProviderFactory(schemes: [entry.scheme]) { pools in ExternalProvider(entry: entry, pool: pools.network) })
+        }
+        guard !processors.isEmpty || !providers.isEmpty else {
+            throw Refusal(reason: "module '\(name)' offers no processors and no providers")
+        }
+        return PluginModule(identity: identity, origin: .file(origin), processors: processors, providers: providers)
+    }
+
+    private func readProvider(_ pointer: UnsafePointer<darkroom_provider>, module: PluginModuleIdentity) throws(Refusal) -> ExternalProviderEntry {
+        try requireSize(Int(pointer.pointee.struct_size), of: darkroom_provider.self, "darkroom_provider")
+        let provider = pointer.pointee
+        guard let scheme = Self.string(provider.scheme), Self.isValidScheme(scheme) else {
+            throw Refusal(
+                reason:
+                    "module '\(module.name)': provider scheme '\(Self.string(provider.scheme) ?? "NULL")' must be lower-case letters, digits, '+', '-' and '.', starting with a letter"
+            )
+        }
+        guard let fetch = provider.fetch else { throw Refusal(reason: "provider '\(scheme):': fetch callback is NULL") }
+        return ExternalProviderEntry(scheme: scheme, module: module, userData: provider.user_data, fetch: fetch)
+    }
+
+    /// A URL scheme as RFC 3986 spells it, lower-case only (schemes compare case-insensitively).
+    static func isValidScheme(_ scheme: String) -> Bool {
+        guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first), scheme.unicodeScalars.count <= 32 else { return false }
+        return scheme.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
     }
 
     private func readProcessor(_ pointer: UnsafePointer<darkroom_processor>, module: PluginModuleIdentity) throws(Refusal) -> ProcessorDescriptor {

@@ -28,13 +28,20 @@ public struct SourceAllowList: Sendable, Hashable {
         }
     }
 
+    /// The http(s) prefixes.
     public let prefixes: [Prefix]
+    /// True when any prefix was configured, of any scheme: a list holding only a plugin scheme's
+    /// prefixes (`acme://bucket/`, checked by that plugin's provider) allows no http(s) URL.
+    private let restricts: Bool
 
-    /// Parses the prefixes; one that is not an http(s) URL without user information, query or
-    /// fragment is a configuration error.
+    /// Parses the prefixes; an http(s) one with user information, a query or a fragment is a
+    /// configuration error. Prefixes of other schemes (plugin schemes) are left to their providers.
     public init(_ texts: [String]) throws(SourceURL.Problem) {
         var prefixes: [Prefix] = []
+        restricts = !texts.isEmpty
         for text in texts {
+            let lower = text.lowercased()
+            guard lower.hasPrefix("http:") || lower.hasPrefix("https:") || !lower.contains(":") else { continue }
             let url: SourceURL
             do {
                 url = try SourceURL(parsing: text)
@@ -52,7 +59,7 @@ public struct SourceAllowList: Sendable, Hashable {
     }
 
     /// True when no prefixes are configured: any public http(s) URL is allowed.
-    public var isEmpty: Bool { prefixes.isEmpty }
+    public var isEmpty: Bool { !restricts }
 
     /// The first prefix `url` is under, or nil.
     public func prefix(matching url: SourceURL) -> Prefix? {
@@ -64,7 +71,7 @@ public struct SourceAllowList: Sendable, Hashable {
     public func check(_ url: SourceURL) throws(SourceURL.Problem) -> Bool {
         guard !isEmpty else { return false }
         guard let prefix = prefix(matching: url) else {
-            let list = prefixes.map(\.text).joined(separator: ", ")
+            let list = prefixes.isEmpty ? "none for http(s)" : prefixes.map(\.text).joined(separator: ", ")
             throw .refused("is not under an allowed source prefix (\(list)); add one with --allow-source")
         }
         if prefix.url.path != "/" && url.pathHasEscapedSeparator {

@@ -36,6 +36,10 @@ public struct SourcePolicy: Sendable, Hashable {
     /// bundle *file*; the system's certificate directory (`/etc/ssl/certs` on Debian builds of
     /// libcurl) is still consulted, so public https sources keep working.
     public var caCertificatesPath: String? = nil
+    /// Schemes handled by plugin providers that may be fetched (`--allow-plugin-scheme NAME`).
+    /// A plugin's scheme is refused until the operator names it here; `allowedSourcePrefixes`
+    /// still applies to its URLs.
+    public var allowedPluginSchemes: Set<String> = []
 
     public init() {}
 

@@ -35,12 +35,17 @@ public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
         case unsupportedScheme = "source.unsupported-scheme"
         /// Reading a local file failed for another reason (permissions, I/O error).
         case io = "source.io"
+        /// A plugin's provider reported an error (its message is the error's); transient when
+        /// the plugin said so.
+        case pluginFailed = "plugin.failed"
     }
 
     public var code: Code
     /// The source as the user wrote it (shortened for `data:` URIs).
     public var source: String
     public var message: String
+    /// For `.pluginFailed`: whether the plugin called the failure transient.
+    public var pluginSaysTransient: Bool = false
 
     public init(_ code: Code, source: String, _ message: String) {
         self.code = code
@@ -48,10 +53,18 @@ public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
         self.message = message
     }
 
+    /// A plugin provider's failure, transient when the plugin said so.
+    public static func plugin(source: String, _ message: String, transient: Bool) -> SourceError {
+        var error = SourceError(.pluginFailed, source: source, message)
+        error.pluginSaysTransient = transient
+        return error
+    }
+
     /// True when trying again later may succeed.
     public var isTransient: Bool {
         switch code {
         case .httpServerError, .rateLimited, .timeout, .connection, .io: return true
+        case .pluginFailed: return pluginSaysTransient
         default: return false
         }
     }

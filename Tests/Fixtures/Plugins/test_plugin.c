@@ -1,10 +1,13 @@
 /* A plugin for Darkroom's tests, compiled by the tests with `cc` (see CPluginCompiler). Macros
  * make the variants the refusal tests need: another module name or version, a wrong ABI version,
  * a missing entry symbol, a processor name clashing with a built-in, a malformed schema. */
+#define _POSIX_C_SOURCE 200809L
 #include "darkroom_plugin.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifndef MODULE_NAME
 #define MODULE_NAME "testkit"
@@ -137,9 +140,46 @@ static const darkroom_processor tag_processor = {
 static const darkroom_processor *const processors[] = {&negate_processor, &shrink_processor, &fail_processor, &explode_processor,
                                                        &tag_processor};
 
+/* The `testfile:` provider: `testfile:/abs/path` streams the file in 4 KiB pieces; `testfile:endless`
+ * streams zeros until the host says stop; `testfile:hang` sleeps 2 s without calling back;
+ * `testfile:fail` and `testfile:busy` fail permanently and transiently. */
+static darkroom_status testfile_fetch(const char *source, const darkroom_byte_sink *sink, void *user_data, darkroom_error *error) {
+    (void)user_data;
+    const char *what = source + strlen("testfile:");
+    if (strcmp(what, "fail") == 0) return darkroom_error_set(error, DARKROOM_FAILED, "no such object: %s", what);
+    if (strcmp(what, "busy") == 0) return darkroom_error_set(error, DARKROOM_FAILED_TRANSIENT, "store busy");
+    if (strcmp(what, "hang") == 0) {
+        struct timespec two = {2, 0};
+        nanosleep(&two, NULL);
+        return DARKROOM_OK;
+    }
+    uint8_t buffer[4096];
+    if (strcmp(what, "endless") == 0) {
+        memset(buffer, 0, sizeof buffer);
+        while (sink->write(sink->host, buffer, sizeof buffer) == 0) {}
+        return darkroom_error_set(error, DARKROOM_FAILED, "stopped by the host");
+    }
+    FILE *file = fopen(what, "rb");
+    if (!file) return darkroom_error_set(error, DARKROOM_FAILED, "cannot open %s", what);
+    size_t got;
+    while ((got = fread(buffer, 1, sizeof buffer, file)) > 0) {
+        if (sink->write(sink->host, buffer, got) != 0) break;
+    }
+    fclose(file);
+    return DARKROOM_OK;
+}
+
+static const darkroom_provider testfile_provider = {
+    .struct_size = sizeof(darkroom_provider), .scheme = "testfile", .fetch = testfile_fetch};
+static const darkroom_provider *const providers[] = {&testfile_provider};
+
 static const darkroom_plugin plugin = {
     .struct_size = sizeof(darkroom_plugin), .abi_version = ABI_VERSION, .name = MODULE_NAME, .version = MODULE_VERSION,
-    .processors = processors, .processor_count = 5};
+    .processors = processors, .processor_count = 5,
+#ifndef NO_PROVIDER
+    .providers = providers, .provider_count = 1,
+#endif
+};
 
 #ifndef NO_ENTRY
 DARKROOM_EXPORT const darkroom_plugin *darkroom_plugin_entry(uint32_t host_abi_version) {

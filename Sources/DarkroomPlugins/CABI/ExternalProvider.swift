@@ -1,0 +1,133 @@
+import CDarkroomPlugin
+import DarkroomCore
+import DarkroomSources
+import DarkroomSystem
+import Synchronization
+
+/// A provider from a plugin's C descriptor.
+///
+/// `@unchecked Sendable` for the same reason as `ExternalProcessorEntry`: the descriptor and its
+/// `user_data` never change and never go away, and `fetch` must be thread-safe (ABI rules).
+struct ExternalProviderEntry: @unchecked Sendable {
+    let scheme: String
+    let module: PluginModuleIdentity
+    let userData: UnsafeMutableRawPointer?
+    let fetch:
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafePointer<darkroom_byte_sink>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<darkroom_error>?
+        ) -> darkroom_status
+
+    var subject: String { "provider '\(scheme):' (\(module))" }
+}
+
+/// Fetches sources of a plugin's scheme, with Darkroom's limits and source policy kept by the
+/// host, never by the plugin:
+///
+/// - the scheme is refused unless the operator allowed it (`--allow-plugin-scheme`), and a
+///   non-empty `--allow-source` list must hold a prefix the URL starts with;
+/// - the bytes stream in through the sink, which stops the plugin (`write` returns non-zero) as
+///   soon as they pass `--max-source-mb` or the fetch timeout has passed;
+/// - the whole fetch races the timeout: a plugin that blocks without calling back fails its job
+///   with `source.timeout` when the time is up (its thread stays busy until the plugin returns,
+///   and the network pool has one thread fewer meanwhile).
+struct ExternalProvider: DataProviding {
+    let entry: ExternalProviderEntry
+    let pool: BlockingWorkPool
+
+    var schemes: Set<String> { [entry.scheme] }
+
+    func cacheKey(for reference: SourceReference, policy: SourcePolicy) throws(SourceError) -> String? {
+        try check(reference, policy: policy)
+        // The URL as written, with its scheme lower-cased, names the content: the plugin decides
+        // what its URLs mean, so nothing more can be normalised here.
+        return entry.scheme + reference.raw.drop { $0 != ":" }
+    }
+
+    func fetch(_ reference: SourceReference, policy: SourcePolicy) async throws(SourceError) -> FetchedSource {
+        let key = try cacheKey(for: reference, policy: policy) ?? reference.raw
+        let sink = ProviderSink(maxBytes: policy.maxBytes, timeout: policy.totalTimeout)
+        let entry = self.entry
+        let pool = self.pool
+        let source = reference.raw
+        let outcome: Result<[UInt8], SourceError>
+        do {
+            outcome = try await withThrowingTaskGroup(of: Result<[UInt8], SourceError>?.self) { group in
+                group.addTask {
+                    try await pool.run { Self.run(entry, source: source, sink: sink) }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(Int64(policy.totalTimeout * 1000)))
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                sink.stop()
+                return first
+                    ?? .failure(
+                        SourceError(
+                            .timeout, source: source,
+                            "\(entry.subject) did not finish within \(ArgumentValue.format(policy.totalTimeout)) s (--fetch-timeout)"))
+            }
+        } catch {
+            throw SourceError(.io, source: source, "\(entry.subject) could not run: \(error)")
+        }
+        let bytes = try outcome.get()
+        return FetchedSource(bytes: bytes, cacheKey: key, finalLocation: source)
+    }
+
+    /// Calls the plugin on a pool thread and turns what it did into bytes or an error.
+    private static func run(_ entry: ExternalProviderEntry, source: String, sink: ProviderSink) -> Result<[UInt8], SourceError> {
+        var error = darkroom_error()
+        let status = sink.withCSink { cSink in
+            source.withCString { entry.fetch($0, cSink, entry.userData, &error) }
+        }
+        if let stop = sink.stopReason {
+            switch stop {
+            case .tooLarge(let limit):
+                return .failure(SourceError(.tooLarge, source: source, "\(entry.subject) sent more than the source size limit of \(limit) bytes"))
+            case .timedOut(let seconds):
+                return .failure(
+                    SourceError(.timeout, source: source, "\(entry.subject) did not finish within \(ArgumentValue.format(seconds)) s (--fetch-timeout)"))
+            case .stopped:
+                return .failure(SourceError(.timeout, source: source, "\(entry.subject) was stopped"))
+            }
+        }
+        guard status == DARKROOM_OK else {
+            let failure = PluginFailure.from(status: status, error: &error, subject: entry.subject)
+            return .failure(.plugin(source: source, failure.description, transient: failure.isTransient))
+        }
+        return .success(sink.bytes)
+    }
+
+    /// The operator's policy for this scheme and URL.
+    private func check(_ reference: SourceReference, policy: SourcePolicy) throws(SourceError) {
+        guard policy.allowedPluginSchemes.contains(entry.scheme) else {
+            throw SourceError(
+                .refused, source: reference.description,
+                "the '\(entry.scheme):' scheme comes from plugin module \(entry.module); allow it with --allow-plugin-scheme \(entry.scheme)")
+        }
+        guard !policy.allowedSourcePrefixes.isEmpty else { return }
+        let matches = policy.allowedSourcePrefixes.contains { prefix in
+            PluginSourcePrefix.matches(reference.raw, prefix: prefix)
+        }
+        guard matches else {
+            throw SourceError(
+                .refused, source: reference.description,
+                "is not under an allowed source prefix (\(policy.allowedSourcePrefixes.joined(separator: ", "))); add one with --allow-source")
+        }
+    }
+}
+
+/// `--allow-source` for a plugin's scheme: the URL starts with the prefix (scheme compared
+/// case-insensitively), at a `/` boundary. Plugin URLs have no grammar Darkroom can normalise,
+/// so the comparison is on the text.
+enum PluginSourcePrefix {
+    static func matches(_ url: String, prefix: String) -> Bool {
+        guard let urlColon = url.firstIndex(of: ":"), let prefixColon = prefix.firstIndex(of: ":") else { return false }
+        guard url[..<urlColon].lowercased() == prefix[..<prefixColon].lowercased() else { return false }
+        let rest = url[urlColon...]
+        let prefixRest = prefix[prefixColon...]
+        guard rest.hasPrefix(prefixRest) else { return false }
+        return prefixRest.hasSuffix("/") || rest.count == prefixRest.count || rest.dropFirst(prefixRest.count).first == "/"
+    }
+}

@@ -1,0 +1,83 @@
+import CDarkroomPlugin
+import Synchronization
+
+/// The host's side of a `darkroom_byte_sink`: collects the bytes a plugin streams and tells it to
+/// stop when they pass the size limit or the time is up. A plugin may call it from any thread,
+/// so its state is behind a lock.
+final class ProviderSink: Sendable {
+    enum StopReason: Sendable, Equatable {
+        case tooLarge(Int)
+        case timedOut(Double)
+        case stopped
+    }
+
+    private struct State {
+        var bytes: [UInt8] = []
+        var stop: StopReason?
+    }
+
+    let maxBytes: Int
+    let timeout: Double
+    private let deadline: ContinuousClock.Instant
+    private let state = Mutex(State())
+
+    init(maxBytes: Int, timeout: Double) {
+        self.maxBytes = maxBytes
+        self.timeout = timeout
+        deadline = .now + .milliseconds(Int64(timeout * 1000))
+    }
+
+    var bytes: [UInt8] { state.withLock { $0.bytes } }
+    var stopReason: StopReason? { state.withLock { $0.stop } }
+
+    /// Asks the plugin to stop at its next call (the fetch lost the race with its timeout).
+    func stop() { state.withLock { if $0.stop == nil { $0.stop = .stopped } } }
+
+    /// Appends, unless that would pass the limit or the time is up. Returns whether to go on.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let late = ContinuousClock.now > deadline
+        return state.withLock { state in
+            guard state.stop == nil else { return false }
+            if late {
+                state.stop = .timedOut(timeout)
+                return false
+            }
+            guard bytes.count <= maxBytes - state.bytes.count else {
+                state.stop = .tooLarge(maxBytes)
+                return false
+            }
+            state.bytes.append(contentsOf: bytes)
+            return true
+        }
+    }
+
+    /// Whether the plugin should give up now.
+    var shouldStop: Bool {
+        if ContinuousClock.now > deadline {
+            state.withLock { if $0.stop == nil { $0.stop = .timedOut(timeout) } }
+            return true
+        }
+        return state.withLock { $0.stop != nil }
+    }
+
+    /// A C sink pointing at this object, valid during `body`.
+    func withCSink<R>(_ body: (UnsafePointer<darkroom_byte_sink>) -> R) -> R {
+        withExtendedLifetime(self) {
+            var sink = darkroom_byte_sink(
+                host: Unmanaged.passUnretained(self).toOpaque(),
+                write: { host, bytes, count in
+                    guard let host else { return 1 }
+                    let sink = Unmanaged<ProviderSink>.fromOpaque(host).takeUnretainedValue()
+                    guard count > 0 else { return sink.shouldStop ? 1 : 0 }
+                    guard let bytes else { return 1 }
+                    return sink.append(UnsafeBufferPointer(start: bytes, count: count)) ? 0 : 1
+                },
+                should_stop: { host in
+                    guard let host else { return 1 }
+                    return Unmanaged<ProviderSink>.fromOpaque(host).takeUnretainedValue().shouldStop ? 1 : 0
+                },
+                max_bytes: UInt64(max(0, maxBytes)), timeout_seconds: timeout)
+            return body(&sink)
+        }
+    }
+}

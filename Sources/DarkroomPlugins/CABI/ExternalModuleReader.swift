@@ -45,10 +45,7 @@ struct ExternalModuleReader {
             )
         }
         var processors: [ProcessorDescriptor] = []
-        for index in 0..<Int(descriptor.processor_count) {
-            guard let list = descriptor.processors, let processor = list[index] else {
-                throw Refusal(reason: "module '\(name)': processor \(index) of \(descriptor.processor_count) is NULL")
-            }
+        for processor in try Self.entries(descriptor.processors, count: descriptor.processor_count, "processor", module: name) {
             let read = try readProcessor(processor, module: identity)
             if processors.contains(where: { $0.name == read.name }) {
                 throw Refusal(reason: "module '\(name)' declares processor '\(read.name)' twice")
@@ -56,10 +53,7 @@ struct ExternalModuleReader {
             processors.append(read)
         }
         var providers: [ProviderFactory] = []
-        for index in 0..<Int(descriptor.provider_count) {
-            guard let list = descriptor.providers, let provider = list[index] else {
-                throw Refusal(reason: "module '\(name)': provider \(index) of \(descriptor.provider_count) is NULL")
-            }
+        for provider in try Self.entries(descriptor.providers, count: descriptor.provider_count, "provider", module: name) {
             let entry = try readProvider(provider, module: identity)
             if providers.contains(where: { $0.schemes.contains(entry.scheme) }) {
                 throw Refusal(reason: "module '\(name)' declares scheme '\(entry.scheme)' twice")
@@ -83,6 +77,18 @@ struct ExternalModuleReader {
         }
         guard let fetch = provider.fetch else { throw Refusal(reason: "provider '\(scheme):': fetch callback is NULL") }
         return ExternalProviderEntry(scheme: scheme, module: module, userData: provider.user_data, fetch: fetch)
+    }
+
+    /// The `count` entries of a descriptor's array of pointers, none of which may be NULL.
+    private static func entries<T>(_ list: UnsafePointer<UnsafePointer<T>?>?, count: UInt32, _ what: String, module: String) throws(Refusal)
+        -> [UnsafePointer<T>]
+    {
+        var entries: [UnsafePointer<T>] = []
+        for index in 0..<Int(count) {
+            guard let list, let entry = list[index] else { throw Refusal(reason: "module '\(module)': \(what) \(index) of \(count) is NULL") }
+            entries.append(entry)
+        }
+        return entries
     }
 
     /// A URL scheme as RFC 3986 spells it, lower-case only (schemes compare case-insensitively).

@@ -19,7 +19,10 @@ public struct CoderRegistry: Sendable {
         if let decoder = decoders.first(where: { $0.canDecode(image.bytes) }) {
             return decoder
         }
-        throw CodecError(.unknownFormat, source: image.sourceName, "is not a JPEG, PNG, WebP or GIF image (\(Self.describeStart(image.bytes)))")
+        let plugins = decoders.map(\.format).filter { !$0.isBuiltIn }.map { $0.rawValue.uppercased() }
+            let known = (["JPEG", "PNG", "WebP", "GIF"] + plugins)
+            let list = known.dropLast().joined(separator: ", ") + " or " + known.last!
+            throw CodecError(.unknownFormat, source: image.sourceName, "is not a \(list) image (\(Self.describeStart(image.bytes)))")
     }
 
     /// Reads the header of whatever format the bytes are in.
@@ -35,9 +38,22 @@ public struct CoderRegistry: Sendable {
     /// The encoder for `format`.
     public func encoder(for format: ImageFormat) throws(CodecError) -> any ImageEncoding {
         guard let encoder = encoders.first(where: { $0.format == format }) else {
-            throw CodecError(.unsupported, source: "output", "writing \(format.rawValue) is not supported (write jpeg, png or webp)")
+            throw CodecError(.unsupported, source: "output", "writing \(format.rawValue) is not supported (write \(writableFormatNames))")
         }
         return encoder
+    }
+
+    /// The output format `name` asks for, when an encoder here writes it: a built-in spelling
+    /// (`jpeg`, `jpg`, `png`, `webp`) or a plugin format's name. Nil otherwise.
+    public func writableFormat(named name: String) -> ImageFormat? {
+        let format = ImageFormat(name: name) ?? ImageFormat(rawValue: name.lowercased())
+        return encoders.contains { $0.format == format } ? format : nil
+    }
+
+    /// The names of the formats written here, for messages (`jpeg, png or webp`).
+    public var writableFormatNames: String {
+        let names = encoders.map(\.format.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
     /// A short, safe description of the first bytes, to help someone see what they fed in.

@@ -1,24 +1,36 @@
 import DarkroomCore
 
-/// The encoded formats Darkroom reads and writes.
-public enum ImageFormat: String, Sendable, CaseIterable, Codable {
-    case jpeg, png, webp, gif
+/// An encoded format Darkroom reads or writes: the four built-in ones, or one a plugin module's
+/// coder adds (named by the plugin, e.g. `qoi`). A struct rather than an enum so plugins can add
+/// formats; the built-in ones are the static members.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The format's name: `jpeg`, `png`, `webp`, `gif`, or a plugin format's.
+    public let rawValue: String
 
-    /// The extension Darkroom writes (`jpg`, `png`, `webp`, `gif`).
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: return "jpg"
-        case .png: return "png"
-        case .webp: return "webp"
-        case .gif: return "gif"
-        }
-    }
+    public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Whether Darkroom can write this format.
-    public var isWritable: Bool { self != .gif }
+    public static let jpeg = ImageFormat(rawValue: "jpeg")
+    public static let png = ImageFormat(rawValue: "png")
+    public static let webp = ImageFormat(rawValue: "webp")
+    public static let gif = ImageFormat(rawValue: "gif")
 
-    /// The format an output file name asks for, from its extension (`.jpg`, `.jpeg`, `.png`, `.webp`).
-    /// Only output names are read this way: inputs are always sniffed.
+    /// The formats Darkroom's own coders handle.
+    public static let builtIn: [ImageFormat] = [.jpeg, .png, .webp, .gif]
+
+    public var description: String { rawValue }
+
+    /// Whether Darkroom's own coders handle it.
+    public var isBuiltIn: Bool { Self.builtIn.contains(self) }
+
+    /// The extension Darkroom writes: `jpg` for JPEG, the name for every other format.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+
+    /// Whether Darkroom's own encoders write it (a plugin format's writability is its coder's:
+    /// see `CoderRegistry.writableFormat(named:)`).
+    public var isWritable: Bool { self == .jpeg || self == .png || self == .webp }
+
+    /// The built-in format an output file name asks for, from its extension (`.jpg`, `.jpeg`,
+    /// `.png`, `.webp`, `.gif`). Only output names are read this way: inputs are always sniffed.
     public init?(fileExtension ext: String) {
         switch ext.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
@@ -29,7 +41,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The format named on the command line (`jpeg`, `jpg`, `png`, `webp`).
+    /// The built-in format named on the command line (`jpeg`, `jpg`, `png`, `webp`).
     public init?(name: String) {
         self.init(fileExtension: name)
     }

@@ -5,7 +5,8 @@ import DarkroomCore
 /// The format asked for wins. Otherwise the result keeps the source's format, with two
 /// exceptions: a JPEG source whose result has transparency (a round corner, a rotation by a
 /// non-right angle, a transparent background) is written as PNG, because JPEG would flatten the
-/// corners to a solid colour; and a GIF source is written as PNG, since Darkroom does not write GIF.
+/// corners to a solid colour; and a GIF source is written as PNG, since Darkroom does not write GIF, as is
+/// a source in a plugin module's format.
 public enum CacheSerializer {
     public static func outputFormat(
         requested: ImageFormat?, source: ImageFormat,
@@ -15,10 +16,11 @@ public enum CacheSerializer {
         switch source {
         case .jpeg:
             return chainIntroducesTransparency || !resultIsOpaque ? .png : .jpeg
-        case .gif:
-            return .png
         case .png, .webp:
             return source
+        default:
+            // GIF, and a plugin's format: written as PNG unless a format is asked for.
+            return .png
         }
     }
 }

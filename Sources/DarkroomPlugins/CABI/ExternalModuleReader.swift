@@ -1,4 +1,5 @@
 import CDarkroomPlugin
+import DarkroomCodecs
 import DarkroomCore
 import DarkroomSources
 
@@ -6,8 +7,6 @@ import DarkroomSources
 /// sizes, the ABI version, names, and each processor's parameter schema. Any problem refuses the
 /// whole module with a message naming the processor and parameter.
 ///
-/// Coders through the C ABI are declared by the header but not loaded by this version of
-/// Darkroom: a module that declares any is refused, so nothing it offers is silently missing.
 struct ExternalModuleReader {
     /// Why a descriptor was refused.
     struct Refusal: Error {
@@ -38,12 +37,6 @@ struct ExternalModuleReader {
         if let problem = PluginModuleIdentity.problem(withVersion: version) { throw Refusal(reason: problem) }
         let identity = PluginModuleIdentity(name: name, version: version)
 
-        if descriptor.coder_count > 0 {
-            throw Refusal(
-                reason:
-                    "module '\(name)' declares \(descriptor.coder_count) coder(s); this darkroom loads processors and providers from plugins, not coders yet"
-            )
-        }
         var processors: [ProcessorDescriptor] = []
         for processor in try Self.entries(descriptor.processors, count: descriptor.processor_count, "processor", module: name) {
             let read = try readProcessor(processor, module: identity)
@@ -60,10 +53,40 @@ struct ExternalModuleReader {
             }
             providers.append(ProviderFactory(schemes: [entry.scheme]) { pools in ExternalProvider(entry: entry, pool: pools.network) })
         }
-        guard !processors.isEmpty || !providers.isEmpty else {
-            throw Refusal(reason: "module '\(name)' offers no processors and no providers")
+        var decoders: [any ImageDecoding] = []
+        var encoders: [any ImageEncoding] = []
+        var formats: Set<ImageFormat> = []
+        for coder in try Self.entries(descriptor.coders, count: descriptor.coder_count, "coder", module: name) {
+            let entry = try readCoder(coder, module: identity)
+            guard formats.insert(entry.format).inserted else { throw Refusal(reason: "module '\(name)' declares format '\(entry.format)' twice") }
+            if entry.decode != nil { decoders.append(ExternalDecoder(entry: entry)) }
+            if entry.encode != nil { encoders.append(ExternalEncoder(entry: entry)) }
         }
-        return PluginModule(identity: identity, origin: .file(origin), processors: processors, providers: providers)
+        guard !processors.isEmpty || !providers.isEmpty || !formats.isEmpty else {
+            throw Refusal(reason: "module '\(name)' offers no processors, providers or coders")
+        }
+        return PluginModule(
+            identity: identity, origin: .file(origin), processors: processors, providers: providers, decoders: decoders, encoders: encoders)
+    }
+
+    private func readCoder(_ pointer: UnsafePointer<darkroom_coder>, module: PluginModuleIdentity) throws(Refusal) -> ExternalCoderEntry {
+        try requireSize(Int(pointer.pointee.struct_size), of: darkroom_coder.self, "darkroom_coder")
+        let coder = pointer.pointee
+        let text = Self.string(coder.format)
+        guard let name = text, let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.unicodeScalars.count <= 16,
+            name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+        else {
+            throw Refusal(
+                reason: "module '\(module.name)': coder format '\(text ?? "NULL")' must be 1 to 16 lower-case letters and digits, starting with a letter")
+        }
+        func malformed(_ problem: String) -> Refusal { Refusal(reason: "coder '\(name)': \(problem)") }
+        guard coder.decode != nil || coder.encode != nil else { throw malformed("decode and encode are both NULL") }
+        // The cache describes a stored result by reading its header, and inputs are chosen by
+        // sniffing: a coder that decodes or encodes must also sniff and read headers.
+        guard coder.sniff != nil, coder.read_info != nil else { throw malformed("sniff and read_info are required") }
+        return ExternalCoderEntry(
+            format: ImageFormat(rawValue: name), module: module, userData: coder.user_data, sniff: coder.sniff, readInfo: coder.read_info,
+            decode: coder.decode, encode: coder.encode)
     }
 
     private func readProvider(_ pointer: UnsafePointer<darkroom_provider>, module: PluginModuleIdentity) throws(Refusal) -> ExternalProviderEntry {

@@ -1,8 +1,8 @@
 import CDarkroomPlugin
 import Synchronization
 
-/// The host's side of a `darkroom_byte_sink`: collects the bytes a plugin streams and tells it to
-/// stop when they pass the size limit or the time is up. A plugin may call it from any thread,
+/// The host's side of a `darkroom_byte_sink`: collects the bytes a plugin's provider or encoder
+/// streams and tells it to stop when they pass the size limit or the time is up. A plugin may call it from any thread,
 /// so its state is behind a lock.
 final class ProviderSink: Sendable {
     enum StopReason: Sendable, Equatable {
@@ -18,13 +18,14 @@ final class ProviderSink: Sendable {
 
     let maxBytes: Int
     let timeout: Double
-    private let deadline: ContinuousClock.Instant
+    /// Nil for no time limit (an encoder's sink).
+    private let deadline: ContinuousClock.Instant?
     private let state = Mutex(State())
 
     init(maxBytes: Int, timeout: Double) {
         self.maxBytes = maxBytes
         self.timeout = timeout
-        deadline = .now + .milliseconds(Int64(timeout * 1000))
+        deadline = timeout.isFinite ? .now + .milliseconds(Int64(timeout * 1000)) : nil
     }
 
     var bytes: [UInt8] { state.withLock { $0.bytes } }
@@ -35,7 +36,7 @@ final class ProviderSink: Sendable {
 
     /// Appends, unless that would pass the limit or the time is up. Returns whether to go on.
     func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let late = ContinuousClock.now > deadline
+        let late = deadline.map { ContinuousClock.now > $0 } ?? false
         return state.withLock { state in
             guard state.stop == nil else { return false }
             if late {
@@ -53,7 +54,7 @@ final class ProviderSink: Sendable {
 
     /// Whether the plugin should give up now.
     var shouldStop: Bool {
-        if ContinuousClock.now > deadline {
+        if let deadline, ContinuousClock.now > deadline {
             state.withLock { if $0.stop == nil { $0.stop = .timedOut(timeout) } }
             return true
         }

@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "darkroom", targets: ["darkroom"]),
+        .library(name: "DarkroomSchema", targets: ["DarkroomSchema"]),
         .library(name: "DarkroomCore", targets: ["DarkroomCore"]),
         .library(name: "DarkroomCodecs", targets: ["DarkroomCodecs"]),
         .library(name: "DarkroomStandardProcessors", targets: ["DarkroomStandardProcessors"]),
@@ -52,6 +53,8 @@ let package = Package(
 
         // MARK: Darkroom
         .target(name: "DarkroomSystem", swiftSettings: strictSettings),
+        // Processor schemas as plain records: the queue carries them in heartbeats without linking the pixels.
+        .target(name: "DarkroomSchema", swiftSettings: strictSettings),
         .target(name: "DarkroomCore", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomCodecs",

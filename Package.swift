@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "DarkroomSystem", swiftSettings: strictSettings),
         // Processor schemas as plain records: the queue carries them in heartbeats without linking the pixels.
         .target(name: "DarkroomSchema", swiftSettings: strictSettings),
-        .target(name: "DarkroomCore", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
+        .target(name: "DarkroomCore", dependencies: ["DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomCodecs",
             dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2"],
@@ -130,7 +130,7 @@ let package = Package(
             name: "DarkroomSystemTests", dependencies: ["DarkroomSystem", "DarkroomTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCoreTests",
-            dependencies: ["DarkroomCore", "DarkroomSystem"],
+            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomSystem"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCodecsTests",
@@ -139,7 +139,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StandardProcessorsTests",
-            dependencies: ["DarkroomCore", "DarkroomStandardProcessors"],
+            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors"],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],

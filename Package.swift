@@ -76,7 +76,7 @@ let package = Package(
             name: "DarkroomCache",
             dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
-        .target(name: "DarkroomQueue", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
+        .target(name: "DarkroomQueue", dependencies: ["DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomPipeline",
             dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomCache", "DarkroomSystem"],
@@ -161,16 +161,16 @@ let package = Package(
             swiftSettings: strictSettings),
         // The job queue contract, written once and run by both drivers' tests.
         .target(
-            name: "DarkroomQueueContract", dependencies: ["DarkroomQueue"],
+            name: "DarkroomQueueContract", dependencies: ["DarkroomQueue", "DarkroomSchema"],
             path: "Tests/DarkroomQueueContract", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomQueueTests",
-            dependencies: ["DarkroomQueue", "DarkroomQueueContract"],
+            dependencies: ["DarkroomQueue", "DarkroomQueueContract", "DarkroomSchema"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomRedisTests",
             dependencies: [
-                "DarkroomRedis", "DarkroomQueue", "DarkroomQueueContract", "DarkroomSystem",
+                "DarkroomRedis", "DarkroomQueue", "DarkroomQueueContract", "DarkroomSchema", "DarkroomSystem",
                 "DarkroomTestSupport",
             ],
             swiftSettings: strictSettings),

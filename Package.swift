@@ -93,7 +93,7 @@ let package = Package(
             name: "DarkroomWorker",
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources",
-                "DarkroomQueue", "DarkroomSystem",
+                "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -178,7 +178,7 @@ let package = Package(
             name: "DarkroomWorkerTests",
             dependencies: [
                 "DarkroomWorker", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
-                "DarkroomCore", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
+                "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

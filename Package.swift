@@ -101,7 +101,9 @@ let package = Package(
         // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing.
         .target(
             name: "DarkroomClient",
-            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSystem"],
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
+            ],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
@@ -192,7 +194,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomClientTests",
-            dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomTestSupport"],
+            dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomSchema", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -36,7 +36,9 @@ public struct ProcessorRegistry: Sendable {
         return ProcessorChain(processors)
     }
 
-    private func bind(_ call: ParsedCall) throws(ChainError) -> any ImageProcessing {
+    /// Builds one parsed call's processor, checking every argument; errors carry the columns of
+    /// the text the call was parsed from.
+    public func bind(_ call: ParsedCall) throws(ChainError) -> any ImageProcessing {
         guard let descriptor = descriptors[call.name] else {
             throw ChainError.unknownProcessor(call, among: descriptors.keys.sorted())
         }

@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "darkroom", targets: ["darkroom"]),
+        .library(name: "DarkroomSchema", targets: ["DarkroomSchema"]),
         .library(name: "DarkroomCore", targets: ["DarkroomCore"]),
         .library(name: "DarkroomCodecs", targets: ["DarkroomCodecs"]),
         .library(name: "DarkroomStandardProcessors", targets: ["DarkroomStandardProcessors"]),
@@ -55,7 +56,9 @@ let package = Package(
 
         // MARK: Darkroom
         .target(name: "DarkroomSystem", swiftSettings: strictSettings),
-        .target(name: "DarkroomCore", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
+        // Processor schemas as plain records: the queue carries them in heartbeats without linking the pixels.
+        .target(name: "DarkroomSchema", swiftSettings: strictSettings),
+        .target(name: "DarkroomCore", dependencies: ["DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomCodecs",
             dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2"],
@@ -92,7 +95,7 @@ let package = Package(
             name: "DarkroomCache",
             dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
-        .target(name: "DarkroomQueue", dependencies: ["DarkroomSystem"], swiftSettings: strictSettings),
+        .target(name: "DarkroomQueue", dependencies: ["DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomPipeline",
             dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomCache", "DarkroomSystem"],
@@ -109,7 +112,7 @@ let package = Package(
             name: "DarkroomWorker",
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources",
-                "DarkroomQueue", "DarkroomSystem",
+                "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,7 +120,9 @@ let package = Package(
         // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing.
         .target(
             name: "DarkroomClient",
-            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSystem"],
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
+            ],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
@@ -146,7 +151,7 @@ let package = Package(
             name: "DarkroomSystemTests", dependencies: ["DarkroomSystem", "DarkroomTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCoreTests",
-            dependencies: ["DarkroomCore", "DarkroomSystem"],
+            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomSystem"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCodecsTests",
@@ -155,7 +160,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StandardProcessorsTests",
-            dependencies: ["DarkroomCore", "DarkroomStandardProcessors"],
+            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors"],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],
@@ -177,16 +182,16 @@ let package = Package(
             swiftSettings: strictSettings),
         // The job queue contract, written once and run by both drivers' tests.
         .target(
-            name: "DarkroomQueueContract", dependencies: ["DarkroomQueue"],
+            name: "DarkroomQueueContract", dependencies: ["DarkroomQueue", "DarkroomSchema"],
             path: "Tests/DarkroomQueueContract", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomQueueTests",
-            dependencies: ["DarkroomQueue", "DarkroomQueueContract"],
+            dependencies: ["DarkroomQueue", "DarkroomQueueContract", "DarkroomSchema"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomRedisTests",
             dependencies: [
-                "DarkroomRedis", "DarkroomQueue", "DarkroomQueueContract", "DarkroomSystem",
+                "DarkroomRedis", "DarkroomQueue", "DarkroomQueueContract", "DarkroomSchema", "DarkroomSystem",
                 "DarkroomTestSupport",
             ],
             swiftSettings: strictSettings),
@@ -194,7 +199,7 @@ let package = Package(
             name: "DarkroomWorkerTests",
             dependencies: [
                 "DarkroomWorker", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
-                "DarkroomCore", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
+                "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -215,7 +220,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomClientTests",
-            dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomTestSupport"],
+            dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomSchema", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -225,7 +225,8 @@ public final class Worker: Service {
         WorkerInfo(
             name: configuration.name, host: WorkerConfiguration.hostName, pid: Self.pid,
             concurrency: configuration.concurrency, jobsDone: jobsDone,
-            processors: configuration.processorVersions, version: configuration.version, startedAt: startedAt)
+            processors: configuration.processorVersions, schemas: configuration.processorSchemas, version: configuration.version,
+            startedAt: startedAt)
     }
 
     /// `workerOffline` and deregistration, best effort and bounded: a queue that is down must not

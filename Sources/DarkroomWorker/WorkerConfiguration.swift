@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomSchema
 import DarkroomSystem
 
 #if canImport(Glibc)
@@ -86,6 +87,10 @@ public struct WorkerConfiguration: Sendable {
     var processorVersions: [String: Int] {
         Dictionary(processors.all.map { ($0.name, $0.version) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// Every processor's schema, by name, as heartbeats advertise them: what lets `enqueue`
+    /// check a chain naming a processor its own build lacks.
+    var processorSchemas: [ProcessorSchema] { processors.all.map(ProcessorSchema.init) }
 }
 
 /// This process.

@@ -1,6 +1,7 @@
 import DarkroomClient
 import DarkroomCore
 import DarkroomQueue
+import DarkroomSchema
 import Testing
 
 @Suite("FleetClient.enqueue: requests become canonical jobs, or nothing is sent")
@@ -102,5 +103,40 @@ struct FleetClientEnqueueTests {
         #expect(prepared.jobs.map(\.chain) == ["sepia(0.5)|>blur(1)"])
         #expect(prepared.notes.count == 1)
         #expect(prepared.notes.first?.contains("w1:7 v2") == true)
+    }
+
+    @Test(
+        "Given a live worker describing a processor this client lacks, when chains name it, then defaults are filled in and a bad argument is refused with a caret under it"
+    )
+    func processorDescribedByWorkers() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        let sepia = ProcessorSchema(
+            name: "sepia", version: 2, summary: "warm tones", module: .init(name: "acme", version: "1.2.0"),
+            parameters: [
+                .init(name: "amount", kind: .number(min: 0, max: 1)),
+                .init(name: "tone", kind: .choice(["warm", "cold"]), defaultText: "warm"),
+            ])
+        try await queue.heartbeat(
+            WorkerInfo(
+                name: "w1:7", host: "h", pid: 7, concurrency: 2, processors: ["sepia": 2], schemas: [sepia],
+                version: "0.2.0", startedAt: .now()), ttl: .seconds(60))
+        var defaults = Self.defaults
+        defaults.chain = "sepia( 0.50 )|>blur(1)"
+
+        let prepared = try await client.prepare([JobRequest(source: "a.jpg")], defaults: defaults)
+        defaults.chain = "blur(1) |> sepia(0.5, tone: cols)"
+        let refusal = await #expect(throws: EnqueueRefusal.self) {
+            _ = try await client.enqueue([JobRequest(source: "a.jpg")], defaults: defaults)
+        }
+
+        #expect(prepared.jobs.map(\.chain) == ["sepia(0.5, tone: warm)|>blur(1)"])
+        #expect(prepared.notes.first?.contains("its arguments were checked against their schema") == true)
+        let problem = try #require(refusal?.problems.first)
+        #expect(
+            problem.message
+                == "bad chain [chain.invalid-argument]: sepia: tone must be one of warm, cold (got 'cols') at column 29 — did you mean 'cold'?")
+        #expect(problem.detail == ["    blur(1) |> sepia(0.5, tone: cols)", "    " + String(repeating: " ", count: 28) + "^"])
+        #expect(try await queue.batchProgress("b1") == nil)
     }
 }

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSchema
 import Foundation
 import Testing
 
@@ -130,6 +131,38 @@ extension JobQueueContract {
             #expect(try await driver.liveWorkers().map(\.name) == ["w2"])
             try await driver.removeWorker(named: "w2")
             #expect(try await driver.liveWorkers().isEmpty)
+        }
+    }
+
+    /// A heartbeat's processor schemas come back from `liveWorkers` as they were sent, and a
+    /// worker that advertises none (one older than schemas) is listed with its processors alone.
+    public static func workerRegistryCarriesSchemas(_ make: QueueContractFactory) async throws {
+        try await Kit.with(make) { harness, unit in
+            let driver = harness.driver
+            let schemas = [
+                ProcessorSchema(
+                    name: "sepia", version: 2, summary: "warm tones", module: .init(name: "acme", version: "1.2.0"),
+                    parameters: [
+                        .init(name: "amount", kind: .number(min: 0, max: 1), summary: "0 none, 1 full"),
+                        .init(name: "tone", kind: .choiceSet(["warm", "soft"]), defaultText: "warm"),
+                        .init(name: "radius", kind: .positive(max: nil), defaultText: "2.5"),
+                        .init(name: "steps", kind: .integer(min: 1, max: 8), defaultText: "4"),
+                        .init(name: "anchor", kind: .anchor, defaultText: "(0.25, 0.75)"),
+                    ]),
+                ProcessorSchema(name: "blackWhite", version: 1, summary: "", parameters: []),
+            ]
+            let described = WorkerInfo(
+                name: "w1", host: "h", pid: 7, concurrency: 2, processors: ["sepia": 2, "blackWhite": 1], schemas: schemas,
+                version: "0.2.0", startedAt: harness.now())
+            let older = WorkerInfo(
+                name: "w2", host: "h", pid: 8, concurrency: 2, processors: ["sepia": 1], version: "0.1.0", startedAt: harness.now())
+            try await driver.heartbeat(described, ttl: unit * 100)
+            try await driver.heartbeat(older, ttl: unit * 100)
+            let live = try await driver.liveWorkers()
+            #expect(live.map(\.name) == ["w1", "w2"])
+            #expect(live.first?.schemas == schemas)
+            #expect(live.last?.schemas == [])
+            #expect(live.last?.processors == ["sepia": 1])
         }
     }
 }

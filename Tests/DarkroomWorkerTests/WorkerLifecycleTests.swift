@@ -159,7 +159,7 @@ struct WorkerLifecycleTests {
         #expect(success.type == .succeeded && success.worker == "alive" && success.attempt == 2)
     }
 
-    @Test("Heartbeats advertise host, pid, concurrency, jobs done and the processors with versions")
+    @Test("Heartbeats advertise host, pid, concurrency, jobs done and the processors with versions and schemas")
     func heartbeatsDescribeTheWorker() async throws {
         let queue = MemoryQueue()
         let worker = Worker(
@@ -172,6 +172,9 @@ struct WorkerLifecycleTests {
         #expect(info.name == "hb" && info.concurrency == 3 && info.version == "test")
         #expect(info.pid == getpid() && !info.host.isEmpty)
         #expect(info.processors["downsample"] == 1 && info.processors["blur"] != nil)
+        #expect(info.schemas.map(\.name).sorted() == info.processors.keys.sorted())
+        #expect(info.schemas.allSatisfy { info.processors[$0.name] == $0.version })
+        #expect(info.schemas.first { $0.name == "resize" }?.parameters.map(\.defaultText) == [nil, "fit", "center"])
         #expect(try await queue.liveWorkers().isEmpty)
     }
 

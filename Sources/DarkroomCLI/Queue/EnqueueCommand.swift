@@ -20,8 +20,9 @@ struct EnqueueCommand: AsyncParsableCommand {
             reported with its number, and then nothing is enqueued.
 
             The chain is checked before anything is sent: against the processors built into this \
-            darkroom, plus those live workers advertise (a processor only workers have is accepted \
-            with a note). A bad chain enqueues nothing.
+            darkroom, plus those live workers advertise. A processor only workers have is checked \
+            against the schema they advertise, as a built-in one is (or, from workers that advertise \
+            no schemas, accepted as written), with a note. A bad chain enqueues nothing.
 
             A job whose id the queue already knows (for 7 days) is skipped, so re-running an \
             interrupted enqueue with the same ids ("id" keys or --id-from-source) adds only what is \

@@ -6,8 +6,10 @@ import DarkroomQueue
 ///
 /// A processor this build knows is bound (every argument checked, defaults filled in) and printed
 /// canonically. A processor this build lacks is accepted when a live worker advertises it (a
-/// plugin deployed on the workers only): it is kept as written — re-spelled from its parsed
-/// arguments — and the worker checks its arguments; `notes` says so once per name. Anything else
+/// plugin deployed on the workers only): when a worker describes it by a schema it is bound
+/// against that schema just as a built-in one is (`FleetOffers` says which schema when workers
+/// differ); from workers without schemas it is kept as written — re-spelled from its parsed
+/// arguments — and the worker checks its arguments. `notes` says so once per name. Anything else
 /// is a `ChainError` whose column points into the text as typed.
 ///
 /// Each distinct chain text is checked once, so a 100,000-line list with one chain costs one parse.
@@ -17,7 +19,7 @@ public struct ChainValidator {
     /// The live workers, asked for at most once, and only when a chain names a processor this
     /// build lacks (so the common case needs no round trip).
     private let fetchWorkers: () async throws -> [WorkerInfo]
-    private var remote: [String: [(worker: String, version: Int)]]?
+    private var fleet: FleetOffers?
     private var canonical: [String: String] = [:]
     private var noted: Set<String> = []
     /// One line per processor accepted only because workers offer it.
@@ -37,71 +39,42 @@ public struct ChainValidator {
         let parsed = try ChainParser.parse(text)
         let result: String
         if parsed.calls.allSatisfy({ registry.descriptor(named: $0.name) != nil }) {
-            result = try registry.chain(from: text).canonicalText
+            result = try registry.bind(parsed).canonicalText
         } else {
-            result = try await mixed(text, parsed)
+            result = try await mixed(parsed)
         }
         canonical[text] = result
         return result
     }
 
-    /// A chain naming at least one processor this build lacks: binds the known calls one by one
-    /// (their errors' columns shifted back into the whole text) and keeps the offered ones.
-    private mutating func mixed(_ text: String, _ parsed: ParsedChain) async throws -> String {
-        let remote = try await remoteProcessors()
-        let scalars = Array(text.unicodeScalars)
+    /// A chain naming at least one processor this build lacks: binds each call on its own — the
+    /// built-in ones against this build's descriptors, the offered ones against the chosen
+    /// schema — with the columns of the whole text, and keeps offered ones without a schema as written.
+    private mutating func mixed(_ parsed: ParsedChain) async throws -> String {
+        let fleet = try await fleetOffers()
         var pieces: [String] = []
-        for (index, call) in parsed.calls.enumerated() {
-            let start = call.column - 1
-            let end = index + 1 < parsed.calls.count ? parsed.calls[index + 1].column - 1 : scalars.count
+        for call in parsed.calls {
             if registry.descriptor(named: call.name) != nil {
-                let segment = Self.segment(scalars, start, end)
-                do {
-                    pieces.append(try registry.chain(from: segment).canonicalText)
-                } catch {
-                    var shifted = error
-                    shifted.column += start
-                    throw shifted
-                }
-            } else if let offers = remote[call.name] {
-                pieces.append(Self.render(call))
-                if noted.insert(call.name).inserted {
-                    let who = offers.prefix(3).map { "\($0.worker) v\($0.version)" }.joined(separator: ", ")
-                    notes.append(
-                        "note: '\(call.name)' is not built into this darkroom; accepted because live workers offer it (\(who)\(offers.count > 3 ? ", …" : "")); its arguments are checked by the worker"
-                    )
-                }
+                pieces.append(try registry.bind(call).canonicalText)
+            } else if fleet.offers[call.name] != nil {
+                let described = fleet.schemas.descriptor(named: call.name) != nil
+                pieces.append(described ? try fleet.schemas.invocation(of: call).canonicalText : Self.render(call))
+                if noted.insert(call.name).inserted { notes.append(fleet.note(for: call.name)) }
             } else {
-                let names = registry.all.map(\.name) + remote.keys.sorted()
-                let suggestion =
-                    names.first { $0.lowercased() == call.name.lowercased() }
-                    ?? Self.localSuggestion(registry, call.name)
                 throw ChainError(
                     code: .unknownProcessor, column: call.column,
                     message: "unknown processor '\(call.name)' (not built in, and no live worker offers it)",
-                    suggestion: suggestion)
+                    suggestion: NameSuggester.nearest(to: call.name, among: registry.all.map(\.name) + fleet.names))
             }
         }
         return pieces.joined(separator: "|>")
     }
 
-    private mutating func remoteProcessors() async throws -> [String: [(worker: String, version: Int)]] {
-        if let remote { return remote }
-        var offers: [String: [(worker: String, version: Int)]] = [:]
-        for worker in try await fetchWorkers().sorted(by: { $0.name < $1.name }) {
-            for (name, version) in worker.processors { offers[name, default: []].append((worker.name, version)) }
-        }
-        remote = offers
+    private mutating func fleetOffers() async throws -> FleetOffers {
+        if let fleet { return fleet }
+        let offers = FleetOffers(workers: try await fetchWorkers())
+        fleet = offers
         return offers
-    }
-
-    /// The call's own text: from its name to just before the next `|>`.
-    static func segment(_ scalars: [Unicode.Scalar], _ start: Int, _ end: Int) -> String {
-        var slice = scalars[max(0, start)..<min(end, scalars.count)]
-        while let last = slice.last, last.properties.isWhitespace { slice = slice.dropLast() }
-        if slice.count >= 2, slice.suffix(2).elementsEqual("|>".unicodeScalars) { slice = slice.dropLast(2) }
-        while let last = slice.last, last.properties.isWhitespace { slice = slice.dropLast() }
-        return String(String.UnicodeScalarView(slice))
     }
 
     /// `name(a, b, key: value)` from the parsed call, in the parser's canonical value spelling.
@@ -111,15 +84,5 @@ public struct ChainValidator {
             argument.label.map { "\($0): \(argument.value)" } ?? argument.value.description
         }
         return "\(call.name)(\(arguments.joined(separator: ", ")))"
-    }
-
-    /// The registry's own typo suggestion for `name` (it only has its own names to offer).
-    private static func localSuggestion(_ registry: ProcessorRegistry, _ name: String) -> String? {
-        do {
-            _ = try registry.chain(from: name)
-            return nil
-        } catch {
-            return error.suggestion
-        }
     }
 }

@@ -53,3 +53,13 @@ extension ChainError {
     /// The message names the processor and column, not the chain: a job record says "bad chain".
     public var contextLabel: String? { "bad chain" }
 }
+
+extension ChainError {
+    /// `unknown processor 'rond' at column 1 — did you mean 'roundCorner'?`, the suggestion the
+    /// nearest of `names`.
+    static func unknownProcessor(_ call: ParsedCall, among names: [String]) -> ChainError {
+        ChainError(
+            code: .unknownProcessor, column: call.column, message: "unknown processor '\(call.name)'",
+            suggestion: NameSuggester.nearest(to: call.name, among: names))
+    }
+}

@@ -31,6 +31,18 @@ public enum ChainParser {
         return ParsedChain(calls: calls)
     }
 
+    /// Reads one argument value written alone, as `ArgumentValue.description` prints it
+    /// (`center`, `#00000000`, `topLeft+topRight`, `(0.25, 0.75)`, `-0.5`, `400x300`): how a
+    /// default given as text in a `ProcessorSchema` becomes a value again.
+    public static func value(_ text: String) throws(ChainError) -> ArgumentValue {
+        var scanner = Scanner(Array(text.unicodeScalars))
+        scanner.skipSpace()
+        let value = try parseValue(&scanner)
+        scanner.skipSpace()
+        guard scanner.atEnd else { throw scanner.error("expected the end of the value, found '\(scanner.peekText)'") }
+        return value
+    }
+
     private static func parseCall(_ s: inout Scanner) throws(ChainError) -> ParsedCall {
         let column = s.column
         guard let name = s.identifier() else {

@@ -1,11 +1,11 @@
 /// Finds the known name a typo most likely meant ("rond" → "roundCorner").
-enum NameSuggester {
+public enum NameSuggester {
     /// The closest of `candidates` to `typed`, or nil when none is close enough to be a typo.
     ///
     /// Closeness is the edit distance, case-insensitive, to the whole candidate or to any prefix
     /// of it (so an abbreviation like `rond` finds `roundCorner`); a candidate needs a distance of
     /// at most a third of the typed length, and at least 2 is always allowed.
-    static func nearest(to typed: String, among candidates: [String]) -> String? {
+    public static func nearest(to typed: String, among candidates: [String]) -> String? {
         let word = Array(typed.lowercased())
         guard !word.isEmpty else { return nil }
         let allowed = max(2, word.count / 3)

@@ -16,6 +16,10 @@ public struct ProcessorDescriptor: Sendable {
     /// The external plugin module the processor comes from (its processors' invocations carry the
     /// same identity); nil for the standard processors.
     public var module: PluginModuleIdentity?
+    /// True for a descriptor made from a `ProcessorSchema` (`init(validationOnly:)`): it checks
+    /// and prints arguments but has no pixel code, so `ProcessorRegistry`, which workers run
+    /// chains from, refuses it.
+    public internal(set) var isValidationOnly = false
 
     public init(
         name: String, version: Int, summary: String, parameters: [ParameterSpec], module: PluginModuleIdentity? = nil,

@@ -12,6 +12,7 @@ public struct ProcessorRegistry: Sendable {
     public mutating func register(_ descriptor: ProcessorDescriptor) throws(RegistryError) {
         guard descriptors[descriptor.name] == nil else { throw .duplicateName(descriptor.name) }
         guard Self.isValidName(descriptor.name) else { throw .invalidName(descriptor.name) }
+        guard !descriptor.isValidationOnly else { throw .validationOnly(descriptor.name) }
         descriptors[descriptor.name] = descriptor
     }
 
@@ -35,12 +36,11 @@ public struct ProcessorRegistry: Sendable {
         return ProcessorChain(processors)
     }
 
-    private func bind(_ call: ParsedCall) throws(ChainError) -> any ImageProcessing {
+    /// Builds one parsed call's processor, checking every argument; errors carry the columns of
+    /// the text the call was parsed from.
+    public func bind(_ call: ParsedCall) throws(ChainError) -> any ImageProcessing {
         guard let descriptor = descriptors[call.name] else {
-            throw ChainError(
-                code: .unknownProcessor, column: call.column,
-                message: "unknown processor '\(call.name)'",
-                suggestion: NameSuggester.nearest(to: call.name, among: descriptors.keys.sorted()))
+            throw ChainError.unknownProcessor(call, among: descriptors.keys.sorted())
         }
         let arguments = try ArgumentBinder(descriptor: descriptor, call: call).bind()
         do {
@@ -64,11 +64,15 @@ public struct ProcessorRegistry: Sendable {
 public enum RegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateName(String)
     case invalidName(String)
+    /// A descriptor made from a schema (`ProcessorDescriptor.isValidationOnly`): it cannot run.
+    case validationOnly(String)
 
     public var description: String {
         switch self {
         case .duplicateName(let name): return "a processor named '\(name)' is already registered"
         case .invalidName(let name): return "'\(name)' is not a valid processor name (letters, digits and _ only, starting with a letter)"
+        case .validationOnly(let name):
+            return "'\(name)' is known only by its schema and cannot run; a ValidationOnlyRegistry checks chains naming it"
         }
     }
 }

@@ -1,7 +1,10 @@
+import DarkroomSchema
+
 /// What a live worker tells the fleet about itself in its heartbeats: who it is, how busy it can
-/// be, what it has done, and which processors (with their versions) it can run. `enqueue`
-/// validates chains against the processors live workers offer.
-public struct WorkerInfo: Sendable, Hashable, Codable {
+/// be, what it has done, and which processors it can run — by name and version, and described by
+/// their schemas. `enqueue` validates chains against the processors live workers offer, binding a
+/// processor its own build lacks against the schema.
+public struct WorkerInfo: Sendable, Hashable {
     /// The worker's queue consumer name (`host:pid` unless given), unique in the fleet.
     public var name: String
     public var host: String
@@ -12,6 +15,10 @@ public struct WorkerInfo: Sendable, Hashable, Codable {
     public var jobsDone: Int
     /// Processor name → version, for every processor it can run.
     public var processors: [String: Int]
+    /// The schema of each processor it can run (parameters, kinds, ranges, defaults). Empty from
+    /// workers that predate schemas; a schema this build cannot read is left out, and its
+    /// processor is then known by `processors` alone.
+    public var schemas: [ProcessorSchema]
     /// The Darkroom version it runs.
     public var version: String
     public var startedAt: Timestamp
@@ -20,7 +27,7 @@ public struct WorkerInfo: Sendable, Hashable, Codable {
 
     public init(
         name: String, host: String, pid: Int32, concurrency: Int, jobsDone: Int = 0,
-        processors: [String: Int], version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
+        processors: [String: Int], schemas: [ProcessorSchema] = [], version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
     ) {
         self.name = name
         self.host = host
@@ -28,8 +35,32 @@ public struct WorkerInfo: Sendable, Hashable, Codable {
         self.concurrency = concurrency
         self.jobsDone = jobsDone
         self.processors = processors
+        self.schemas = schemas
         self.version = version
         self.startedAt = startedAt
         self.seenAt = seenAt
+    }
+}
+
+/// The heartbeat record's JSON: the keys above; `schemas` is a list of `ProcessorSchema` records,
+/// read leniently (`ReadableProcessorSchemas`) and absent from older workers' heartbeats.
+extension WorkerInfo: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name, host, pid, concurrency, jobsDone, processors, schemas, version, startedAt, seenAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            host: try container.decode(String.self, forKey: .host),
+            pid: try container.decode(Int32.self, forKey: .pid),
+            concurrency: try container.decode(Int.self, forKey: .concurrency),
+            jobsDone: try container.decode(Int.self, forKey: .jobsDone),
+            processors: try container.decode([String: Int].self, forKey: .processors),
+            schemas: try container.decodeIfPresent(ReadableProcessorSchemas.self, forKey: .schemas)?.schemas ?? [],
+            version: try container.decode(String.self, forKey: .version),
+            startedAt: try container.decode(Timestamp.self, forKey: .startedAt),
+            seenAt: try container.decode(Timestamp.self, forKey: .seenAt))
     }
 }

@@ -79,6 +79,9 @@ struct MemoryQueueContractTests {
     @Test("Worker heartbeats expire after their ttl and removal is immediate")
     func workerRegistry() async throws { try await JobQueueContract.workerRegistryExpiresHeartbeats(Self.factory) }
 
+    @Test("Heartbeats carry the processors' schemas, and a worker without schemas is listed with its processors alone")
+    func workerSchemas() async throws { try await JobQueueContract.workerRegistryCarriesSchemas(Self.factory) }
+
     @Test("A group commit answers per entry and still publishes one terminal event per job")
     func groupCommit() async throws { try await JobQueueContract.groupCommitAnswersPerEntryAndPublishesOnce(Self.factory) }
 

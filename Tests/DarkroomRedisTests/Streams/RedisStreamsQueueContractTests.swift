@@ -68,4 +68,7 @@ struct RedisStreamsQueueContractTests {
 
     @Test("A group commit of 600 jobs across priorities finishes each with its own event, in order")
     func groupCommitMany() async throws { try await JobQueueContract.groupCommitOfManyJobsAcrossPriorities(Self.factory) }
+
+    @Test("Heartbeats carry the processors' schemas, and a worker without schemas is listed with its processors alone")
+    func workerSchemas() async throws { try await JobQueueContract.workerRegistryCarriesSchemas(Self.factory) }
 }

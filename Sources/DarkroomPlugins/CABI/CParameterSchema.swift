@@ -51,7 +51,7 @@ enum CParameterSchema {
         if let text = param.default_value {
             guard let string = String(validatingCString: text) else { throw malformed("default is not UTF-8") }
             do {
-                defaultValue = try ChainParser.parseValue(string)
+                defaultValue = try ChainParser.value(string)
             } catch {
                 throw malformed("default '\(string)' is not a value: \(error.message)")
             }

@@ -23,14 +23,22 @@ extension Worker {
         return planned
     }
 
-    /// Runs one planned job to its acknowledgement, then gives its slot back. Once its work is
-    /// over the job *settles* (`JobSlots.settle`): the next job may start while this one's
-    /// acknowledgement is still on its way.
-    func perform(_ delivery: JobDelivery, plan planned: Result<JobPlan, any Error>) async {
+    /// Runs one planned job to its acknowledgement, then gives its slot back. Its queue lease is
+    /// renewed while its work runs — from here, or, given `lease`, from the `LeaseKeeper` token
+    /// taken when it was received (a redelivered job that waited to run alone). Once its work is
+    /// over the job *settles* (`JobSlots.settle`): the lease is no longer renewed, and the next
+    /// job may start while this one's acknowledgement is still on its way (unless this one runs
+    /// alone).
+    func perform(_ delivery: JobDelivery, plan planned: Result<JobPlan, any Error>, lease kept: Int? = nil) async {
+        let lease = kept ?? leases.keep(delivery)
         var settled = false
-        defer { slots.give(settled: settled) }
+        defer {
+            leases.drop(lease)
+            slots.give(settled: settled)
+        }
         func settle() {
             if !settled {
+                leases.drop(lease)
                 slots.settle()
                 settled = true
             }
@@ -60,9 +68,7 @@ extension Worker {
         }
 
         let result: JobResult
-        let lease = leases.keep(delivery)
         do {
-            defer { leases.drop(lease) }
             result = try await execute(plan, output: job.output)
         } catch {
             if Task.isCancelled {

@@ -14,7 +14,25 @@ import Synchronization
 ///   next round trip (each still acknowledged atomically with its own terminal event).
 /// - **Leases**: while a job runs its queue lease is renewed every `leaseRenewInterval` (by one
 ///   `LeaseKeeper` loop; a job that finishes sooner costs no renewal), so a long job is not reclaimed; every `reclaimInterval` it reclaims stale jobs of dead workers (any
-///   live worker does, none is special) and runs them.
+///   live worker does, none is special) and runs them, alone (below).
+/// - **Redelivered jobs run alone**: a delivery whose `deliveryCount` is above 1 (`runsAlone`)
+///   comes back because the worker that held it vanished — maybe killed by this very job: a
+///   plugin that aborts or segfaults takes the process down, and every job in hand with it. So it
+///   starts only once no other job is in hand (those running finish first; none is taken
+///   meanwhile), and no other job is taken until it is acknowledged (`JobSlots.takeAlone`). A
+///   poison job then takes no neighbour down again: it is dead-lettered with `queue.stalled` after
+///   `maxAttempts` deliveries, and the neighbours it took down the first time succeed. The cost:
+///   no parallelism on this worker while a redelivered job runs.
+///
+///   The worker reclaims *one* stale job at a time (looking again as soon as it is done), not
+///   one per free slot: jobs reclaimed together would wait their turn here, and those still
+///   waiting when one of them crashes the worker would be delivered again without having run — a
+///   poison job first in such a batch would use up its neighbours' deliveries with its own.
+///   Releasing the waiting ones is no way out: a release requeues a job as a first delivery,
+///   forgetting the deliveries that count toward `queue.stalled`. `reserve` hands out first
+///   deliveries only; should a driver hand out several redelivered jobs at once, the first
+///   deliveries among them start at once, then each redelivered one runs alone, in order, its
+///   lease renewed by the `LeaseKeeper` while it waits.
 /// - **Failures**: `ErrorClassifier` decides: permanent → `failed` at once; transient → retried
 ///   after `retryBackoff` (the queue dead-letters after `maxAttempts`). A job naming a processor
 ///   this worker lacks is released for another worker. Queue operations that fail (Redis down)
@@ -41,6 +59,7 @@ public final class Worker: Service {
     /// Parsed chains by text, shared by the jobs of a batch.
     let chains = ChainCache()
     private let done = Atomic<Int>(0)
+    private let waiting = Atomic<Int>(0)
     private let announced = Atomic<Bool>(false)
 
     /// - Parameter clock: the time the worker's own timers follow (heartbeats, lease renewals,
@@ -68,6 +87,9 @@ public final class Worker: Service {
 
     /// Jobs running now.
     public var jobsRunning: Int { slots.running }
+
+    /// Redelivered jobs in hand that wait for the other jobs in hand to finish, to run alone.
+    public var jobsWaiting: Int { waiting.load(ordering: .relaxed) }
 
     /// Begins a graceful shutdown, as a ServiceLifecycle graceful shutdown does: for embedding
     /// the worker without a `ServiceGroup`.
@@ -128,8 +150,11 @@ public final class Worker: Service {
                     // Also when the time went back (a wall clock set back) further than an interval.
                     if now >= nextReclaim || nextReclaim.duration(since: now) > reclaimInterval {
                         nextReclaim = now.adding(reclaimInterval)
-                        let reclaimed = try await queue.reclaimStale(consumer: configuration.name, max: free)
+                        // One at a time, each run alone (see the type's comment).
+                        let reclaimed = try await queue.reclaimStale(consumer: configuration.name, max: 1)
                         deliveries = reclaimed.deliveries
+                        // More may be stale: look again as soon as this one is done.
+                        if !deliveries.isEmpty { nextReclaim = now }
                         if !deliveries.isEmpty || reclaimed.deadLettered > 0 {
                             logger.notice(
                                 "reclaimed stale jobs of stopped workers",
@@ -143,10 +168,12 @@ public final class Worker: Service {
                         logger.notice("the queue answers again", metadata: ["failed-calls": "\(queueFailures)"])
                         queueFailures = 0
                     }
-                    slots.take(deliveries.count)
-                    for (delivery, plan) in start(deliveries) {
+                    let together = deliveries.filter { !$0.runsAlone }
+                    slots.take(together.count)
+                    for (delivery, plan) in start(together) {
                         group.addTask { await self.perform(delivery, plan: plan) }
                     }
+                    await startAlone(deliveries.filter(\.runsAlone), in: &group)
                 } catch {
                     queueFailures += 1
                     let delay = configuration.queueBackoff.delay(afterAttempt: queueFailures)
@@ -163,6 +190,30 @@ public final class Worker: Service {
             }
             await drain()
             group.cancelAll()
+        }
+    }
+
+    /// Starts each of `deliveries` (redelivered jobs) alone, one after another: each once no other
+    /// job is in hand, so this returns when the last has started. Their leases are renewed while
+    /// they wait. When a stop comes first, those not started are left pending, unacknowledged,
+    /// as at a hard stop: another worker reclaims them.
+    private func startAlone(_ deliveries: [JobDelivery], in group: inout DiscardingTaskGroup) async {
+        guard !deliveries.isEmpty else { return }
+        let held = deliveries.map { leases.keep($0) }
+        waiting.add(deliveries.count, ordering: .relaxed)
+        for (index, delivery) in deliveries.enumerated() {
+            guard await slots.takeAlone() else {
+                for lease in held[index...] { leases.drop(lease) }
+                waiting.subtract(deliveries.count - index, ordering: .relaxed)
+                logger.notice(
+                    "stopping before redelivered jobs could run alone; they stay pending for another worker",
+                    metadata: ["left": "\(deliveries.count - index)"])
+                return
+            }
+            waiting.subtract(1, ordering: .relaxed)
+            for (delivery, plan) in start([delivery]) {
+                group.addTask { await self.perform(delivery, plan: plan, lease: held[index]) }
+            }
         }
     }
 
@@ -254,4 +305,10 @@ public final class Worker: Service {
     func countDone() { done.add(1, ordering: .relaxed) }
 
     static var pid: Int32 { WorkerProcess.id }
+}
+
+extension JobDelivery {
+    /// A redelivery: the worker that held this entry before vanished, maybe killed by this job.
+    /// It runs alone (see `Worker`).
+    var runsAlone: Bool { deliveryCount > 1 }
 }

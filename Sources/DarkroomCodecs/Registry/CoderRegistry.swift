@@ -20,9 +20,9 @@ public struct CoderRegistry: Sendable {
             return decoder
         }
         let plugins = decoders.map(\.format).filter { !$0.isBuiltIn }.map { $0.rawValue.uppercased() }
-            let known = (["JPEG", "PNG", "WebP", "GIF"] + plugins)
-            let list = known.dropLast().joined(separator: ", ") + " or " + known.last!
-            throw CodecError(.unknownFormat, source: image.sourceName, "is not a \(list) image (\(Self.describeStart(image.bytes)))")
+        let known = (["JPEG", "PNG", "WebP", "GIF"] + plugins)
+        let list = known.dropLast().joined(separator: ", ") + " or " + known.last!
+        throw CodecError(.unknownFormat, source: image.sourceName, "is not a \(list) image (\(Self.describeStart(image.bytes)))")
     }
 
     /// Reads the header of whatever format the bytes are in.

@@ -11,18 +11,24 @@ import Synchronization
 /// round trip — but at most `limit` more may be settling (`2 × limit` in hand), so a queue that
 /// stops answering acknowledgements stops the reserving too.
 ///
+/// A job may also run *alone* (`takeAlone`): it is taken only once no other job is in hand, and
+/// while it is in hand — running, then settling — no slot is free, so it stays the only one until
+/// it is out of hand. This is how a redelivered job runs (see `Worker`).
+///
 /// Only one task waits at a time (the worker's main loop). `stop()` and `abandon()` are sticky:
 /// after them the matching waits return at once.
 final class JobSlots: Sendable {
     private struct State {
         var running = 0
         var settling = 0
+        /// The job in hand runs alone: nothing else is taken until it is out of hand.
+        var alone = false
         var stopped = false
         var abandoned = false
         var waiter: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)?
 
         func free(limit: Int) -> Int {
-            stopped ? 0 : max(min(limit - running, 2 * limit - running - settling), 0)
+            stopped || alone ? 0 : max(min(limit - running, 2 * limit - running - settling), 0)
         }
     }
 
@@ -54,7 +60,24 @@ final class JobSlots: Sendable {
     func give(settled: Bool) {
         change { state in
             if settled { state.settling -= 1 } else { state.running -= 1 }
+            if state.running + state.settling == 0 { state.alone = false }
         }
+    }
+
+    /// Waits until no job is in hand, then takes a slot for a job that runs alone: no slot is
+    /// free until it is out of hand. Returns false, taking nothing, when the slots were stopped
+    /// first.
+    func takeAlone() async -> Bool {
+        await wait { $0.stopped || $0.running + $0.settling == 0 }
+        // Only the waiting task takes slots, so nothing was taken since the wait returned.
+        var taken = false
+        change { state in
+            guard !state.stopped else { return }
+            state.running += 1
+            state.alone = true
+            taken = true
+        }
+        return taken
     }
 
     /// No more jobs are started: wakes a `waitForFreeSlot`.

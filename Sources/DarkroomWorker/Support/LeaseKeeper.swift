@@ -2,9 +2,10 @@ import DarkroomQueue
 import Logging
 import Synchronization
 
-/// Keeps the queue leases of running jobs fresh, with one loop for the whole worker instead of a
-/// timer task per job: most jobs (cache hits) finish in microseconds, long before their lease
-/// needs renewing, and should cost no more than registering and unregistering here.
+/// Keeps the queue leases of jobs in hand fresh — running, or redelivered and waiting to run alone
+/// — with one loop for the whole worker instead of a timer task per job: most jobs (cache hits)
+/// finish in microseconds, long before their lease needs renewing, and should cost no more than
+/// registering and unregistering here.
 ///
 /// The loop wakes every half `interval` and renews the leases not renewed (or taken) for at least
 /// half `interval`, so a job's lease is first renewed between `interval`/2 and `interval` after it

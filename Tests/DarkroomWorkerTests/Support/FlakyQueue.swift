@@ -1,18 +1,23 @@
 import DarkroomQueue
 import Synchronization
 
-/// A `MemoryQueue` behind a switch: while `isDown`, every call throws `queue.unavailable` (Redis
-/// unreachable); with `failAcknowledgements`, only `acknowledge` does. Counts the failures.
+/// A `MemoryQueue` behind switches: while `isDown`, every call throws `queue.unavailable` (Redis
+/// unreachable); with `failAcknowledgements`, only `acknowledge` does. Counts the failures. With
+/// `reservesStale`, `reserve` hands out stale entries first, several at once, and `reclaimStale`
+/// finds none: a driver that folds reclaiming into reserving. Counts the leases it extends.
 final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, WorkerRegistry, ProgressReportingQueue {
     let inner: MemoryQueue
     private let down = Atomic<Bool>(false)
     private let failAcks = Atomic<Bool>(false)
     private let failures = Atomic<Int>(0)
+    private let reservesStale: Bool
+    private let extensions = Atomic<Int>(0)
 
-    init(_ inner: MemoryQueue, down: Bool = false, failAcknowledgements: Bool = false) {
+    init(_ inner: MemoryQueue, down: Bool = false, failAcknowledgements: Bool = false, reservesStale: Bool = false) {
         self.inner = inner
         self.down.store(down, ordering: .sequentiallyConsistent)
         failAcks.store(failAcknowledgements, ordering: .sequentiallyConsistent)
+        self.reservesStale = reservesStale
     }
 
     var isDown: Bool {
@@ -21,6 +26,9 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
 
     var failedCalls: Int { failures.load(ordering: .sequentiallyConsistent) }
+
+    /// Leases renewed (`extendLease` answered true).
+    var leasesExtended: Int { extensions.load(ordering: .sequentiallyConsistent) }
 
     private func check(acknowledging: Bool = false) throws {
         if isDown || (acknowledging && failAcks.load(ordering: .sequentiallyConsistent)) {
@@ -36,6 +44,10 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
     func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
         try check()
+        if reservesStale {
+            let stale = try await inner.reclaimStale(consumer: consumer, max: max).deliveries
+            if !stale.isEmpty { return stale }
+        }
         return try await inner.reserve(consumer: consumer, max: max, wait: wait)
     }
     func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool {
@@ -52,10 +64,13 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
     func extendLease(_ delivery: JobDelivery) async throws -> Bool {
         try check()
-        return try await inner.extendLease(delivery)
+        let extended = try await inner.extendLease(delivery)
+        if extended { extensions.add(1, ordering: .sequentiallyConsistent) }
+        return extended
     }
     func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
         try check()
+        if reservesStale { return ReclaimResult() }
         return try await inner.reclaimStale(consumer: consumer, olderThan: olderThan, max: max)
     }
     func cancel(batch: String) async throws -> Int {

@@ -87,6 +87,13 @@ enum WorkerTestKit {
             worker.shutdownGracefully()
             try await task.value
         }
+
+        /// Cancels `run` (a hard stop) and waits for it: the jobs in hand are abandoned, left
+        /// pending and unacknowledged, as a worker that crashed leaves them.
+        func kill() async {
+            task.cancel()
+            _ = try? await task.value
+        }
     }
 
     /// Waits until every job of `batch` has its terminal event (at most `timeout`), then returns

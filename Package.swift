@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "DarkroomRedis", targets: ["DarkroomRedis"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
+        .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -66,6 +67,9 @@ let package = Package(
             name: "DarkroomPlugins",
             dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomSystem", "CDarkroomPlugin"],
             swiftSettings: strictSettings),
+        // Writing plugins in Swift: Swift types over the C ABI. It depends on the ABI header only,
+        // never on a Darkroom module, so a Swift plugin and the host share no Swift type metadata.
+        .target(name: "DarkroomPluginKit", dependencies: ["CDarkroomPlugin"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomStandardProcessors",
             dependencies: ["DarkroomCore", "DarkroomPlugins"],

@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
+        // The example Swift plugin: `swift build` leaves libDarkroomExampleSwiftPlugin.so in the
+        // build directory (.build/debug or .build/release).
+        .library(name: "DarkroomExampleSwiftPlugin", type: .dynamic, targets: ["DarkroomExampleSwiftPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -70,6 +73,9 @@ let package = Package(
         // Writing plugins in Swift: Swift types over the C ABI. It depends on the ABI header only,
         // never on a Darkroom module, so a Swift plugin and the host share no Swift type metadata.
         .target(name: "DarkroomPluginKit", dependencies: ["CDarkroomPlugin"], swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomExampleSwiftPlugin", dependencies: ["DarkroomPluginKit"],
+            path: "Plugins/Examples/Swift", swiftSettings: strictSettings),
         .target(
             name: "DarkroomStandardProcessors",
             dependencies: ["DarkroomCore", "DarkroomPlugins"],

@@ -22,6 +22,12 @@ let package = Package(
         .library(name: "DarkroomRedis", targets: ["DarkroomRedis"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
+        .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
+        // The example Swift plugin: `swift build` leaves libDarkroomExampleSwiftPlugin.so in the
+        // build directory (.build/debug or .build/release).
+        .library(name: "DarkroomExampleSwiftPlugin", type: .dynamic, targets: ["DarkroomExampleSwiftPlugin"]),
+        // A test fixture, not shipped: a Swift plugin DarkroomPluginKitTests loads beside the example.
+        .library(name: "DarkroomPluginKitFixture", type: .dynamic, targets: ["DarkroomPluginKitFixture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -69,6 +75,12 @@ let package = Package(
             name: "DarkroomPlugins",
             dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomSystem", "CDarkroomPlugin"],
             swiftSettings: strictSettings),
+        // Writing plugins in Swift: Swift types over the C ABI. It depends on the ABI header only,
+        // never on a Darkroom module, so a Swift plugin and the host share no Swift type metadata.
+        .target(name: "DarkroomPluginKit", dependencies: ["CDarkroomPlugin"], swiftSettings: strictSettings),
+        .target(
+            name: "DarkroomExampleSwiftPlugin", dependencies: ["DarkroomPluginKit"],
+            path: "Plugins/Examples/Swift", swiftSettings: strictSettings),
         .target(
             name: "DarkroomStandardProcessors",
             dependencies: ["DarkroomCore", "DarkroomPlugins"],
@@ -210,6 +222,17 @@ let package = Package(
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport",
                 "DarkroomQueue", "DarkroomRedis", "DarkroomClient", "darkroom",
             ],
+            swiftSettings: strictSettings),
+        // A Swift plugin made with the kit for its tests (every argument kind, the failures).
+        .target(
+            name: "DarkroomPluginKitFixture", dependencies: ["DarkroomPluginKit"],
+            path: "Tests/DarkroomPluginKitFixture", swiftSettings: strictSettings),
+        // Loads the example plugins (Swift from the build directory, Rust built with cargo, C
+        // compiled with cc) and the fixture as the host does. It must not depend on
+        // DarkroomPluginKit or a plugin target: a plugin's Swift types stay in its own library.
+        .testTarget(
+            name: "DarkroomPluginKitTests",
+            dependencies: ["DarkroomPlugins", "DarkroomCore", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomPluginsTests",

@@ -1,14 +1,9 @@
 import Foundation
 
-/// Builds C plugins for tests with the system's `cc`, against the repository's
-/// `Plugins/include/darkroom_plugin.h`, as an operator would.
+/// The C plugins the plugin tests build (with `PluginBuilds`), as an operator would: with `cc`,
+/// against the repository's `Plugins/include/darkroom_plugin.h`.
 public enum CPluginCompiler {
-    /// The repository's root, found from this file's path.
-    public static var repositoryRoot: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }
-
-    /// The test plugin (`Tests/Fixtures/Plugins/test_plugin.c`).
+    /// The test plugin (`Tests/Fixtures/Plugins/test_plugin.c`): `-D` macros make its variants.
     public static let testPlugin = "Tests/Fixtures/Plugins/test_plugin.c"
     /// The C example (`Plugins/Examples/C/invert.c`).
     public static let invertExample = "Plugins/Examples/C/invert.c"
@@ -20,28 +15,19 @@ public enum CPluginCompiler {
         return path
     }
 
-    /// Compiles `source` (relative to the repository's root) with `defines` into
-    /// `directory/name` (mode 0755) and returns its path.
+    /// Compiles `source` (relative to the repository's root) with `defines` (`-DNAME=VALUE`) into
+    /// `directory/fileName`, mode 0755, and returns its path.
     @discardableResult
-    public static func compile(_ source: String, defines: [String: String] = [:], into directory: String, name: String) throws -> String {
-        let output = directory + "/" + name
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["cc", "-std=c11", "-O2", "-Wall", "-shared", "-fPIC", "-I", repositoryRoot + "/Plugins/include"]
-            + defines.sorted { $0.key < $1.key }.map { "-D\($0.key)=\($0.value)" }
-            + [repositoryRoot + "/" + source, "-o", output]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "cc failed for \(source): \(message)") }
+    public static func compile(_ source: String, defines: [String: String] = [:], into directory: String, name fileName: String) throws
+        -> String
+    {
+        let output = directory + "/" + fileName
+        try PluginBuilds.run(
+            "cc",
+            ["-std=c11", "-O2", "-Wall", "-shared", "-fPIC", "-I", PluginBuilds.repositoryRoot + "/Plugins/include"]
+                + defines.sorted { $0.key < $1.key }.map { "-D\($0.key)=\($0.value)" }
+                + [PluginBuilds.repositoryRoot + "/" + source, "-o", output])
         chmod(output, 0o755)
         return output
-    }
-
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
     }
 }

@@ -53,7 +53,7 @@ public enum PluginBuilds {
     }
 
     /// Runs `tool` (a path, or a name looked up on PATH); throws with its output when it fails.
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    public static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         guard let path = tool.hasPrefix("/") ? tool : executable(named: tool) else { throw ToolFailure(description: "\(tool) is not on PATH") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)

@@ -12,19 +12,25 @@ struct ExternalCoderEntry: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
     let sniff: (@convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutableRawPointer?) -> Int32)?
     let readInfo:
-        (@convention(c) (
-            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<darkroom_image_info>?, UnsafeMutableRawPointer?,
-            UnsafeMutablePointer<darkroom_error>?
-        ) -> darkroom_status)?
+        (
+            @convention(c) (
+                UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<darkroom_image_info>?, UnsafeMutableRawPointer?,
+                UnsafeMutablePointer<darkroom_error>?
+            ) -> darkroom_status
+        )?
     let decode:
-        (@convention(c) (
-            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<darkroom_bitmap>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<darkroom_error>?
-        ) -> darkroom_status)?
+        (
+            @convention(c) (
+                UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<darkroom_bitmap>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<darkroom_error>?
+            ) -> darkroom_status
+        )?
     let encode:
-        (@convention(c) (
-            UnsafePointer<darkroom_bitmap>?, Int32, UnsafePointer<darkroom_byte_sink>?, UnsafeMutableRawPointer?,
-            UnsafeMutablePointer<darkroom_error>?
-        ) -> darkroom_status)?
+        (
+            @convention(c) (
+                UnsafePointer<darkroom_bitmap>?, Int32, UnsafePointer<darkroom_byte_sink>?, UnsafeMutableRawPointer?,
+                UnsafeMutablePointer<darkroom_error>?
+            ) -> darkroom_status
+        )?
 
     var subject: String { "coder '\(format)' (\(module))" }
 }

@@ -15,7 +15,7 @@ extension FleetClient {
         var validator = ChainValidator(registry: processors) { try await queue.liveWorkers() }
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,
-            listName: listName, now: now)
+            listName: listName, formats: coders, now: now)
         {
         case .jobs(let jobs):
             return PreparedJobs(jobs: jobs, notes: validator.notes)

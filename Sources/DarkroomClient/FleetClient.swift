@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import DarkroomCore
 import DarkroomQueue
 import DarkroomStandardProcessors
@@ -24,6 +25,9 @@ public struct FleetClient: Sendable {
     /// The processors chains are checked against fully; a processor missing here is accepted only
     /// when a live worker offers it.
     public let processors: ProcessorRegistry
+    /// The encoders output formats are checked against: the standard ones unless plugin modules
+    /// add formats (`darkroom enqueue --plugins`).
+    public var coders: CoderRegistry = .standard
     /// Tells an unreachable queue, which `wait` rides out for a minute, from any other failure.
     public let isOutage: @Sendable (any Error) -> Bool
 

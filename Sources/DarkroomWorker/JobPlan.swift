@@ -15,11 +15,11 @@ struct JobPlan: Sendable {
 
     /// - Throws: `ChainError` (`.unknownProcessor` when this worker lacks a processor the chain
     ///   names; the caller hands such jobs back), `WorkerError` for an unwritable format.
-    init(job: Job, processors: ProcessorRegistry, chains: ChainCache? = nil) throws {
+    init(job: Job, processors: ProcessorRegistry, coders: CoderRegistry = .standard, chains: ChainCache? = nil) throws {
         let chain = try chains?.chain(job.chain, processors: processors) ?? processors.chain(from: job.chain)
         var format: ImageFormat?
         if let name = job.format {
-            guard let known = ImageFormat(name: name), known.isWritable else { throw WorkerError.unsupportedFormat(name) }
+            guard let known = coders.writableFormat(named: name) else { throw WorkerError.unsupportedFormat(name) }
             format = known
         }
         var encoding = EncodeOptions()

@@ -12,7 +12,12 @@ extension Worker {
     /// in delivery order.
     func start(_ deliveries: [JobDelivery]) -> [(JobDelivery, Result<JobPlan, any Error>)] {
         let planned = deliveries.map { delivery in
-            (delivery, Result<JobPlan, any Error> { try JobPlan(job: delivery.job, processors: configuration.processors, chains: chains) })
+            (
+                delivery,
+                Result<JobPlan, any Error> {
+                    try JobPlan(job: delivery.job, processors: configuration.processors, coders: pipeline.configuration.coders, chains: chains)
+                }
+            )
         }
         let started = planned.compactMap { delivery, plan -> JobEvent? in
             guard case .success = plan else { return nil }

@@ -276,7 +276,8 @@ public final class Worker: Service {
         WorkerInfo(
             name: configuration.name, host: WorkerConfiguration.hostName, pid: Self.pid,
             concurrency: configuration.concurrency, jobsDone: jobsDone,
-            processors: configuration.processorVersions, schemas: configuration.processorSchemas, version: configuration.version,
+            processors: configuration.processorVersions, schemas: configuration.processorSchemas, modules: configuration.modules,
+            version: configuration.version,
             startedAt: startedAt)
     }
 

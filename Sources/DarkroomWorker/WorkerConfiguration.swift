@@ -45,6 +45,8 @@ public struct WorkerConfiguration: Sendable {
     public var syncsOutputs: Bool = true
     /// The processors this worker can run (advertised in its heartbeats).
     public var processors: ProcessorRegistry
+    /// The plugin modules it runs with, name → version (advertised in its heartbeats).
+    public var modules: [String: String] = [:]
     /// The Darkroom version, advertised in heartbeats.
     public var version: String
 

@@ -124,6 +124,30 @@ struct PluginCommandTests {
         try expectInverted("\(dir)/out.png", of: "\(dir)/in.png")
     }
 
+    @Test("A plugin's format is read by sniffing and written with --format or the output's extension")
+    func pluginFormat() async throws {
+        let dir = try workspace()
+        defer { WorkerCLITestKit.remove(dir) }
+        let written = try await WorkerCLITestKit.run(["process", "in.png", "-o", "out.tpix", "--plugins", "plugins"], in: dir)
+        #expect(written.status == 0, "stderr: \(written.error)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(dir)/out.tpix")))
+        #expect(bytes.prefix(4) == Array("TPIX".utf8)[...])
+        #expect(bytes.count == 12 + 40 * 30 * 4)
+
+        let back = try await WorkerCLITestKit.run(["process", "out.tpix", "-p", "invert", "-o", "back.png", "--plugins", "plugins"], in: dir)
+        #expect(back.status == 0, "stderr: \(back.error)")
+        try expectInverted("\(dir)/back.png", of: "\(dir)/in.png")
+
+        let run = try await WorkerCLITestKit.run(
+            ["run", "in.png", "-p", "negate", "--format", "tpix", "--out", "tp", "--plugins", "plugins"], in: dir)
+        #expect(run.status == 0, "stderr: \(run.error)")
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/tp/in.tpix"))
+
+        let unknown = try await WorkerCLITestKit.run(["process", "in.png", "--format", "tpx", "-o", "x", "--plugins", "plugins"], in: dir)
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("unknown --format 'tpx'; use jpeg, png, webp or tpix"))
+    }
+
     @Test("A plugin processor's bad argument is a usage error with the built-ins' message and column")
     func badPluginArgument() async throws {
         let dir = try workspace()

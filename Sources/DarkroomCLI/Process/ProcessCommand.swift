@@ -67,15 +67,16 @@ struct ProcessCommand: AsyncParsableCommand {
                     do { return try catalog.processors.chain(from: text) } catch { throw UsageFailure("bad chain: \(error)") }
                 } ?? ProcessorChain()
             outputFormat = try format.map { name throws(UsageFailure) in
-                guard let format = ImageFormat(name: name), format.isWritable else {
-                    throw UsageFailure("unknown --format '\(name)'; use jpeg, png or webp")
+                guard let format = catalog.coders.writableFormat(named: name) else {
+                    throw UsageFailure("unknown --format '\(name)'; use \(catalog.coders.writableFormatNames)")
                 }
                 return format
             }
             guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
             let renderLimits = try rendering.limits.renderLimits()
-            plan = try ProcessPlan.make(inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat)
+            plan = try ProcessPlan.make(
+                inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat, coders: catalog.coders)
             configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }

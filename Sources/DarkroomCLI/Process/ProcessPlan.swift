@@ -29,7 +29,9 @@ struct ProcessPlan: Sendable {
     /// The format every output is written in, when the user decided it.
     var format: ImageFormat?
 
-    static func make(inputs: [String], outputFile: String?, outputDirectory: String?, format: ImageFormat?) throws(UsageFailure) -> ProcessPlan {
+    static func make(
+        inputs: [String], outputFile: String?, outputDirectory: String?, format: ImageFormat?, coders: CoderRegistry = .standard
+    ) throws(UsageFailure) -> ProcessPlan {
         guard !inputs.isEmpty else { throw UsageFailure("no inputs; give one or more image paths") }
         switch (outputFile, outputDirectory) {
         case (nil, nil):
@@ -44,7 +46,7 @@ struct ProcessPlan: Sendable {
             let resolved: ImageFormat
             if let format {
                 resolved = format
-            } else if let fromExtension = ImageFormat(fileExtension: ext), fromExtension.isWritable {
+            } else if let fromExtension = coders.writableFormat(named: ext) {
                 resolved = fromExtension
             } else {
                 throw UsageFailure("cannot tell the output format from '\(file)'; name it .jpg, .png or .webp, or pass --format")

@@ -90,7 +90,9 @@ struct EnqueueCommand: AsyncParsableCommand {
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
     func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue) async throws {
-        let client = FleetClient(commandQueue: queue, processors: plugins.loadCatalog().processors)
+        let catalog = plugins.loadCatalog()
+        var client = FleetClient(commandQueue: queue, processors: catalog.processors)
+        client.coders = catalog.coders
         let prepared: PreparedJobs
         do {
             prepared = try await client.prepare(

@@ -68,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
             // Checked first: a bad limit flag fails before a job list is read.
             let renderLimits = try rendering.limits.renderLimits()
             let catalog = rendering.plugins.loadCatalog()
-            (jobs, directory) = try await plan(processors: catalog.processors)
+            (jobs, directory) = try await plan(processors: catalog.processors, formats: catalog.coders)
             let cores = concurrency ?? Cores.count
             let configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             diskCache = configuration.diskCache
@@ -86,6 +86,7 @@ struct RunCommand: AsyncParsableCommand {
             // The in-memory queue dies with this process: there is no acknowledgement a crash could
             // outlive, so outputs are written like `darkroom process` writes them, without fsync.
             workerConfiguration.syncsOutputs = false
+            workerConfiguration.modules = catalog.moduleVersions
         } catch let failure as UsageFailure {
             throw failure.exit()
         }
@@ -110,7 +111,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The validated jobs and the absolute output directory; every mistake is a `UsageFailure`.
-    private func plan(processors: ProcessorRegistry) async throws -> ([Job], String) {
+    private func plan(processors: ProcessorRegistry, formats: CoderRegistry) async throws -> ([Job], String) {
         guard let outputDirectory, !outputDirectory.isEmpty else { throw UsageFailure("say where to write: --out DIR") }
         guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
         if let quality, !(1...100).contains(quality) { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
@@ -126,7 +127,7 @@ struct RunCommand: AsyncParsableCommand {
         var validator = ChainValidator(registry: processors, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,
-            listName: jobList.listName)
+            listName: jobList.listName, formats: formats)
         {
         case .jobs(let jobs):
             return (jobs, directory)

@@ -181,11 +181,12 @@ struct WorkerCommand: AsyncParsableCommand {
         pipeline.maxConcurrentProcessing = min(cores, Cores.count)
 
         let visibility = Duration.milliseconds(Int64((visibilityTimeout * 1000).rounded()))
-        let worker = WorkerConfiguration(
+        var worker = WorkerConfiguration(
             name: name ?? WorkerConfiguration.defaultName, concurrency: cores,
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
             allowedOutputRoots: roots, processors: catalog.processors, version: DarkroomVersion.current)
+        worker.modules = catalog.moduleVersions
         return Settings(
             worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
             pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)

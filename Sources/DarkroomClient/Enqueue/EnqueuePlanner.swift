@@ -20,9 +20,12 @@ public enum EnqueuePlanner {
     /// The jobs for `requests`, or the problems (a bad `defaults.chain` or format alone, since
     /// every job would repeat it). `listName` names the `--from` file in problem locations;
     /// `validator` remembers each chain text it has checked, and the notes it made.
+    ///
+    /// `formats` holds the encoders output formats are checked against (a plugin module may add a
+    /// format; the standard coders by default).
     public static func plan(
         _ requests: [JobRequest], defaults: EnqueueDefaults, validator: inout ChainValidator,
-        listName: String?, now: Timestamp = .now(),
+        listName: String?, formats: CoderRegistry = .standard, now: Timestamp = .now(),
         maxProblems: Int = EnqueuePlanner.maxProblems
     ) async throws -> EnqueuePlan {
         var problems: [EnqueueProblem] = []
@@ -35,12 +38,12 @@ public enum EnqueuePlanner {
                 return .problems([.chain(error, text: text, location: "-p")])
             }
         }
-        if let format = defaults.format, let problem = formatProblem(format) {
+        if let format = defaults.format, let problem = formatProblem(format, formats: formats) {
             return .problems([EnqueueProblem(location: "--format", message: problem)])
         }
         var shared = defaults
         shared.output = defaults.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) }
-        shared.format = defaults.format.map { ImageFormat(name: $0)?.rawValue ?? $0 }
+        shared.format = defaults.format.map { formats.writableFormat(named: $0)?.rawValue ?? $0 }
         let notBefore = defaults.delay.map { now.adding($0) }
         var jobs: [Job] = []
         jobs.reserveCapacity(requests.count)
@@ -50,7 +53,7 @@ public enum EnqueuePlanner {
                 jobs.append(
                     try await job(
                         for: request, defaults: shared, defaultChain: defaultChain,
-                        notBefore: notBefore, now: now, validator: &validator))
+                        notBefore: notBefore, now: now, validator: &validator, formats: formats))
             } catch var problem as EnqueueProblem {
                 // Built only for a problem: formatting it for every job would cost more than the job.
                 problem.location =
@@ -66,7 +69,7 @@ public enum EnqueuePlanner {
     /// Problems are thrown without a location (the caller adds it).
     private static func job(
         for request: JobRequest, defaults: EnqueueDefaults, defaultChain: String?,
-        notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator
+        notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator, formats: CoderRegistry
     ) async throws -> Job {
         let source = PathResolver.source(request.source, from: defaults.workingDirectory)
         let chain: String
@@ -83,8 +86,8 @@ public enum EnqueuePlanner {
         }
         var format = defaults.format
         if let requested = request.format {
-            if let problem = formatProblem(requested) { throw EnqueueProblem(location: nil, message: problem) }
-            format = ImageFormat(name: requested)?.rawValue ?? requested
+            if let problem = formatProblem(requested, formats: formats) { throw EnqueueProblem(location: nil, message: problem) }
+            format = formats.writableFormat(named: requested)?.rawValue ?? requested
         }
         let id: JobID
         if let text = request.id ?? (defaults.idFromSource ? source : nil) {
@@ -108,10 +111,10 @@ public enum EnqueuePlanner {
         return job
     }
 
-    /// Why `name` is not an output format workers can write, or nil.
-    public static func formatProblem(_ name: String) -> String? {
-        guard let format = ImageFormat(name: name), format.isWritable else {
-            return "unknown format '\(SafeText.sanitized(String(name.prefix(20))))'; use jpeg, png or webp"
+    /// Why `name` is not an output format `formats` can write, or nil.
+    public static func formatProblem(_ name: String, formats: CoderRegistry = .standard) -> String? {
+        guard formats.writableFormat(named: name) != nil else {
+            return "unknown format '\(SafeText.sanitized(String(name.prefix(20))))'; use \(formats.writableFormatNames)"
         }
         return nil
     }

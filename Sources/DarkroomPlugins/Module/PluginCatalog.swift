@@ -94,6 +94,11 @@ public struct PluginCatalog: Sendable {
     /// Every module's providers, to be made on the pipeline's pools.
     public var providers: [ProviderFactory] { modules.flatMap(\.providers) }
 
+    /// Module name → version, as workers advertise them.
+    public var moduleVersions: [String: String] {
+        Dictionary(modules.map { ($0.name, $0.version) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The module that offers the processor `name`, if any.
     public func module(offeringProcessor name: String) -> PluginModule? {
         modules.first { $0.processors.contains { $0.name == name } }

@@ -19,6 +19,9 @@ public struct WorkerInfo: Sendable, Hashable {
     /// workers that predate schemas; a schema this build cannot read is left out, and its
     /// processor is then known by `processors` alone.
     public var schemas: [ProcessorSchema]
+    /// Plugin module name → version, for every module it runs with, built in or loaded (empty
+    /// from workers that predate plugin modules).
+    public var modules: [String: String]
     /// The Darkroom version it runs.
     public var version: String
     public var startedAt: Timestamp
@@ -27,7 +30,8 @@ public struct WorkerInfo: Sendable, Hashable {
 
     public init(
         name: String, host: String, pid: Int32, concurrency: Int, jobsDone: Int = 0,
-        processors: [String: Int], schemas: [ProcessorSchema] = [], version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
+        processors: [String: Int], schemas: [ProcessorSchema] = [], modules: [String: String] = [:], version: String, startedAt: Timestamp,
+        seenAt: Timestamp = .now()
     ) {
         self.name = name
         self.host = host
@@ -36,6 +40,7 @@ public struct WorkerInfo: Sendable, Hashable {
         self.jobsDone = jobsDone
         self.processors = processors
         self.schemas = schemas
+        self.modules = modules
         self.version = version
         self.startedAt = startedAt
         self.seenAt = seenAt
@@ -46,7 +51,7 @@ public struct WorkerInfo: Sendable, Hashable {
 /// read leniently (`ReadableProcessorSchemas`) and absent from older workers' heartbeats.
 extension WorkerInfo: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, host, pid, concurrency, jobsDone, processors, schemas, version, startedAt, seenAt
+        case name, host, pid, concurrency, jobsDone, processors, schemas, modules, version, startedAt, seenAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +64,7 @@ extension WorkerInfo: Codable {
             jobsDone: try container.decode(Int.self, forKey: .jobsDone),
             processors: try container.decode([String: Int].self, forKey: .processors),
             schemas: try container.decodeIfPresent(ReadableProcessorSchemas.self, forKey: .schemas)?.schemas ?? [],
+            modules: try container.decodeIfPresent([String: String].self, forKey: .modules) ?? [:],
             version: try container.decode(String.self, forKey: .version),
             startedAt: try container.decode(Timestamp.self, forKey: .startedAt),
             seenAt: try container.decode(Timestamp.self, forKey: .seenAt))

@@ -1,6 +1,7 @@
 /* A plugin for Darkroom's tests, compiled by the tests with `cc` (see CPluginCompiler). Macros
  * make the variants the refusal tests need: another module name or version, a wrong ABI version,
- * a missing entry symbol, a processor name clashing with a built-in, a malformed schema. */
+ * a missing entry symbol, a processor name clashing with a built-in, a malformed schema. Besides
+ * processors it has a provider (`testfile:`) and a coder (the `tpix` format). */
 #define _POSIX_C_SOURCE 200809L
 #include "darkroom_plugin.h"
 
@@ -173,12 +174,58 @@ static const darkroom_provider testfile_provider = {
     .struct_size = sizeof(darkroom_provider), .scheme = "testfile", .fetch = testfile_fetch};
 static const darkroom_provider *const providers[] = {&testfile_provider};
 
+/* The `tpix` format: "TPIX", width and height as 32-bit little-endian numbers, then straight RGBA
+ * rows. A coder that reads and writes it. */
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static int32_t tpix_sniff(const uint8_t *bytes, size_t count, void *user_data) {
+    (void)user_data;
+    return count >= 4 && memcmp(bytes, "TPIX", 4) == 0;
+}
+
+static darkroom_status tpix_info(const uint8_t *bytes, size_t count, darkroom_image_info *info, void *user_data, darkroom_error *error) {
+    (void)user_data;
+    if (count < 12) return darkroom_error_set(error, DARKROOM_FAILED, "header cut short at %zu bytes", count);
+    info->width = le32(bytes + 4);
+    info->height = le32(bytes + 8);
+    info->frame_count = 1;
+    info->has_alpha = 1;
+    return DARKROOM_OK;
+}
+
+static darkroom_status tpix_decode(const uint8_t *bytes, size_t count, darkroom_bitmap *out, void *user_data, darkroom_error *error) {
+    (void)user_data;
+    size_t row = (size_t)out->width * 4;
+    if (count < 12 + row * out->height) return darkroom_error_set(error, DARKROOM_FAILED, "pixels cut short");
+    for (uint32_t y = 0; y < out->height; y++) memcpy(out->pixels + y * out->stride, bytes + 12 + y * row, row);
+    return DARKROOM_OK;
+}
+
+static darkroom_status tpix_encode(const darkroom_bitmap *in, int32_t quality, const darkroom_byte_sink *sink, void *user_data,
+                                   darkroom_error *error) {
+    (void)quality; (void)user_data;
+    uint8_t header[12] = {'T', 'P', 'I', 'X', (uint8_t)in->width, (uint8_t)(in->width >> 8), (uint8_t)(in->width >> 16),
+                          (uint8_t)(in->width >> 24), (uint8_t)in->height, (uint8_t)(in->height >> 8), (uint8_t)(in->height >> 16),
+                          (uint8_t)(in->height >> 24)};
+    if (sink->write(sink->host, header, sizeof header) != 0) return darkroom_error_set(error, DARKROOM_FAILED, "host stopped");
+    for (uint32_t y = 0; y < in->height; y++)
+        if (sink->write(sink->host, in->pixels + y * in->stride, (size_t)in->width * 4) != 0)
+            return darkroom_error_set(error, DARKROOM_FAILED, "host stopped");
+    return DARKROOM_OK;
+}
+
+static const darkroom_coder tpix_coder = {
+    .struct_size = sizeof(darkroom_coder), .format = "tpix", .sniff = tpix_sniff, .read_info = tpix_info, .decode = tpix_decode,
+    .encode = tpix_encode};
+static const darkroom_coder *const coders[] = {&tpix_coder};
+
 static const darkroom_plugin plugin = {
     .struct_size = sizeof(darkroom_plugin), .abi_version = ABI_VERSION, .name = MODULE_NAME, .version = MODULE_VERSION,
     .processors = processors, .processor_count = 5,
 #ifndef NO_PROVIDER
     .providers = providers, .provider_count = 1,
 #endif
+    .coders = coders, .coder_count = 1,
 };
 
 #ifndef NO_ENTRY

@@ -159,6 +159,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/Tools/CacheStress", swiftSettings: strictSettings),
+        // A benchmark tool, not shipped: the cost of crossing the plugin ABI (scripts/bench-plugins.sh).
+        .executableTarget(
+            name: "darkroom-plugin-bench",
+            dependencies: ["DarkroomPlugins", "DarkroomCore", "CDarkroomPlugin"],
+            path: "Tests/Tools/PluginBench", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomSystemTests", dependencies: ["DarkroomSystem", "DarkroomTestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -220,7 +225,7 @@ let package = Package(
             name: "DarkroomCLITests",
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport",
-                "DarkroomQueue", "DarkroomRedis", "DarkroomClient", "darkroom",
+                "DarkroomQueue", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
             ],
             swiftSettings: strictSettings),
         // A Swift plugin made with the kit for its tests (every argument kind, the failures).

@@ -79,7 +79,7 @@ struct PluginProviderTests {
 
     @Test("An allow-list of only plugin prefixes allows no http(s) URL")
     func pluginPrefixesDoNotOpenHTTP() throws {
-        let list = try SourceAllowList(["testfile:/srv/images/"])
+        let list = try SourceAllowList(["testfile:/srv/images/"], pluginSchemes: ["testfile"])
         #expect(!list.isEmpty)
         #expect(throws: SourceURL.Problem.self) { try list.check(try SourceURL(parsing: "http://example.com/a.jpg")) }
     }

@@ -34,14 +34,14 @@ public struct SourceAllowList: Sendable, Hashable {
     /// prefixes (`acme://bucket/`, checked by that plugin's provider) allows no http(s) URL.
     private let restricts: Bool
 
-    /// Parses the prefixes; an http(s) one with user information, a query or a fragment is a
-    /// configuration error. Prefixes of other schemes (plugin schemes) are left to their providers.
-    public init(_ texts: [String]) throws(SourceURL.Problem) {
+    /// Parses the prefixes; one that is not an http(s) URL without user information, query or
+    /// fragment is a configuration error — except a prefix of one of `pluginSchemes`
+    /// (`acme://bucket/`), which is left to that plugin's provider to check.
+    public init(_ texts: [String], pluginSchemes: Set<String> = []) throws(SourceURL.Problem) {
         var prefixes: [Prefix] = []
         restricts = !texts.isEmpty
         for text in texts {
-            let lower = text.lowercased()
-            guard lower.hasPrefix("http:") || lower.hasPrefix("https:") || !lower.contains(":") else { continue }
+            if let colon = text.firstIndex(of: ":"), pluginSchemes.contains(text[..<colon].lowercased()) { continue }
             let url: SourceURL
             do {
                 url = try SourceURL(parsing: text)

@@ -13,7 +13,7 @@ public struct SourceGuard: Sendable, Hashable {
     /// Parses the policy's prefixes and ranges; a malformed entry is an `invalid` problem that
     /// names it.
     public init(_ policy: SourcePolicy) throws(SourceURL.Problem) {
-        allowList = try SourceAllowList(policy.allowedSourcePrefixes)
+        allowList = try SourceAllowList(policy.allowedSourcePrefixes, pluginSchemes: policy.allowedPluginSchemes)
         var ranges: [IPNetwork] = []
         for text in policy.allowedAddressRanges {
             guard let range = IPNetwork(cidr: text) else {

@@ -1,8 +1,9 @@
 import DarkroomCore
-import DarkroomPlugins
 import DarkroomTestSupport
 import Foundation
 import Testing
+
+@testable import DarkroomPlugins
 
 @Suite("Loading plugin modules")
 struct PluginLoadingTests {
@@ -51,5 +52,19 @@ struct PluginLoadingTests {
         // liba.so loads first, so the second module's clashing processors are what is refused.
         #expect(catalog.modules.map(\.name).suffix(1) == ["a-module"])
         #expect(catalog.refusals.map(\.path) == [directory + "/libb.so"])
+    }
+
+    @Test("A Swift plugin is told apart from a C one by its ELF dependencies, before it is loaded")
+    func swiftPluginsAreRecognised() throws {
+        let swift = try DarkroomBinary.path(named: "libDarkroomExampleSwiftPlugin.so")
+        #expect(ELFDependencies.neededLibraries(of: swift).contains { $0.hasPrefix("libswiftCore.so") })
+        let directory = try CPluginCompiler.makeDirectory("elf")
+        let c = try CPluginCompiler.compile(CPluginCompiler.testPlugin, into: directory, name: "libtestkit.so")
+        let needed = ELFDependencies.neededLibraries(of: c)
+        #expect(needed.contains { $0.hasPrefix("libc.so") })
+        #expect(!needed.contains { $0.hasPrefix("libswiftCore.so") })
+        // This test binary links the shared Swift runtime, so Swift plugins may load into it.
+        #expect(SwiftRuntimeCheck.hostUsesSharedSwiftRuntime)
+        #expect(SwiftRuntimeCheck.problem(loading: swift) == nil)
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of crossing the plugin ABI: builds the C example plugin (`invert`) with -O2, then runs
+# The cost of crossing the plugin ABI: builds the C example plugin (`invert`) with -O3, then runs
 # `darkroom-plugin-bench` in release mode, which times the plugin through Darkroom against the
 # same operation as a built-in Swift processor and against the bare callback. Prints a Markdown
 # table of median times per call (docs/benchmarks.md#plugin-abi has the figures).

@@ -1,5 +1,6 @@
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomSystem
 import Logging
 import ServiceLifecycle
 import Synchronization

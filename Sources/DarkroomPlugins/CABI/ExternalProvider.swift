@@ -49,25 +49,21 @@ struct ExternalProvider: DataProviding {
         let entry = self.entry
         let pool = self.pool
         let source = reference.raw
+        let timeout = policy.totalTimeout
         let outcome: Result<[UInt8], SourceError>
         do {
-            outcome = try await withThrowingTaskGroup(of: Result<[UInt8], SourceError>?.self) { group in
-                group.addTask {
-                    try await pool.run { Self.run(entry, source: source, sink: sink) }
-                }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(Int64(policy.totalTimeout * 1000)))
-                    return nil
-                }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                sink.stop()
-                return first
-                    ?? .failure(
-                        SourceError(
-                            .timeout, source: source,
-                            "\(entry.subject) did not finish within \(ArgumentValue.format(policy.totalTimeout)) s (--fetch-timeout)"))
+            // The plugin cannot be interrupted: past the timeout the job stops waiting for it,
+            // and the sink tells the plugin to stop at its next call.
+            outcome = try await DetachedWait.run(deadline: .milliseconds(Int64(timeout * 1000))) {
+                try await pool.run { Self.run(entry, source: source, sink: sink) }
             }
+        } catch is DetachedWait.TimedOut {
+            sink.stop()
+            throw SourceError(
+                .timeout, source: source, "\(entry.subject) did not finish within \(ArgumentValue.format(timeout)) s (--fetch-timeout)")
+        } catch is CancellationError {
+            sink.stop()
+            throw SourceError(.timeout, source: source, "\(entry.subject) was cancelled")
         } catch {
             throw SourceError(.io, source: source, "\(entry.subject) could not run: \(error)")
         }

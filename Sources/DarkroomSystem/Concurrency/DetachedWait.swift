@@ -5,13 +5,17 @@ import Synchronization
 /// deadline passes, and the work finishes on its own in the background, its result dropped.
 ///
 /// The worker uses it so a graceful shutdown can give up on jobs still running after the grace
-/// period (they stay unacknowledged and are reclaimed) instead of waiting for them.
-enum DetachedWait {
-    struct TimedOut: Error {}
+/// period (they stay unacknowledged and are reclaimed) instead of waiting for them; a plugin's
+/// provider so a fetch that blocks past its timeout fails on time.
+public enum DetachedWait {
+    /// The deadline passed before the work finished.
+    public struct TimedOut: Error {
+        public init() {}
+    }
 
     /// The outcome of `operation`; throws `CancellationError` when the calling task is cancelled
     /// first, `TimedOut` when `deadline` passes first.
-    static func run<T: Sendable>(
+    public static func run<T: Sendable>(
         deadline: Duration? = nil,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -31,10 +31,12 @@
  * MEMORY: who allocates and who frees — always one side only
  *   - The descriptor and everything it points to (names, parameter tables, choice lists,
  *     user_data) belong to the plugin, must stay valid and unchanged until the process exits
- *     (Darkroom never unloads a plugin), and are never written or freed by the host. Static
+ *     (Darkroom never unloads a plugin, not even one it refused), and are never written or freed
+ *     by the host. Static
  *     storage is the natural choice.
  *   - Every bitmap (`darkroom_bitmap.pixels`), argument array, byte buffer handed to a callback and
- *     `darkroom_error` is allocated and freed by the host. The plugin reads inputs and writes
+ *     `darkroom_error` is allocated and freed by the host. Output bitmaps arrive zeroed
+ *     (transparent black), so pixels a callback leaves unwritten never expose old memory. The plugin reads inputs and writes
  *     outputs through them during the call and must not keep a pointer to any of them after the
  *     callback returns, nor free them.
  *   - Memory a callback allocates for its own work it frees before returning. Bytes a provider
@@ -55,7 +57,10 @@
  *   A callback returns DARKROOM_OK, or DARKROOM_FAILED (permanent: the job fails at once with
  *   code `plugin.failed`) or DARKROOM_FAILED_TRANSIENT (the job is retried with backoff), after
  *   writing a one-line, NUL-terminated message into `error->message` (at most
- *   DARKROOM_ERROR_CAPACITY bytes including the NUL; `darkroom_error_set` does it safely).
+ *   DARKROOM_ERROR_CAPACITY bytes including the NUL; `darkroom_error_set` does it safely). A
+ *   coder's failure is always permanent (`image.corrupt`, `image.encode-failed`): the same bytes
+ *   decode the same way next time, so DARKROOM_FAILED_TRANSIENT from a coder counts as
+ *   DARKROOM_FAILED.
  *
  * PIXELS
  *   Processors read and write premultiplied RGBA8 (one byte each for red, green, blue and alpha,
@@ -153,7 +158,8 @@ typedef struct darkroom_param {
 /** One argument value. Only the fields of its kind are meaningful. */
 typedef struct darkroom_value {
     darkroom_kind kind;
-    /** NUMBER and INTEGER (an INTEGER is a whole number). */
+    /** NUMBER and INTEGER (an INTEGER parameter's value has kind DARKROOM_KIND_INTEGER and a whole
+     *  number here). */
     double number;
     /** SIZE. */
     uint32_t width;
@@ -255,8 +261,8 @@ typedef struct darkroom_byte_sink {
 typedef struct darkroom_provider {
     /** sizeof(darkroom_provider) as compiled into the plugin. */
     uint32_t struct_size;
-    /** Lower-case letters, digits, `+`, `-`, `.`, starting with a letter; not one of Darkroom's
-     *  own (`http`, `https`, `file`, `data`). */
+    /** 2 to 32 lower-case letters, digits, `+`, `-`, `.`, starting with a letter; not one of
+     *  Darkroom's own (`http`, `https`, `file`, `data`). */
     const char *scheme;
     /** Passed back to `fetch` untouched. */
     void *user_data;
@@ -282,13 +288,15 @@ typedef struct darkroom_image_info {
 typedef struct darkroom_coder {
     /** sizeof(darkroom_coder) as compiled into the plugin. */
     uint32_t struct_size;
-    /** The format's name, lower-case letters and digits (`qoi`): the `--format` value and the
-     *  output file extension. Must not be one of Darkroom's own (jpeg, png, webp, gif). */
+    /** The format's name, 1 to 16 lower-case letters and digits starting with a letter (`qoi`):
+     *  the `--format` value and the output file extension. Must not name one of Darkroom's own
+     *  formats (jpeg, jpg, jpe, png, webp, gif). */
     const char *format;
     /** Passed back to the callbacks untouched. */
     void *user_data;
-    /** Non-zero when `bytes` (the first `count` bytes of a source, at least 32 when the source has
-     *  them) are in this format. NULL with `decode` NULL: the coder only encodes. */
+    /** Non-zero when `bytes` (the whole source) are in this format. Required, with `read_info`,
+     *  also of a coder that only encodes: the host describes a stored result by reading its
+     *  header. */
     int32_t (*sniff)(const uint8_t *bytes, size_t count, void *user_data);
     /** Reads the size and frame count from the header. The host checks them against its pixel
      *  and frame limits before it allocates anything. */

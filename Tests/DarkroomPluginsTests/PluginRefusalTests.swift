@@ -82,6 +82,19 @@ struct PluginRefusalTests {
         #expect(!catalog.modules.contains { $0.name == "testkit" })
     }
 
+    @Test("A plugin under a directory, further up, that group or others can write is refused")
+    func writableAncestor() throws {
+        let outer = try CPluginCompiler.makeDirectory("ancestor")
+        let inner = outer + "/plugins"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: false)
+        chmod(inner, 0o755)
+        try CPluginCompiler.compile(CPluginCompiler.testPlugin, into: inner, name: "libtestkit.so")
+        chmod(outer, 0o775)
+        #expect(
+            try refusal(in: inner)
+                == "the directory '\(outer)' above it is writable by group or others (mode 775; chmod go-w '\(outer)')")
+    }
+
     @Test("A plugin owned by another user (not root) is refused", .enabled(if: geteuid() == 0, "needs root to chown the file"))
     func foreignOwner() throws {
         let directory = try PluginTestKit.directory("owner")

@@ -46,7 +46,7 @@ struct PluginsCommand: ParsableCommand {
             }
             let schemes = module.providers.flatMap(\.schemes).sorted()
             if !schemes.isEmpty { print("  providers: " + schemes.map { "\($0):" }.joined(separator: " ")) }
-            if !module.decoders.isEmpty { print("  reads: " + module.decoders.map(\.format.rawValue).joined(separator: ", ")) }
+            if !module.readableFormats.isEmpty { print("  reads: " + module.readableFormats.map(\.rawValue).joined(separator: ", ")) }
             if !module.encoders.isEmpty { print("  writes: " + module.encoders.map(\.format.rawValue).joined(separator: ", ")) }
         }
         for refusal in catalog.refusals {
@@ -86,7 +86,7 @@ struct PluginsListing: Encodable {
             Module(
                 name: module.name, version: module.version, origin: module.origin.description, builtIn: module.origin == .builtIn,
                 processors: module.processors.map(\.name), providers: module.providers.flatMap(\.schemes).sorted(),
-                reads: module.decoders.map(\.format.rawValue), writes: module.encoders.map(\.format.rawValue))
+                reads: module.readableFormats.map(\.rawValue), writes: module.encoders.map(\.format.rawValue))
         }
         refused = catalog.refusals.map { Refusal(path: $0.path, reason: $0.reason) }
     }

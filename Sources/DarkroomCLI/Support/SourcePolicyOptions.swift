@@ -52,6 +52,7 @@ struct SourcePolicyOptions: ParsableArguments {
     func policy(typedByAPerson: Bool) throws(UsageFailure) -> SourcePolicy {
         guard maxSourceMB > 0, maxSourceMB <= 4096 else { throw UsageFailure("--max-source-mb must be in (0, 4096]") }
         guard fetchTimeout > 0, connectTimeout > 0 else { throw UsageFailure("timeouts must be positive") }
+        guard fetchTimeout <= 86_400, connectTimeout <= 86_400 else { throw UsageFailure("timeouts must be at most 86400 s (a day)") }
         guard (0...20).contains(maxRedirects) else { throw UsageFailure("--max-redirects must be 0…20") }
         let pluginSchemes = Set(allowedPluginSchemes.map { $0.lowercased() })
         for scheme in pluginSchemes where ["http", "https", "file", "data"].contains(scheme) {

@@ -38,8 +38,14 @@ struct ExternalCoderEntry: @unchecked Sendable {
 /// Reads a plugin's format. The host keeps the limits: the plugin reports the size and frame
 /// count from the header, the host checks them against `DecodeLimits`, allocates the bitmap under
 /// the image's `BitmapLimits`, and only then lets the plugin decode into it. No shrink-on-load.
+///
+/// A coder that only encodes still has a decoder here: it reads headers, so the cache can
+/// describe a stored result in the plugin's format, and refuses to decode pixels.
 struct ExternalDecoder: ImageDecoding {
     let entry: ExternalCoderEntry
+
+    /// Whether the plugin decodes pixels (not only headers).
+    var decodesPixels: Bool { entry.decode != nil }
 
     var format: ImageFormat { entry.format }
 
@@ -76,6 +82,8 @@ struct ExternalDecoder: ImageDecoding {
         let height = info.storedSize.height
         let bitmap = try StraightAlpha.bitmap(width: width, height: height, limits: options.bitmapLimits, source: image.sourceName) {
             bytes, bytesPerRow throws(CodecError) in
+            // Zeroed first: a decoder that leaves pixels unwritten must not expose old heap contents.
+            bytes.update(repeating: 0)
             var output = darkroom_bitmap(pixels: bytes.baseAddress, width: UInt32(width), height: UInt32(height), stride: bytesPerRow, is_opaque: 0)
             var error = darkroom_error()
             let status = image.bytes.withUnsafeBufferPointer { decode($0.baseAddress, $0.count, &output, entry.userData, &error) }
@@ -107,8 +115,13 @@ struct ExternalEncoder: ImageEncoding {
                 is_opaque: bitmap.isOpaque ? 1 : 0)
             return sink.withCSink { encode(&input, Int32(options.quality), $0, entry.userData, &error) }
         }
-        if sink.stopReason != nil {
+        switch sink.stopReason {
+        case .tooLarge:
             throw CodecError(.encodeFailed, source: "output", "\(entry.subject) wrote more than \(Self.maxOutputBytes) bytes")
+        case .invalidWrite:
+            throw CodecError(.encodeFailed, source: "output", "\(entry.subject) wrote from a NULL pointer")
+        case .timedOut, .stopped, nil:
+            break
         }
         guard status == DARKROOM_OK else {
             throw CodecError(.encodeFailed, source: "output", PluginFailure.from(status: status, error: &error, subject: entry.subject).description)

@@ -2,6 +2,7 @@ import CDarkroomPlugin
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomSources
+import DarkroomSystem
 
 /// Reads a plugin's C descriptor into a `PluginModule`, checking everything the header requires:
 /// sizes, the ABI version, names, and each processor's parameter schema. Any problem refuses the
@@ -51,7 +52,12 @@ struct ExternalModuleReader {
             if providers.contains(where: { $0.schemes.contains(entry.scheme) }) {
                 throw Refusal(reason: "module '\(name)' declares scheme '\(entry.scheme)' twice")
             }
-            providers.append(ProviderFactory(schemes: [entry.scheme]) { pools in ExternalProvider(entry: entry, pool: pools.network) })
+            // Each plugin provider gets threads of its own: one that blocks past its timeouts
+            // keeps its threads busy, and must not starve the HTTP provider's.
+            providers.append(
+                ProviderFactory(schemes: [entry.scheme]) { _ in
+                    ExternalProvider(entry: entry, pool: BlockingWorkPool(threadCount: ExternalProvider.threadCount))
+                })
         }
         var decoders: [any ImageDecoding] = []
         var encoders: [any ImageEncoding] = []
@@ -59,7 +65,9 @@ struct ExternalModuleReader {
         for coder in try Self.entries(descriptor.coders, count: descriptor.coder_count, "coder", module: name) {
             let entry = try readCoder(coder, module: identity)
             guard formats.insert(entry.format).inserted else { throw Refusal(reason: "module '\(name)' declares format '\(entry.format)' twice") }
-            if entry.decode != nil { decoders.append(ExternalDecoder(entry: entry)) }
+            // Every coder reads headers (the cache describes stored results that way); whether it
+            // decodes pixels is the decoder's to say.
+            decoders.append(ExternalDecoder(entry: entry))
             if entry.encode != nil { encoders.append(ExternalEncoder(entry: entry)) }
         }
         guard !processors.isEmpty || !providers.isEmpty || !formats.isEmpty else {
@@ -80,6 +88,10 @@ struct ExternalModuleReader {
                 reason: "module '\(module.name)': coder format '\(text ?? "NULL")' must be 1 to 16 lower-case letters and digits, starting with a letter")
         }
         func malformed(_ problem: String) -> Refusal { Refusal(reason: "coder '\(name)': \(problem)") }
+        // `jpg`, `jpe` and the like already name a built-in format on the command line.
+        if let builtIn = ImageFormat(name: name) {
+            throw Refusal(reason: "coder format '\(name)' names the built-in format \(builtIn); choose another name")
+        }
         guard coder.decode != nil || coder.encode != nil else { throw malformed("decode and encode are both NULL") }
         // The cache describes a stored result by reading its header, and inputs are chosen by
         // sniffing: a coder that decodes or encodes must also sniff and read headers.
@@ -95,7 +107,7 @@ struct ExternalModuleReader {
         guard let scheme = Self.string(provider.scheme), Self.isValidScheme(scheme) else {
             throw Refusal(
                 reason:
-                    "module '\(module.name)': provider scheme '\(Self.string(provider.scheme) ?? "NULL")' must be lower-case letters, digits, '+', '-' and '.', starting with a letter"
+                    "module '\(module.name)': provider scheme '\(Self.string(provider.scheme) ?? "NULL")' must be 2 to 32 lower-case letters, digits, '+', '-' and '.', starting with a letter"
             )
         }
         guard let fetch = provider.fetch else { throw Refusal(reason: "provider '\(scheme):': fetch callback is NULL") }
@@ -114,9 +126,13 @@ struct ExternalModuleReader {
         return entries
     }
 
-    /// A URL scheme as RFC 3986 spells it, lower-case only (schemes compare case-insensitively).
+    /// A URL scheme as RFC 3986 spells it, lower-case only (schemes compare case-insensitively),
+    /// of 2 to 32 characters.
     static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first), scheme.unicodeScalars.count <= 32 else { return false }
+        // At least two characters: a one-letter "scheme" is read as a Windows drive letter, a path.
+        guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first), (2...32).contains(scheme.unicodeScalars.count) else {
+            return false
+        }
         return scheme.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
     }
 
@@ -162,7 +178,9 @@ struct ExternalModuleReader {
         let bound = descriptor
         descriptor.make = { arguments in
             let invocation = bound.invocation(arguments)
-            return ExternalProcessor(entry: entry, arguments: ExternalArguments(invocation.arguments.map(\.value)), invocation: invocation)
+            return ExternalProcessor(
+                entry: entry, arguments: ExternalArguments(invocation.arguments.map(\.value), parameters: bound.parameters),
+                invocation: invocation)
         }
         return descriptor
     }

@@ -46,14 +46,20 @@ final class ExternalArguments: @unchecked Sendable {
     let values: UnsafeMutableBufferPointer<darkroom_value>
     private let words: [UnsafeMutablePointer<CChar>]
 
-    init(_ arguments: [ArgumentValue]) {
+    /// `arguments` in the order of `parameters`, whose kinds say which C kind each value has (an
+    /// integer parameter's value is a number in Swift, `DARKROOM_KIND_INTEGER` in C).
+    init(_ arguments: [ArgumentValue], parameters: [ParameterSpec]) {
         values = .allocate(capacity: max(1, arguments.count))
         var words: [UnsafeMutablePointer<CChar>] = []
         for (index, argument) in arguments.enumerated() {
             var value = darkroom_value()
             switch argument {
             case .number(let number):
-                value.kind = DARKROOM_KIND_NUMBER
+                if case .integer = parameters[index].kind {
+                    value.kind = DARKROOM_KIND_INTEGER
+                } else {
+                    value.kind = DARKROOM_KIND_NUMBER
+                }
                 value.number = number
             case .size(let size):
                 value.kind = DARKROOM_KIND_SIZE
@@ -68,7 +74,7 @@ final class ExternalArguments: @unchecked Sendable {
                 words.append(copy)
                 value.word = UnsafePointer(copy)
             case .words, .point:
-                // The C schema has no kinds for these; `CSchemaReader` never makes such a parameter.
+                // The C schema has no kinds for these; `CParameterSchema` never makes such a parameter.
                 preconditionFailure("a C plugin parameter cannot hold \(argument.kindName)")
             }
             values[index] = value
@@ -101,6 +107,7 @@ struct ExternalProcessor: ImageProcessing {
         var width = UInt32(bitmap.width)
         var height = UInt32(bitmap.height)
         if let outputSize = entry.outputSize {
+            error = darkroom_error()
             let status = outputSize(arguments.values.baseAddress, arguments.count, width, height, &width, &height, entry.userData, &error)
             guard status == DARKROOM_OK else { throw PluginFailure.from(status: status, error: &error, subject: entry.subject) }
             guard (1...UInt32(Bitmap.maximumDimension)).contains(width), (1...UInt32(Bitmap.maximumDimension)).contains(height) else {
@@ -109,19 +116,23 @@ struct ExternalProcessor: ImageProcessing {
                     message: "output_size gave \(width)x\(height); each side must be 1…\(Bitmap.maximumDimension)")
             }
         }
-        var isOpaque = false
-        // The output is checked against the limits the image was decoded under before it exists.
-        var output = try Bitmap(width: Int(width), height: Int(height), isOpaque: false, limits: bitmap.limits) { buffer, bytesPerRow in
-            try bitmap.withUnsafeBytes { input in
+        // The output is checked against the limits the image was decoded under before it exists,
+        // and starts transparent black: a plugin that leaves pixels unwritten must not put
+        // whatever the heap held before (another job's pixels) into a result.
+        var output = try Bitmap(width: Int(width), height: Int(height), fill: .clear, limits: bitmap.limits)
+        let bytesPerRow = output.bytesPerRow
+        error = darkroom_error()
+        let (status, isOpaque) = bitmap.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { buffer in
                 var source = darkroom_bitmap(
                     pixels: UnsafeMutablePointer(mutating: input.baseAddress), width: UInt32(bitmap.width),
                     height: UInt32(bitmap.height), stride: bitmap.bytesPerRow, is_opaque: bitmap.isOpaque ? 1 : 0)
                 var target = darkroom_bitmap(pixels: buffer.baseAddress, width: width, height: height, stride: bytesPerRow, is_opaque: 0)
                 let status = entry.process(arguments.values.baseAddress, arguments.count, &source, &target, entry.userData, &error)
-                guard status == DARKROOM_OK else { throw PluginFailure.from(status: status, error: &error, subject: entry.subject) }
-                isOpaque = target.is_opaque != 0
+                return (status, target.is_opaque != 0)
             }
         }
+        guard status == DARKROOM_OK else { throw PluginFailure.from(status: status, error: &error, subject: entry.subject) }
         output.isOpaque = isOpaque
         return output
     }

@@ -28,11 +28,17 @@ struct ExternalProviderEntry: @unchecked Sendable {
 /// - the bytes stream in through the sink, which stops the plugin (`write` returns non-zero) as
 ///   soon as they pass `--max-source-mb` or the fetch timeout has passed;
 /// - the whole fetch races the timeout: a plugin that blocks without calling back fails its job
-///   with `source.timeout` when the time is up (its thread stays busy until the plugin returns,
-///   and the network pool has one thread fewer meanwhile).
+///   with `source.timeout` when the time is up (its thread, one of the provider's own, stays busy
+///   until the plugin returns).
 struct ExternalProvider: DataProviding {
     let entry: ExternalProviderEntry
+    /// The provider's own threads (`threadCount`), never the HTTP provider's: a plugin that
+    /// blocks past its timeout holds one of these until it returns, and only its own scheme's
+    /// fetches queue behind it.
     let pool: BlockingWorkPool
+
+    /// Fetches of one plugin scheme at once, per pipeline.
+    static let threadCount = 8
 
     var schemes: Set<String> { [entry.scheme] }
 
@@ -54,7 +60,7 @@ struct ExternalProvider: DataProviding {
         do {
             // The plugin cannot be interrupted: past the timeout the job stops waiting for it,
             // and the sink tells the plugin to stop at its next call.
-            outcome = try await DetachedWait.run(deadline: .milliseconds(Int64(timeout * 1000))) {
+            outcome = try await DetachedWait.run(deadline: .saturatingSeconds(timeout)) {
                 try await pool.run { Self.run(entry, source: source, sink: sink) }
             }
         } catch is DetachedWait.TimedOut {
@@ -73,6 +79,12 @@ struct ExternalProvider: DataProviding {
 
     /// Calls the plugin on a pool thread and turns what it did into bytes or an error.
     private static func run(_ entry: ExternalProviderEntry, source: String, sink: ProviderSink) -> Result<[UInt8], SourceError> {
+        // A fetch that waited for a thread past its deadline (the job has failed already) does
+        // not call the plugin at all.
+        if sink.shouldStop {
+            return .failure(
+                SourceError(.timeout, source: source, "\(entry.subject) could not start within \(ArgumentValue.format(sink.timeout)) s (--fetch-timeout)"))
+        }
         var error = darkroom_error()
         let status = sink.withCSink { cSink in
             source.withCString { entry.fetch($0, cSink, entry.userData, &error) }
@@ -86,6 +98,8 @@ struct ExternalProvider: DataProviding {
                     SourceError(.timeout, source: source, "\(entry.subject) did not finish within \(ArgumentValue.format(seconds)) s (--fetch-timeout)"))
             case .stopped:
                 return .failure(SourceError(.timeout, source: source, "\(entry.subject) was stopped"))
+            case .invalidWrite:
+                return .failure(.plugin(source: source, "\(entry.subject) wrote from a NULL pointer", transient: false))
             }
         }
         guard status == DARKROOM_OK else {
@@ -103,6 +117,11 @@ struct ExternalProvider: DataProviding {
                 "the '\(entry.scheme):' scheme comes from plugin module \(entry.module); allow it with --allow-plugin-scheme \(entry.scheme)")
         }
         guard !policy.allowedSourcePrefixes.isEmpty else { return }
+        if let problem = PluginSourcePrefix.ambiguity(in: reference.raw) {
+            throw SourceError(
+                .refused, source: reference.description,
+                "has \(problem), which \(entry.subject) could resolve outside the allowed source prefixes; write the URL without it")
+        }
         let matches = policy.allowedSourcePrefixes.contains { prefix in
             PluginSourcePrefix.matches(reference.raw, prefix: prefix)
         }
@@ -116,8 +135,25 @@ struct ExternalProvider: DataProviding {
 
 /// `--allow-source` for a plugin's scheme: the URL starts with the prefix (scheme compared
 /// case-insensitively), at a `/` boundary. Plugin URLs have no grammar Darkroom can normalise,
-/// so the comparison is on the text.
+/// so the comparison is on the text — and a URL with anything a provider might resolve to
+/// somewhere else (`..` and `.` segments, escaped dots and separators, backslashes, NUL) is
+/// refused outright while a list is in force.
 enum PluginSourcePrefix {
+    /// What in `url` could lead a provider outside a prefix it matches, or nil.
+    static func ambiguity(in url: String) -> String? {
+        let lower = url.lowercased()
+        for escape in ["%2e", "%2f", "%5c", "%00"] where lower.contains(escape) {
+            return "an escaped '\(escape)'"
+        }
+        if url.contains("\\") { return "a backslash" }
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "a control character" }
+        let path = url.drop { $0 != ":" }.dropFirst()
+        if path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) {
+            return "a '.' or '..' segment"
+        }
+        return nil
+    }
+
     static func matches(_ url: String, prefix: String) -> Bool {
         guard let urlColon = url.firstIndex(of: ":"), let prefixColon = prefix.firstIndex(of: ":") else { return false }
         guard url[..<urlColon].lowercased() == prefix[..<prefixColon].lowercased() else { return false }

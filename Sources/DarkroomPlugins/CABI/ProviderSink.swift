@@ -9,6 +9,8 @@ final class ProviderSink: Sendable {
         case tooLarge(Int)
         case timedOut(Double)
         case stopped
+        /// The plugin broke the ABI: a write of bytes from a NULL pointer.
+        case invalidWrite
     }
 
     private struct State {
@@ -25,11 +27,15 @@ final class ProviderSink: Sendable {
     init(maxBytes: Int, timeout: Double) {
         self.maxBytes = maxBytes
         self.timeout = timeout
-        deadline = timeout.isFinite ? .now + .milliseconds(Int64(timeout * 1000)) : nil
+        // Past a day the deadline is no limit at all (and `now + huge` would overflow).
+        deadline = timeout.isFinite && timeout < 86_400 ? .now + .saturatingSeconds(timeout) : nil
     }
 
     var bytes: [UInt8] { state.withLock { $0.bytes } }
     var stopReason: StopReason? { state.withLock { $0.stop } }
+
+    /// Records a write the ABI forbids, so the call fails whatever status the plugin returns.
+    func markInvalidWrite() { state.withLock { $0.stop = .invalidWrite } }
 
     /// Asks the plugin to stop at its next call (the fetch lost the race with its timeout).
     func stop() { state.withLock { if $0.stop == nil { $0.stop = .stopped } } }
@@ -70,7 +76,10 @@ final class ProviderSink: Sendable {
                     guard let host else { return 1 }
                     let sink = Unmanaged<ProviderSink>.fromOpaque(host).takeUnretainedValue()
                     guard count > 0 else { return sink.shouldStop ? 1 : 0 }
-                    guard let bytes else { return 1 }
+                    guard let bytes else {
+                        sink.markInvalidWrite()
+                        return 1
+                    }
                     return sink.append(UnsafeBufferPointer(start: bytes, count: count)) ? 0 : 1
                 },
                 should_stop: { host in

@@ -13,7 +13,7 @@ import Darwin
 /// loaded with `dlopen`, asked for its descriptor through `darkroom_plugin_entry`, read and
 /// checked (ABI version, names, schemas) and added to the catalog unless a name clashes. A
 /// refusal names the file and the reason, and the other plugins still load. Loaded libraries are
-/// never unloaded: their callbacks stay valid for the life of the process.
+/// never unloaded, refused ones included: callbacks stay valid for the life of the process.
 public enum PluginLoader {
     /// Loads every plugin of `searchPath` into `catalog`.
     public static func load(_ searchPath: PluginSearchPath, into catalog: inout PluginCatalog) {
@@ -29,7 +29,7 @@ public enum PluginLoader {
             catalog.refuse(path: directory, reason: "not a directory (check --plugins and \(PluginSearchPath.environmentVariable))")
             return
         }
-        if let problem = PluginFileCheck.problem(at: directory, what: "directory") {
+        if let problem = PluginFileCheck.directoryProblem(at: directory) {
             catalog.refuse(path: directory, reason: problem + "; none of its plugins were loaded")
             return
         }
@@ -41,33 +41,54 @@ public enum PluginLoader {
 
     /// Loads one shared library.
     public static func loadLibrary(_ path: String, into catalog: inout PluginCatalog) {
-        if let problem = PluginFileCheck.problem(at: path, what: "file") {
+        let fd: Int32
+        switch PluginFileCheck.open(path) {
+        case .success(let opened): fd = opened
+        case .failure(let problem):
+            catalog.refuse(path: path, reason: problem.reason)
+            return
+        }
+        // Loaded through the descriptor that was checked, so the file cannot be swapped between
+        // the check and the load. Once loaded, the descriptor stays open for the life of the
+        // process: the dynamic loader knows the library by this `/proc/self/fd/N` name, and a
+        // reused descriptor number would make it hand back this library for another one.
+        let checkedPath = "/proc/self/fd/\(fd)"
+        if let problem = SwiftRuntimeCheck.problem(loading: checkedPath) {
+            close(fd)
             catalog.refuse(path: path, reason: problem)
             return
         }
-        if let problem = SwiftRuntimeCheck.problem(loading: path) {
-            catalog.refuse(path: path, reason: problem)
-            return
-        }
+        let hadSwiftRuntime = SwiftRuntimeCheck.sharedRuntimeIsLoaded
         // RTLD_LOCAL: one plugin's symbols never resolve another's; RTLD_NOW: a missing symbol is
-        // a refusal now, not a crash in the middle of a job.
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+        // a refusal now, not a crash in the middle of a job; RTLD_NODELETE, and no dlclose even
+        // for a refused plugin: its constructors have run (a Swift library has registered its
+        // metadata with the runtime), so unmapping it could leave dangling pointers behind.
+        guard let handle = dlopen(checkedPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = (dlerror().map { String(cString: $0) } ?? "unknown dlopen error").replacing(checkedPath, with: path)
+            close(fd)
             catalog.refuse(path: path, reason: "cannot be loaded: \(reason)")
+            return
+        }
+        if !hadSwiftRuntime && SwiftRuntimeCheck.sharedRuntimeIsLoaded {
+            // A dependency of the library pulled the shared Swift runtime in beside this binary's
+            // static one; the library stays mapped (its constructors ran), but nothing of it is used.
+            catalog.refuse(
+                path: path,
+                reason:
+                    "loading it brought the shared Swift runtime into this darkroom, which links its own statically; restart darkroom without this plugin, or use a darkroom built without --static-swift-stdlib"
+            )
             return
         }
         guard let symbol = dlsym(handle, DARKROOM_PLUGIN_ENTRY_NAME) else {
             catalog.refuse(
                 path: path,
                 reason: "it exports no \(DARKROOM_PLUGIN_ENTRY_NAME) symbol (is it a Darkroom plugin? export the entry with DARKROOM_EXPORT)")
-            dlclose(handle)
             return
         }
         let entry = unsafeBitCast(symbol, to: darkroom_plugin_entry_function.self)
         guard let descriptor = entry(DARKROOM_PLUGIN_ABI_VERSION) else {
             catalog.refuse(
                 path: path, reason: "\(DARKROOM_PLUGIN_ENTRY_NAME) returned NULL: the plugin declined ABI version \(DARKROOM_PLUGIN_ABI_VERSION)")
-            dlclose(handle)
             return
         }
         let module: PluginModule
@@ -75,12 +96,9 @@ public enum PluginLoader {
             module = try ExternalModuleReader(origin: path).read(descriptor)
         } catch {
             catalog.refuse(path: path, reason: error.reason)
-            dlclose(handle)
             return
         }
-        if !catalog.add(module, path: path) {
-            dlclose(handle)
-        }
+        catalog.add(module, path: path)
     }
 
     /// The `*.so` names in `directory`, sorted, so loading order (and which of two clashing

@@ -46,6 +46,11 @@ public struct PluginModule: Sendable {
         self.encoders = encoders
     }
 
+    /// The formats whose pixels it decodes (a coder that only encodes reads headers alone).
+    public var readableFormats: [ImageFormat] {
+        decoders.filter { ($0 as? ExternalDecoder)?.decodesPixels ?? true }.map(\.format)
+    }
+
     public var name: String { identity.name }
     public var version: String { identity.version }
 }

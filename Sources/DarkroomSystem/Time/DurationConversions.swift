@@ -58,3 +58,13 @@ extension Duration {
         return (seconds, attoseconds / 1_000_000_000_000)
     }
 }
+
+extension Duration {
+    /// `seconds` as a duration to the millisecond, saturating: NaN and negative values are zero,
+    /// and anything past about 292 million years (including infinity) is `Int64.max` milliseconds.
+    public static func saturatingSeconds(_ seconds: Double) -> Duration {
+        guard seconds > 0 else { return .zero }
+        let milliseconds = seconds * 1000
+        return .milliseconds(milliseconds >= Double(Int64.max) ? .max : Int64(milliseconds))
+    }
+}

@@ -29,6 +29,7 @@ pub struct DarkroomError {
 
 /// `darkroom_param`.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct DarkroomParam {
     pub name: *const c_char,
     pub kind: u32,
@@ -84,6 +85,7 @@ pub type ProcessFn = unsafe extern "C" fn(
 /// `darkroom_processor`. A NULL function pointer is `None` (the same bits, by Rust's guarantee
 /// for `Option<fn>`).
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct DarkroomProcessor {
     pub struct_size: u32,
     pub name: *const c_char,
@@ -99,6 +101,7 @@ pub struct DarkroomProcessor {
 
 /// `darkroom_plugin`. Providers and coders are not used here, so their element types are opaque.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct DarkroomPlugin {
     pub struct_size: u32,
     pub abi_version: u32,
@@ -115,11 +118,12 @@ pub struct DarkroomPlugin {
 /// Static data the host only reads. `Sync` is sound because the wrapped value is never written
 /// after compilation (it lives in read-only statics) and the ABI forbids the host to write it:
 /// sharing it between threads shares only reads. Raw pointers are not `Sync` by default, which is
-/// all this wrapper overrides.
+/// all this wrapper overrides. Only `Copy` values qualify: a `Copy` type cannot hold an
+/// `UnsafeCell`, so nothing inside can be mutated through a shared reference.
 #[repr(transparent)]
-pub struct ReadOnly<T>(pub T);
+pub struct ReadOnly<T: Copy>(pub T);
 
-unsafe impl<T> Sync for ReadOnly<T> {}
+unsafe impl<T: Copy> Sync for ReadOnly<T> {}
 
 /// Writes `message` NUL-terminated into the host's buffer (cut to fit, at a character
 /// boundary) and returns `status`. Does nothing but return when `error` is NULL.

@@ -15,7 +15,18 @@ struct WorkerInfoCodingTests {
         let info = try RecordJSON.decoder().decode(WorkerInfo.self, from: Data(Self.older.utf8))
         #expect(info.processors == ["blur": 1])
         #expect(info.schemas.isEmpty)
+        #expect(info.modules.isEmpty)
         #expect(info.jobsDone == 3)
+    }
+
+    @Test("Given a record with plugin modules, when it is written and read back, then the modules and their versions are there")
+    func modulesRoundTrip() throws {
+        let info = WorkerInfo(
+            name: "w1", host: "h", pid: 7, concurrency: 2, processors: ["invert": 1], modules: ["standard": "0.1.0", "example-c": "1.0.0"],
+            version: "0.1.0", startedAt: Timestamp(millisecondsSince1970: 0), seenAt: Timestamp(millisecondsSince1970: 1000))
+        let data = try RecordJSON.encoder().encode(info)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""modules":{"example-c":"1.0.0","standard":"0.1.0"}"#))
+        #expect(try RecordJSON.decoder().decode(WorkerInfo.self, from: data).modules == info.modules)
     }
 
     @Test("Given a record with schemas, when it is written and read back, then it is equal, and a reader without schemas ignores them")

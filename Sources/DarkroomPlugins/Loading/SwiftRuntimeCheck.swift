@@ -15,7 +15,7 @@ enum SwiftRuntimeCheck {
         guard !hostUsesSharedSwiftRuntime else { return nil }
         guard ELFDependencies.neededLibraries(of: path).contains(where: { $0.hasPrefix("libswiftCore.so") }) else { return nil }
         return
-            "it is a Swift plugin (it needs libswiftCore.so) and this darkroom links the Swift runtime statically; use a darkroom built without --static-swift-stdlib (as the container image is)"
+            "it is a Swift plugin (it needs libswiftCore.so) and this darkroom links the Swift runtime statically; use a darkroom built without --static-swift-stdlib (plain `swift build` links the runtime dynamically)"
     }
 
     /// True when this binary uses the shared Swift runtime (it was loaded before any plugin).

@@ -278,6 +278,7 @@ public final class Worker: Service {
             name: configuration.name, host: WorkerConfiguration.hostName, pid: Self.pid,
             concurrency: configuration.concurrency, jobsDone: jobsDone,
             processors: configuration.processorVersions, schemas: configuration.processorSchemas, modules: configuration.modules,
+            formats: configuration.formats,
             version: configuration.version,
             startedAt: startedAt)
     }

@@ -47,6 +47,9 @@ public struct WorkerConfiguration: Sendable {
     public var processors: ProcessorRegistry
     /// The plugin modules it runs with, name → version (advertised in its heartbeats).
     public var modules: [String: String] = [:]
+    /// The output formats its pipeline writes (advertised in its heartbeats, so `enqueue` can
+    /// accept a plugin's format without the plugin). Empty: not advertised.
+    public var formats: [String] = []
     /// The Darkroom version, advertised in heartbeats.
     public var version: String
 

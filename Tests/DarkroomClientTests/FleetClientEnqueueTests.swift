@@ -105,6 +105,29 @@ struct FleetClientEnqueueTests {
         #expect(prepared.notes.first?.contains("w1:7 v2") == true)
     }
 
+    @Test("Given a live worker writing a plugin's format this client lacks, when jobs ask for it, then it is accepted with a note; an unknown one is refused")
+    func formatOfferedByWorkers() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        try await queue.heartbeat(
+            WorkerInfo(
+                name: "w1:7", host: "h", pid: 7, concurrency: 2, processors: ["blur": 1], formats: ["jpeg", "png", "webp", "tpix"],
+                version: "0.1.0", startedAt: .now()), ttl: .seconds(60))
+        var defaults = Self.defaults
+        defaults.chain = "blur(1)"
+        defaults.format = "TPIX"
+
+        let prepared = try await client.prepare([JobRequest(source: "a.jpg"), JobRequest(source: "b.jpg", format: "jpg")], defaults: defaults)
+        #expect(prepared.jobs.map(\.format) == ["tpix", "jpeg"])
+        #expect(prepared.notes == ["note: format 'tpix' is not written by this darkroom; accepted because live workers write it (w1:7)"])
+
+        defaults.format = "tpx"
+        let refusal = await #expect(throws: EnqueueRefusal.self) {
+            _ = try await client.prepare([JobRequest(source: "a.jpg")], defaults: defaults)
+        }
+        #expect(refusal?.problems.first?.message == "unknown format 'tpx'; use jpeg, png, webp or tpix")
+    }
+
     @Test(
         "Given a live worker describing a processor this client lacks, when chains name it, then defaults are filled in and a bad argument is refused with a caret under it"
     )

@@ -127,7 +127,7 @@ struct RunCommand: AsyncParsableCommand {
         var validator = ChainValidator(registry: processors, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,
-            listName: jobList.listName, formats: formats)
+            listName: jobList.listName, formats: EnqueueFormats(local: formats))
         {
         case .jobs(let jobs):
             return (jobs, directory)

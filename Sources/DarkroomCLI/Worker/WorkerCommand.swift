@@ -187,6 +187,7 @@ struct WorkerCommand: AsyncParsableCommand {
             retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
             allowedOutputRoots: roots, processors: catalog.processors, version: DarkroomVersion.current)
         worker.modules = catalog.moduleVersions
+        worker.formats = catalog.coders.encoders.map(\.format.rawValue)
         return Settings(
             worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
             pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)

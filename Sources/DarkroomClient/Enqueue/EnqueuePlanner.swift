@@ -21,11 +21,11 @@ public enum EnqueuePlanner {
     /// every job would repeat it). `listName` names the `--from` file in problem locations;
     /// `validator` remembers each chain text it has checked, and the notes it made.
     ///
-    /// `formats` holds the encoders output formats are checked against (a plugin module may add a
-    /// format; the standard coders by default).
+    /// `formats` are those output formats are checked against (a plugin module may add a format;
+    /// the standard encoders by default).
     public static func plan(
         _ requests: [JobRequest], defaults: EnqueueDefaults, validator: inout ChainValidator,
-        listName: String?, formats: CoderRegistry = .standard, now: Timestamp = .now(),
+        listName: String?, formats: EnqueueFormats = .standard, now: Timestamp = .now(),
         maxProblems: Int = EnqueuePlanner.maxProblems
     ) async throws -> EnqueuePlan {
         var problems: [EnqueueProblem] = []
@@ -43,7 +43,7 @@ public enum EnqueuePlanner {
         }
         var shared = defaults
         shared.output = defaults.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) }
-        shared.format = defaults.format.map { formats.writableFormat(named: $0)?.rawValue ?? $0 }
+        shared.format = defaults.format.map { formats.canonicalName($0) ?? $0 }
         let notBefore = defaults.delay.map { now.adding($0) }
         var jobs: [Job] = []
         jobs.reserveCapacity(requests.count)
@@ -69,7 +69,7 @@ public enum EnqueuePlanner {
     /// Problems are thrown without a location (the caller adds it).
     private static func job(
         for request: JobRequest, defaults: EnqueueDefaults, defaultChain: String?,
-        notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator, formats: CoderRegistry
+        notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator, formats: EnqueueFormats
     ) async throws -> Job {
         let source = PathResolver.source(request.source, from: defaults.workingDirectory)
         let chain: String
@@ -87,7 +87,7 @@ public enum EnqueuePlanner {
         var format = defaults.format
         if let requested = request.format {
             if let problem = formatProblem(requested, formats: formats) { throw EnqueueProblem(location: nil, message: problem) }
-            format = formats.writableFormat(named: requested)?.rawValue ?? requested
+            format = formats.canonicalName(requested) ?? requested
         }
         let id: JobID
         if let text = request.id ?? (defaults.idFromSource ? source : nil) {
@@ -111,10 +111,10 @@ public enum EnqueuePlanner {
         return job
     }
 
-    /// Why `name` is not an output format `formats` can write, or nil.
-    public static func formatProblem(_ name: String, formats: CoderRegistry = .standard) -> String? {
-        guard formats.writableFormat(named: name) != nil else {
-            return "unknown format '\(SafeText.sanitized(String(name.prefix(20))))'; use \(formats.writableFormatNames)"
+    /// Why `name` is not an output format of `formats`, or nil.
+    public static func formatProblem(_ name: String, formats: EnqueueFormats = .standard) -> String? {
+        guard formats.canonicalName(name) != nil else {
+            return "unknown format '\(SafeText.sanitized(String(name.prefix(20))))'; use \(formats.names)"
         }
         return nil
     }

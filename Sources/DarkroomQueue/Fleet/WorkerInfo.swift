@@ -22,6 +22,9 @@ public struct WorkerInfo: Sendable, Hashable {
     /// Plugin module name → version, for every module it runs with, built in or loaded (empty
     /// from workers that predate plugin modules).
     public var modules: [String: String]
+    /// The output formats it can write (`jpeg`, `png`, `webp`, and any a plugin module adds);
+    /// empty from workers that predate plugin modules.
+    public var formats: [String]
     /// The Darkroom version it runs.
     public var version: String
     public var startedAt: Timestamp
@@ -30,8 +33,8 @@ public struct WorkerInfo: Sendable, Hashable {
 
     public init(
         name: String, host: String, pid: Int32, concurrency: Int, jobsDone: Int = 0,
-        processors: [String: Int], schemas: [ProcessorSchema] = [], modules: [String: String] = [:], version: String, startedAt: Timestamp,
-        seenAt: Timestamp = .now()
+        processors: [String: Int], schemas: [ProcessorSchema] = [], modules: [String: String] = [:], formats: [String] = [],
+        version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
     ) {
         self.name = name
         self.host = host
@@ -41,6 +44,7 @@ public struct WorkerInfo: Sendable, Hashable {
         self.processors = processors
         self.schemas = schemas
         self.modules = modules
+        self.formats = formats
         self.version = version
         self.startedAt = startedAt
         self.seenAt = seenAt
@@ -51,7 +55,7 @@ public struct WorkerInfo: Sendable, Hashable {
 /// read leniently (`ReadableProcessorSchemas`) and absent from older workers' heartbeats.
 extension WorkerInfo: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, host, pid, concurrency, jobsDone, processors, schemas, modules, version, startedAt, seenAt
+        case name, host, pid, concurrency, jobsDone, processors, schemas, modules, formats, version, startedAt, seenAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +69,7 @@ extension WorkerInfo: Codable {
             processors: try container.decode([String: Int].self, forKey: .processors),
             schemas: try container.decodeIfPresent(ReadableProcessorSchemas.self, forKey: .schemas)?.schemas ?? [],
             modules: try container.decodeIfPresent([String: String].self, forKey: .modules) ?? [:],
+            formats: try container.decodeIfPresent([String].self, forKey: .formats) ?? [],
             version: try container.decode(String.self, forKey: .version),
             startedAt: try container.decode(Timestamp.self, forKey: .startedAt),
             seenAt: try container.decode(Timestamp.self, forKey: .seenAt))

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "DarkroomRedis", targets: ["DarkroomRedis"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
+        .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
         // The example Swift plugin: `swift build` leaves libDarkroomExampleSwiftPlugin.so in the
         // build directory (.build/debug or .build/release).
@@ -125,6 +126,15 @@ let package = Package(
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources",
                 "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        // The coordinator: the event log on the volume, fed from the event stream. No image targets.
+        .target(
+            name: "DarkroomCoordinator",
+            dependencies: [
+                "DarkroomQueue", "DarkroomSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -249,6 +259,12 @@ let package = Package(
         .testTarget(
             name: "DarkroomClientTests",
             dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomSchema", "DarkroomTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCoordinatorTests",
+            dependencies: [
+                "DarkroomCoordinator", "DarkroomQueue", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

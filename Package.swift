@@ -263,7 +263,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomCoordinatorTests",
             dependencies: [
-                "DarkroomCoordinator", "DarkroomQueue", .product(name: "Logging", package: "swift-log"),
+                "DarkroomCoordinator", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
     ],

@@ -20,6 +20,14 @@ struct EventLogTests {
             EventLogConfiguration(path: path, maxBytes: maxBytes, keep: keep)
         }
 
+        /// Appends `text` to the log file as it is, as a crash or a stray writer would leave it.
+        func append(_ text: String) throws {
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            handle.seekToEndOfFile()
+            handle.write(Data(text.utf8))
+            try handle.close()
+        }
+
         func lines(_ path: String) throws -> [String] {
             guard FileManager.default.fileExists(atPath: path) else { return [] }
             return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -89,10 +97,7 @@ struct EventLogTests {
         #expect(try await coordinator.appendNextBatch(to: log, wait: .zero) == 2)
         log.close()
         // A crash in the middle of the next batch's write.
-        let handle = try #require(FileHandle(forWritingAtPath: scratch.path))
-        handle.seekToEndOfFile()
-        handle.write(Data(#"{"at":"2026-11-25T12:00:00.000Z","id":"x","streamId":"3","ty"#.utf8))
-        try handle.close()
+        try scratch.append(#"{"at":"2026-11-25T12:00:00.000Z","id":"x","streamId":"3","ty"#)
 
         let reopened = try EventLog(configuration: scratch.configuration())
         #expect(reopened.checkpoint == EventCursor(rawValue: "2"))
@@ -176,10 +181,7 @@ struct EventLogTests {
         let log = try EventLog(configuration: scratch.configuration())
         try await Self.drain(Self.coordinator(queue, scratch.configuration()), into: log)
         log.close()
-        let handle = try #require(FileHandle(forWritingAtPath: scratch.path))
-        handle.seekToEndOfFile()
-        handle.write(Data((#"{"after":"1","before":"5","missing":3,"type":"gap","version":1}"# + "\n").utf8))
-        try handle.close()
+        try scratch.append(#"{"after":"1","before":"5","missing":3,"type":"gap","version":1}"# + "\n")
         let reopened = try EventLog(configuration: scratch.configuration())
         #expect(reopened.checkpoint == EventCursor(rawValue: "1"))
         #expect(try scratch.lines(scratch.path).count == 1)

@@ -151,7 +151,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomClient",
-                "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors", "DarkroomStandardProviders", "DarkroomStandardCoders",
+                "DarkroomCoordinator", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors", "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

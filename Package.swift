@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "DarkroomRedis", targets: ["DarkroomRedis"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
+        .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
         // The example Swift plugin: `swift build` leaves libDarkroomExampleSwiftPlugin.so in the
         // build directory (.build/debug or .build/release).
@@ -129,6 +130,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // The coordinator: the event log on the volume, fed from the event stream. No image targets.
+        .target(
+            name: "DarkroomCoordinator",
+            dependencies: [
+                "DarkroomQueue", "DarkroomSystem",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing.
         .target(
             name: "DarkroomClient",
@@ -141,7 +151,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomClient",
-                "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors", "DarkroomStandardProviders", "DarkroomStandardCoders",
+                "DarkroomCoordinator", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors", "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -249,6 +259,13 @@ let package = Package(
         .testTarget(
             name: "DarkroomClientTests",
             dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomSchema", "DarkroomTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCoordinatorTests",
+            dependencies: [
+                "DarkroomCoordinator", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -94,11 +94,7 @@ struct WorkerCommand: AsyncParsableCommand {
         } catch {
             throw error.exit()
         }
-        let logger = Logger(label: "darkroom.worker") { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = settings.logLevel
-            return handler
-        }
+        let logger = ServiceLogging.logger(label: "darkroom.worker", level: settings.logLevel)
         // Patient connections: a worker outlives Redis restarts; the worker loop adds its own backoff.
         let client = RedisClient(
             url: settings.redisURL, options: RedisConnectionOptions(),
@@ -158,9 +154,7 @@ struct WorkerCommand: AsyncParsableCommand {
             throw UsageFailure("--grace-period must be 0…86400 seconds (got \(gracePeriod))")
         }
         if let name, JobID(rawValue: name) == nil { throw UsageFailure("--name must be 1–200 bytes without control characters") }
-        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-            throw UsageFailure("--log-level must be trace, debug, info, notice, warning, error or critical (got '\(logLevel)')")
-        }
+        let level = try ServiceLogging.level(logLevel)
         let renderLimits = try limits.renderLimits()
         let workingDirectory = FileManager.default.currentDirectoryPath
         let roots = outputRoots.map { PathResolver.absolute($0, from: workingDirectory) }

@@ -126,16 +126,19 @@ final class FleetKit: Sendable {
     // MARK: Events
 
     /// Every retained event, read straight from Redis through the driver.
-    func events() async throws -> [JobEvent] {
+    func events() async throws -> [JobEvent] { try await envelopes().map(\.event) }
+
+    /// Every retained event with its stream id, read straight from Redis through the driver.
+    func envelopes() async throws -> [EventEnvelope] {
         let client = RedisClient(url: try RedisURL(redis.url))
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client)
         var cursor = EventCursor.start
-        var events: [JobEvent] = []
+        var envelopes: [EventEnvelope] = []
         while true {
             let page = try await queue.readEvents(after: cursor, limit: 1000, wait: .zero)
-            guard let last = page.last else { return events }
-            events += page.map(\.event)
+            guard let last = page.last else { return envelopes }
+            envelopes += page
             cursor = last.cursor
         }
     }

@@ -1,0 +1,18 @@
+/// Where the event log lives and how it rotates.
+public struct EventLogConfiguration: Sendable, Hashable {
+    /// The current file; rotated files are `path.1` (newest) … `path.keep` (oldest).
+    public var path: String
+    /// A batch that leaves the current file larger than this rotates it. Default 100 MiB.
+    public var maxBytes: Int64
+    /// How many rotated files are kept (at least 1): the oldest beyond this is deleted.
+    public var keep: Int
+
+    public init(path: String, maxBytes: Int64 = 100 * 1024 * 1024, keep: Int = 10) {
+        self.path = path
+        self.maxBytes = maxBytes
+        self.keep = keep
+    }
+
+    /// The rotated file `index` (1 = newest).
+    public func rotatedPath(_ index: Int) -> String { "\(path).\(index)" }
+}

@@ -1,0 +1,69 @@
+import DarkroomQueue
+import DarkroomTestSupport
+import Foundation
+import Testing
+
+/// `darkroom coordinator` as a real process beside a real worker and redis-server: the event log
+/// it writes holds every event of the stream exactly once, in stream order, across a SIGKILL.
+@Suite("The coordinator's event log, end to end with real processes and Redis", .serialized)
+struct CoordinatorRealTimeTests {
+    /// The log's complete lines as (streamId, event id) pairs.
+    static func logged(_ path: String) throws -> [[String]] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { line in
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return [record["streamId"] as? String ?? "", record["id"] as? String ?? "", record["type"] as? String ?? ""]
+        }
+    }
+
+    static func eventually(timeout: Duration = .seconds(90), _ what: String, _ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try !condition() {
+            if ContinuousClock.now >= deadline {
+                Issue.record("timed out waiting for \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test("The coordinator SIGKILLed mid-batch and restarted: the log holds exactly one line per event of the stream, in stream order")
+    func killedCoordinator() async throws {
+        let fleet = try FleetKit()
+        let log = fleet.path("logs/events.jsonl")
+        let sources = try (0..<16).map { try fleet.image("k\($0).png", width: 400, height: 300, seed: $0) }
+        let first = try fleet.start(["coordinator", "--event-log", log], label: "coordinator-1")
+        let worker = try fleet.worker(name: "w1", concurrency: 1)
+        let enqueue = try await fleet.run(["enqueue"] + sources + ["-p", "blur(4)|>resize(200x150)", "--batch", "logged"])
+        #expect(enqueue.status == 0, "\(enqueue.error)")
+
+        // Some events logged, the batch still running: kill the coordinator without warning.
+        try await Self.eventually("the first logged results") {
+            try Self.logged(log).filter { $0[2] == "succeeded" }.count >= 2
+        }
+        first.kill(SIGKILL)
+        _ = await first.waitForExit(timeout: .seconds(10))
+        let loggedBeforeKill = try Self.logged(log).count
+        // As if the kill had landed in the middle of a write: a half line at the end.
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"at":"2026-11-25T12:00:00.000Z","id":"01"#.utf8))
+        try handle.close()
+
+        let second = try fleet.start(["coordinator", "--event-log", log], label: "coordinator-2")
+        let wait = try await fleet.run(["wait", "logged", "--timeout", "120"])
+        #expect(wait.status == 0, "\(wait.output)\(wait.error)")
+        worker.kill(SIGTERM)
+        #expect(await worker.waitForExit(timeout: .seconds(30)) == 0, "\(worker.error)")
+
+        let stream = try await fleet.envelopes()
+        try await Self.eventually("the log to catch up with the stream") { try Self.logged(log).count >= stream.count }
+        second.kill(SIGTERM)
+        #expect(await second.waitForExit(timeout: .seconds(30)) == 0, "\(second.error)")
+        let expected = stream.map { [$0.cursor.rawValue, $0.event.id, $0.event.type.rawValue] }
+        #expect(try Self.logged(log) == expected)
+        #expect(stream.filter { $0.event.type == .succeeded }.count == 16)
+        // The restarted coordinator had work left: the kill came mid-batch.
+        #expect(loggedBeforeKill < stream.count)
+    }
+}

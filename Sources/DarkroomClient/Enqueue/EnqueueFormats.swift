@@ -26,6 +26,6 @@ public struct EnqueueFormats: Sendable {
     var names: String {
         let extra = offeredByWorkers.subtracting(local.encoders.map(\.format.rawValue)).sorted()
         let all = local.encoders.map(\.format.rawValue) + extra
-        return all.count < 2 ? all.joined() : all.dropLast().joined(separator: ", ") + " or " + all.last!
+        return all.joinedWithOr
     }
 }

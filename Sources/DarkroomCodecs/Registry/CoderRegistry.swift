@@ -21,8 +21,7 @@ public struct CoderRegistry: Sendable {
         }
         let plugins = decoders.map(\.format).filter { !$0.isBuiltIn }.map { $0.rawValue.uppercased() }
         let known = (["JPEG", "PNG", "WebP", "GIF"] + plugins)
-        let list = known.dropLast().joined(separator: ", ") + " or " + known.last!
-        throw CodecError(.unknownFormat, source: image.sourceName, "is not a \(list) image (\(Self.describeStart(image.bytes)))")
+        throw CodecError(.unknownFormat, source: image.sourceName, "is not a \(known.joinedWithOr) image (\(Self.describeStart(image.bytes)))")
     }
 
     /// Reads the header of whatever format the bytes are in.
@@ -53,7 +52,7 @@ public struct CoderRegistry: Sendable {
     /// The names of the formats written here, for messages (`jpeg, png or webp`).
     public var writableFormatNames: String {
         let names = encoders.map(\.format.rawValue)
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return names.joinedWithOr
     }
 
     /// A short, safe description of the first bytes, to help someone see what they fed in.

@@ -72,6 +72,13 @@ public protocol ImageDecoding: Sendable {
     /// Decodes to an upright sRGB bitmap, refusing anything over `options.limits` before any
     /// pixel allocation, and shrinking on load towards `options.hint` where the format allows.
     func decode(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedImage
+    /// False for a decoder that only reads headers (a plugin coder that writes a format but cannot
+    /// read its pixels): the cache still describes stored results with it. True by default.
+    var decodesPixels: Bool { get }
+}
+
+extension ImageDecoding {
+    public var decodesPixels: Bool { true }
 }
 
 /// How to encode.

@@ -107,7 +107,7 @@ struct ExternalEncoder: ImageEncoding {
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8] {
         guard let encode = entry.encode else { throw CodecError(.unsupported, source: "output", "\(entry.subject) does not encode") }
         var pixels = StraightAlpha.pixels(of: bitmap)
-        let sink = ProviderSink(maxBytes: Self.maxOutputBytes, timeout: .infinity)
+        let sink = HostByteSink(maxBytes: Self.maxOutputBytes, timeout: .infinity)
         var error = darkroom_error()
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             var input = darkroom_bitmap(

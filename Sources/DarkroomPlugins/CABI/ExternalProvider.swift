@@ -51,7 +51,7 @@ struct ExternalProvider: DataProviding {
 
     func fetch(_ reference: SourceReference, policy: SourcePolicy) async throws(SourceError) -> FetchedSource {
         let key = try cacheKey(for: reference, policy: policy) ?? reference.raw
-        let sink = ProviderSink(maxBytes: policy.maxBytes, timeout: policy.totalTimeout)
+        let sink = HostByteSink(maxBytes: policy.maxBytes, timeout: policy.totalTimeout)
         let entry = self.entry
         let pool = self.pool
         let source = reference.raw
@@ -78,7 +78,7 @@ struct ExternalProvider: DataProviding {
     }
 
     /// Calls the plugin on a pool thread and turns what it did into bytes or an error.
-    private static func run(_ entry: ExternalProviderEntry, source: String, sink: ProviderSink) -> Result<[UInt8], SourceError> {
+    private static func run(_ entry: ExternalProviderEntry, source: String, sink: HostByteSink) -> Result<[UInt8], SourceError> {
         // A fetch that waited for a thread past its deadline (the job has failed already) does
         // not call the plugin at all.
         if sink.shouldStop {

@@ -48,7 +48,7 @@ public struct PluginModule: Sendable {
 
     /// The formats whose pixels it decodes (a coder that only encodes reads headers alone).
     public var readableFormats: [ImageFormat] {
-        decoders.filter { ($0 as? ExternalDecoder)?.decodesPixels ?? true }.map(\.format)
+        decoders.filter(\.decodesPixels).map(\.format)
     }
 
     public var name: String { identity.name }

@@ -4,7 +4,7 @@ import Synchronization
 /// The host's side of a `darkroom_byte_sink`: collects the bytes a plugin's provider or encoder
 /// streams and tells it to stop when they pass the size limit or the time is up. A plugin may call it from any thread,
 /// so its state is behind a lock.
-final class ProviderSink: Sendable {
+final class HostByteSink: Sendable {
     enum StopReason: Sendable, Equatable {
         case tooLarge(Int)
         case timedOut(Double)
@@ -74,7 +74,7 @@ final class ProviderSink: Sendable {
                 host: Unmanaged.passUnretained(self).toOpaque(),
                 write: { host, bytes, count in
                     guard let host else { return 1 }
-                    let sink = Unmanaged<ProviderSink>.fromOpaque(host).takeUnretainedValue()
+                    let sink = Unmanaged<HostByteSink>.fromOpaque(host).takeUnretainedValue()
                     guard count > 0 else { return sink.shouldStop ? 1 : 0 }
                     guard let bytes else {
                         sink.markInvalidWrite()
@@ -84,7 +84,7 @@ final class ProviderSink: Sendable {
                 },
                 should_stop: { host in
                     guard let host else { return 1 }
-                    return Unmanaged<ProviderSink>.fromOpaque(host).takeUnretainedValue().shouldStop ? 1 : 0
+                    return Unmanaged<HostByteSink>.fromOpaque(host).takeUnretainedValue().shouldStop ? 1 : 0
                 },
                 max_bytes: UInt64(max(0, maxBytes)), timeout_seconds: timeout)
             return body(&sink)

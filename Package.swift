@@ -74,7 +74,7 @@ let package = Package(
         // the built-in modules, registered through the same API as external ones.
         .target(
             name: "DarkroomPlugins",
-            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomSystem", "CDarkroomPlugin"],
+            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomCodecs", "DarkroomSources", "DarkroomSystem", "CDarkroomPlugin"],
             swiftSettings: strictSettings),
         // Writing plugins in Swift: Swift types over the C ABI. It depends on the ABI header only,
         // never on a Darkroom module, so a Swift plugin and the host share no Swift type metadata.

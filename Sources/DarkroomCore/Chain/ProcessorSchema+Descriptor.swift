@@ -52,25 +52,37 @@ extension ProcessorDescriptor {
             }
             module = PluginModuleIdentity(name: given.name, version: given.version)
         }
+        let parameters = try ParameterSpec.parameters(from: schema.parameters, processor: name)
+        self.init(name: name, version: schema.version, summary: schema.summary, parameters: parameters, module: module) { _ in
+            throw ProcessorSchemaError(processor: name, message: "known here only by its schema: it can be checked and printed, not run")
+        }
+        isValidationOnly = true
+    }
+
+}
+
+extension ParameterSpec {
+    /// The binder's parameters for a schema's, in order: names valid and distinct, ranges in
+    /// order, defaults read back from their canonical text. Shared by every processor described
+    /// outside Swift: a worker's advertised schema, a C plugin's parameter table.
+    public static func parameters(from schema: [ProcessorSchema.Parameter], processor name: String) throws(ProcessorSchemaError) -> [ParameterSpec] {
+        func problem(_ message: String) -> ProcessorSchemaError { ProcessorSchemaError(processor: name, message: message) }
         var parameters: [ParameterSpec] = []
-        for parameter in schema.parameters {
+        for parameter in schema {
             guard ProcessorRegistry.isValidName(parameter.name) else { throw problem("'\(parameter.name)' is not a valid parameter name") }
             guard !parameters.contains(where: { $0.name == parameter.name }) else { throw problem("parameter \(parameter.name) is given twice") }
             guard let kind = parameter.kind.parameterKind else { throw problem("\(parameter.name) has a range whose bounds are out of order") }
             var spec = ParameterSpec(parameter.name, kind, summary: parameter.summary)
             if let text = parameter.defaultText {
                 do {
-                    spec.defaultValue = Self.defaultValue(try ChainParser.value(text), for: kind)
+                    spec.defaultValue = defaultValue(try ChainParser.value(text), for: kind)
                 } catch {
                     throw problem("the default of \(parameter.name), '\(text)', is not a value: \(error.message)")
                 }
             }
             parameters.append(spec)
         }
-        self.init(name: name, version: schema.version, summary: schema.summary, parameters: parameters, module: module) { _ in
-            throw ProcessorSchemaError(processor: name, message: "known here only by its schema: it can be checked and printed, not run")
-        }
-        isValidationOnly = true
+        return parameters
     }
 
     /// The value a default's canonical text stands for under `kind`. Printing loses two

@@ -1,32 +1,37 @@
 import CDarkroomPlugin
 import DarkroomCore
+import DarkroomSchema
 
-/// One `darkroom_param` read into the `ParameterSpec` the chain binder checks arguments with, so a
-/// plugin's arguments get exactly the built-ins' errors, columns and suggestions.
+/// One `darkroom_param` read into the schema record a worker advertises (`ProcessorSchema.Parameter`),
+/// checking what only C can get wrong: NULL and non-UTF-8 strings, unknown kind codes, ranges that
+/// are not finite (or not whole, for integers), choices that are not words. The parameters then
+/// become `ParameterSpec`s through the one conversion every schema takes
+/// (`ParameterSpec.parameters(from:processor:)`), so a plugin's arguments get exactly the
+/// built-ins' errors, columns and suggestions.
 enum CParameterSchema {
     struct Problem: Error {
         var reason: String
     }
 
-    static func read(_ param: darkroom_param) throws(Problem) -> ParameterSpec {
+    static func read(_ param: darkroom_param) throws(Problem) -> ProcessorSchema.Parameter {
         guard let name = ExternalModuleReader.string(param.name), ProcessorRegistry.isValidName(name) else {
             throw Problem(reason: "parameter name '\(ExternalModuleReader.string(param.name) ?? "NULL")' must be letters, digits and _, starting with a letter")
         }
         func malformed(_ problem: String) -> Problem { Problem(reason: "parameter '\(name)': \(problem)") }
-        let kind: ParameterSpec.Kind
+        let kind: ProcessorSchema.Kind
         switch param.kind {
         case DARKROOM_KIND_NUMBER:
             guard param.min.isFinite, param.max.isFinite, param.min <= param.max else {
                 throw malformed("range \(param.min)…\(param.max) must be finite with min <= max")
             }
-            kind = .number(param.min...param.max)
+            kind = .number(min: param.min, max: param.max)
         case DARKROOM_KIND_INTEGER:
             guard param.min.isFinite, param.max.isFinite, param.min <= param.max, param.min == param.min.rounded(),
                 param.max == param.max.rounded(), abs(param.min) <= 1e15, abs(param.max) <= 1e15
             else {
                 throw malformed("range \(param.min)…\(param.max) must be whole numbers with min <= max")
             }
-            kind = .integer(Int(param.min)...Int(param.max))
+            kind = .integer(min: Int(param.min), max: Int(param.max))
         case DARKROOM_KIND_SIZE:
             kind = .size
         case DARKROOM_KIND_COLOR:
@@ -47,15 +52,11 @@ enum CParameterSchema {
         default:
             throw malformed("unknown kind \(param.kind) (this darkroom knows DARKROOM_KIND_NUMBER … DARKROOM_KIND_CHOICE, 1…5)")
         }
-        var defaultValue: ArgumentValue?
+        var defaultText: String?
         if let text = param.default_value {
             guard let string = String(validatingCString: text) else { throw malformed("default is not UTF-8") }
-            do {
-                defaultValue = try ChainParser.value(string)
-            } catch {
-                throw malformed("default '\(string)' is not a value: \(error.message)")
-            }
+            defaultText = string
         }
-        return ParameterSpec(name, kind, default: defaultValue, summary: ExternalModuleReader.string(param.summary) ?? "")
+        return ProcessorSchema.Parameter(name: name, kind: kind, defaultText: defaultText, summary: ExternalModuleReader.string(param.summary) ?? "")
     }
 }

@@ -1,6 +1,7 @@
 import CDarkroomPlugin
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomSchema
 import DarkroomSources
 import DarkroomSystem
 
@@ -148,20 +149,25 @@ struct ExternalModuleReader {
         guard processor.version >= 1 else { throw malformed("version must be 1 or more") }
         guard let process = processor.process else { throw malformed("process callback is NULL") }
         guard processor.param_count <= 64 else { throw malformed("\(processor.param_count) parameters; at most 64") }
-        var parameters: [ParameterSpec] = []
+        var schema: [ProcessorSchema.Parameter] = []
         for index in 0..<Int(processor.param_count) {
             guard let params = processor.params else { throw malformed("params is NULL but param_count is \(processor.param_count)") }
-            let spec: ParameterSpec
+            let parameter: ProcessorSchema.Parameter
             do {
-                spec = try CParameterSchema.read(params[index])
+                parameter = try CParameterSchema.read(params[index])
             } catch {
                 throw malformed(error.reason)
             }
-            if parameters.contains(where: { $0.name == spec.name }) { throw malformed("parameter '\(spec.name)' is declared twice") }
-            if spec.isRequired, parameters.contains(where: { !$0.isRequired }) {
-                throw malformed("required parameter '\(spec.name)' comes after an optional one; required parameters come first")
+            if parameter.defaultText == nil, schema.contains(where: { $0.defaultText != nil }) {
+                throw malformed("required parameter '\(parameter.name)' comes after an optional one; required parameters come first")
             }
-            parameters.append(spec)
+            schema.append(parameter)
+        }
+        let parameters: [ParameterSpec]
+        do {
+            parameters = try ParameterSpec.parameters(from: schema, processor: name)
+        } catch {
+            throw malformed(error.message)
         }
         let entry = ExternalProcessorEntry(
             name: name, module: module, flags: processor.flags, userData: processor.user_data,

@@ -10,21 +10,28 @@ import ServiceLifecycle
 struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coordinator",
-        abstract: "Run the coordinator: write every event of the stream to the event log.",
+        abstract: "Run the coordinator: fold the event stream into projections in Redis and the event log.",
         discussion: """
-            Reads the event stream from the log's own last complete line (from the oldest event \
-            Redis retains when the log is new) and appends JSON lines, up to 1000 events per write, \
-            each write flushed to the disk. The file is rotated when it passes --event-log-max-mb: \
-            FILE becomes FILE.1, older files shift up, and at most --event-log-keep rotated files \
-            are kept. Events the stream no longer holds when they are due are recorded in the log \
-            as a gap record (docs/coordinator.md).
+            One coordinator leads at a time (a lease in Redis; a second one waits and takes over \
+            when the first is gone). The leader folds every event into per-job, per-batch and \
+            per-worker projections in Redis, moving its checkpoint atomically with them, so \
+            `darkroom get` and `darkroom status` answer in O(1); it publishes workerOffline when a \
+            worker's heartbeat lapses, moves due delayed jobs into their streams, and trims the \
+            event stream behind itself (at most --event-stream-cap entries while it is registered).
 
-            SIGTERM or SIGINT: write the batch in hand, exit 0. After SIGKILL, a restart cuts a \
-            half-written last line and resumes after the last complete one.
+            With --event-log it also appends every event as a JSON line to the log on the volume, \
+            up to 1000 events per write, each write flushed to the disk, resuming from the log's own \
+            last complete line. The file is rotated when it passes --event-log-max-mb: FILE becomes \
+            FILE.1, older files shift up, and at most --event-log-keep rotated files are kept. Events \
+            the stream no longer holds when they are due are recorded as a gap record \
+            (docs/coordinator.md).
+
+            SIGTERM or SIGINT: finish the page in hand, give up the lease, exit 0. After SIGKILL, a \
+            restart resumes both from their checkpoints, missing and repeating nothing.
             """
     )
 
-    @Option(name: .customLong("event-log"), help: ArgumentHelp("The event log file (JSON lines).", valueName: "file"))
+    @Option(name: .customLong("event-log"), help: ArgumentHelp("Also write every event to this file (JSON lines).", valueName: "file"))
     var eventLog: String?
 
     @Option(name: .customLong("event-log-max-mb"), help: ArgumentHelp("Rotate the event log when it passes this size.", valueName: "MB"))
@@ -32,6 +39,14 @@ struct CoordinatorCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("event-log-keep"), help: ArgumentHelp("Rotated event log files kept.", valueName: "N"))
     var eventLogKeep: Int = 10
+
+    @Option(
+        name: .customLong("event-stream-cap"),
+        help: ArgumentHelp("The most events the stream holds while this coordinator is registered.", valueName: "N"))
+    var eventStreamCap: Int = 1_000_000
+
+    @Option(help: ArgumentHelp("The name this coordinator holds the lease under (default host:pid).", valueName: "name"))
+    var name: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
@@ -51,10 +66,15 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let client = RedisClient(url: settings.redisURL, options: RedisConnectionOptions(), connections: 2, dedicatedConnections: 1)
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client, configuration: JobQueueConfiguration(), keyPrefix: settings.keyPrefix)
-        let coordinator = Coordinator(queue: queue, configuration: .init(eventLog: settings.eventLog), logger: logger)
+        let coordinator = Coordinator(
+            queue: queue, store: queue,
+            configuration: .init(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap), logger: logger)
         logger.info(
             "darkroom coordinator \(DarkroomVersion.current)",
-            metadata: ["redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)", "event-log": "\(settings.eventLog.path)"])
+            metadata: [
+                "name": "\(settings.name)", "redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)",
+                "event-log": "\(settings.eventLog?.path ?? "none")",
+            ])
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: coordinator)], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
@@ -71,19 +91,26 @@ struct CoordinatorCommand: AsyncParsableCommand {
     }
 
     private struct Settings {
-        var eventLog: EventLogConfiguration
+        var eventLog: EventLogConfiguration?
+        var name: String
+        var streamCap: Int
         var redisURL: RedisURL
         var keyPrefix: String
         var logLevel: Logger.Level
     }
 
     private func makeSettings() throws(UsageFailure) -> Settings {
-        guard let eventLog, !eventLog.isEmpty else { throw UsageFailure("--event-log FILE is required") }
+        if let eventLog, eventLog.isEmpty { throw UsageFailure("--event-log needs a file name") }
+        guard (1000...1_000_000_000).contains(eventStreamCap) else {
+            throw UsageFailure("--event-stream-cap must be 1000…1000000000 (got \(eventStreamCap))")
+        }
+        let name = name ?? CoordinatorName.default()
+        guard JobID.isAcceptable(name) else { throw UsageFailure("--name must be 1–200 bytes without control characters") }
         guard (1...1_000_000).contains(eventLogMaxMB) else { throw UsageFailure("--event-log-max-mb must be 1…1000000 (got \(eventLogMaxMB))") }
         guard (1...1000).contains(eventLogKeep) else { throw UsageFailure("--event-log-keep must be 1…1000 (got \(eventLogKeep))") }
         let level = try ServiceLogging.level(logLevel)
         return Settings(
-            eventLog: EventLogConfiguration(path: eventLog, maxBytes: Int64(eventLogMaxMB) * 1024 * 1024, keep: eventLogKeep),
-            redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
+            eventLog: eventLog.map { EventLogConfiguration(path: $0, maxBytes: Int64(eventLogMaxMB) * 1024 * 1024, keep: eventLogKeep) },
+            name: name, streamCap: eventStreamCap, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
     }
 }

@@ -13,6 +13,13 @@ import DarkroomQueue
 /// | `{p}:batch:<name>` | hash | `total`, `succeeded`, `failed`, `dead`, `cancelled`; expires after the idempotency window |
 /// | `{p}:workers` | sorted set | worker name → heartbeat expiry (ms) |
 /// | `{p}:worker:<name>` | string | WorkerInfo JSON, expires with the heartbeat ttl |
+/// | `{p}:coordinator` | hash | the registered coordinator: `checkpoint`, `cap`, `owner`, `updatedAt`; expires 7 days after its last write |
+/// | `{p}:coordinator:lease` | string | the coordinator holding the lease, with a `PX` ttl |
+/// | `{p}:jobstate:<id>` | hash | the coordinator's projection of a job (`CoordinatorScripts.apply`); expires after the idempotency window |
+/// | `{p}:batchtimes:<name>` | hash | histogram of a batch's job durations (bucket → count) |
+/// | `{p}:workerstate:<name>` | hash | the coordinator's projection of a worker: `state`, `done`, `errors`, `lastAt` |
+/// | `{p}:workerjobs:<name>` | set | the jobs a worker has started and not ended, as the coordinator saw |
+/// | `{p}:workerstates` | sorted set | worker name → time of its latest event (ms), for listing the projections |
 ///
 /// Scripts build the per-job and per-batch keys from the prefix, so the layout needs a standalone
 /// Redis (or a cluster where every key hashes to one slot, e.g. a prefix like `{darkroom}`).
@@ -32,10 +39,17 @@ struct RedisQueueKeys: Sendable {
     var events: String { "\(prefix):events" }
     var dead: String { "\(prefix):dead" }
     var workers: String { "\(prefix):workers" }
+    var coordinator: String { "\(prefix):coordinator" }
+    var coordinatorLease: String { "\(prefix):coordinator:lease" }
+    var workerStates: String { "\(prefix):workerstates" }
 
     func marker(_ id: JobID) -> String { "\(prefix):job:\(id.rawValue)" }
     func batch(_ name: String) -> String { "\(prefix):batch:\(name)" }
     func worker(_ name: String) -> String { "\(prefix):worker:\(name)" }
+    func jobState(_ id: JobID) -> String { "\(prefix):jobstate:\(id.rawValue)" }
+    func batchTimes(_ name: String) -> String { "\(prefix):batchtimes:\(name)" }
+    func workerState(_ name: String) -> String { "\(prefix):workerstate:\(name)" }
+    func workerJobs(_ name: String) -> String { "\(prefix):workerjobs:\(name)" }
 
     /// The priority whose stream `key` is, or nil for another key.
     func priority(ofStream key: String) -> JobPriority? {

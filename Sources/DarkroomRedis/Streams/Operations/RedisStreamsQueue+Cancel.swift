@@ -123,8 +123,9 @@ extension StreamScripts {
     /// it. So a job a worker took meanwhile, or one another cancel got first, is left alone and
     /// gets no second terminal event. Returns how many were dropped.
     static let cancel = RedisScript(
-        StreamScripts.countInBatchFunction + """
-            local group, prefix, maxlen, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+        StreamScripts.countInBatchFunction + StreamScripts.eventMaxLenFunction + """
+            local group, prefix, ttl = ARGV[1], ARGV[2], ARGV[4]
+            local maxlen = eventMaxLen(KEYS[1], ARGV[3])
             local dropped = 0
             for i = 5, #ARGV, 5 do
               local removed = false

@@ -29,17 +29,12 @@ extension RedisStreamsQueue {
         }
     }
 
-    /// Publishes one `batchEnqueued` per batch that got new jobs, in one pipelined round trip.
+    /// Publishes one `batchEnqueued` per batch that got new jobs, in one script run.
     func announce(_ tally: BatchTally, at now: Timestamp) async throws {
-        let commands: [[[UInt8]]] = tally.order.compactMap { batch in
+        let events = tally.order.compactMap { batch -> JobEvent? in
             guard let count = tally.counts[batch], count > 0 else { return nil }
-            let event = JobEvent.batchEnqueued(batch: batch, count: count, at: now)
-            return ["XADD", keys.events, "MAXLEN", "~", String(configuration.eventRetention), "*", "event"]
-                .map { Array($0.utf8) } + [EventJSONWriter.bytes(event)]
+            return JobEvent.batchEnqueued(batch: batch, count: count, at: now)
         }
-        guard !commands.isEmpty else { return }
-        try await redis {
-            for reply in try await self.client.pipeline(commands) { try reply.throwingOnError() }
-        }
+        try await appendEvents(events)
     }
 }

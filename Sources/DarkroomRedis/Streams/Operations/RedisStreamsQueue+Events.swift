@@ -6,17 +6,18 @@ import Foundation
 extension RedisStreamsQueue {
     public func publish(_ events: [JobEvent]) async throws {
         try Self.checkPublishable(events)
-        var commands: [[[UInt8]]] = []
-        for event in events {
-            commands.append(
-                ["XADD", keys.events, "MAXLEN", "~", String(configuration.eventRetention), "*", "event"]
-                    .map { Array($0.utf8) } + [EventJSONWriter.bytes(event)])
-        }
-        guard !commands.isEmpty else { return }
-        let sent = commands
-        try await redis {
-            for reply in try await self.client.pipeline(sent) { try reply.throwingOnError() }
-        }
+        try await appendEvents(events)
+    }
+
+    /// Appends events with `StreamScripts.appendEvents` (one script run), trimmed like the events
+    /// the queue's own scripts publish.
+    func appendEvents(_ events: [JobEvent]) async throws {
+        guard !events.isEmpty else { return }
+        var arguments = ScriptArguments()
+        arguments.append(configuration.eventRetention)
+        for event in events { arguments.append(EventJSONWriter.bytes(event)) }
+        let sent = arguments
+        _ = try await redis { try await self.eval(StreamScripts.appendEvents, keys: [self.keys.events], arguments: sent) }
     }
 
     /// `XREAD COUNT limit STREAMS {p}:events <cursor>`; when there is nothing and `wait` allows,

@@ -116,37 +116,56 @@ extension StreamScripts {
     /// waiting reserve can wake when it comes, and 1 when some stream's group was missing (the
     /// caller recreates the groups; the other streams were still read).
     static let reserve = RedisScript(
-        """
-        local group, consumer, now = ARGV[1], ARGV[2], ARGV[3]
-        local want = tonumber(ARGV[4])
-        local streams = { high = KEYS[2], normal = KEYS[3], low = KEYS[4] }
-        local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, ARGV[5])
-        for _, member in ipairs(due) do
-          local bar = string.find(member, '|', 1, true)
-          local stream, payload = KEYS[3], member
-          if bar then
-            stream = streams[string.sub(member, 1, bar - 1)] or KEYS[3]
-            payload = string.sub(member, bar + 1)
-          end
-          redis.call('XADD', stream, '*', 'job', payload)
-          redis.call('ZREM', KEYS[1], member)
-        end
-        local out, missing = {}, 0
-        for i = 2, 4 do
-          if want <= 0 then break end
-          -- pcall: a stream whose group is gone (NOGROUP) must not abort the script after the
-          -- streams before it were read (their entries would be pending with nobody told).
-          local ok, reply = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', want, 'STREAMS', KEYS[i], '>')
-          if not ok then
-            missing = 1
-          elseif reply then
-            for _, entry in ipairs(reply[1][2]) do
-              out[#out + 1] = { i - 1, entry[1], entry[2] or {} }
-              want = want - 1
+        promoteDueFunction + """
+            local group, consumer, now = ARGV[1], ARGV[2], ARGV[3]
+            local want = tonumber(ARGV[4])
+            promoteDue(now, ARGV[5])
+            local out, missing = {}, 0
+            for i = 2, 4 do
+              if want <= 0 then break end
+              -- pcall: a stream whose group is gone (NOGROUP) must not abort the script after the
+              -- streams before it were read (their entries would be pending with nobody told).
+              local ok, reply = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', want, 'STREAMS', KEYS[i], '>')
+              if not ok then
+                missing = 1
+              elseif reply then
+                for _, entry in ipairs(reply[1][2]) do
+                  out[#out + 1] = { i - 1, entry[1], entry[2] or {} }
+                  want = want - 1
+                end
+              end
             end
+            local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+            return { out, nextDue[2] or '', missing }
+            """)
+}
+
+extension StreamScripts {
+    /// Lua put in front of the scripts that move due delayed jobs (`reserve`, `promoteDue`):
+    /// `promoteDue(now, limit)` moves up to `limit` members of the delayed set (`KEYS[1]`) due by
+    /// `now` to the tail of their stream (`KEYS[2]`–`KEYS[4]`: high, normal, low; a member without
+    /// a known priority goes to normal), `XADD` then `ZREM`, in due order. Returns how many moved.
+    static let promoteDueFunction = """
+        local function promoteDue(now, limit)
+          local streams = { high = KEYS[2], normal = KEYS[3], low = KEYS[4] }
+          local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, limit)
+          for _, member in ipairs(due) do
+            local bar = string.find(member, '|', 1, true)
+            local stream, payload = KEYS[3], member
+            if bar then
+              stream = streams[string.sub(member, 1, bar - 1)] or KEYS[3]
+              payload = string.sub(member, bar + 1)
+            end
+            redis.call('XADD', stream, '*', 'job', payload)
+            redis.call('ZREM', KEYS[1], member)
           end
+          return #due
         end
-        local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-        return { out, nextDue[2] or '', missing }
-        """)
+
+        """
+
+    /// Moves due delayed jobs into their streams, without reading any: the coordinator's
+    /// housekeeping, so a backlog of due jobs is ready (and visible to a scaler) even when no
+    /// worker is reserving. `KEYS`: delayed set, high, normal, low. `ARGV`: now (ms), limit.
+    static let promoteDue = RedisScript(promoteDueFunction + "return promoteDue(ARGV[1], ARGV[2])")
 }

@@ -126,40 +126,40 @@ extension StreamScripts {
     /// right attempt and call again. Otherwise `XACK` + `XDEL` + the action + the event + the batch
     /// counter (only when the batch hash exists), atomically, and returns 1.
     static let finish = RedisScript(
-        """
-        local group, id = ARGV[1], ARGV[2]
-        local pending = redis.call('XPENDING', KEYS[1], group, id, id, 1)[1]
-        if not pending then return 0 end
-        if ARGV[4] ~= '' and pending[2] ~= ARGV[4] then return 0 end
-        if ARGV[3] ~= '' and pending[4] ~= tonumber(ARGV[3]) then return -pending[4] end
-        local action, payload = ARGV[9], ARGV[10]
-        if action ~= 'ack' and ARGV[11] == 'entry' then
-          payload = ''
-          local found = redis.call('XRANGE', KEYS[1], id, id)[1]
-          if found and found[2] then
-            local fields = found[2]
-            for i = 1, #fields, 2 do
-              if fields[i] == 'job' then payload = fields[i + 1] break end
+        StreamScripts.eventMaxLenFunction + """
+            local group, id = ARGV[1], ARGV[2]
+            local pending = redis.call('XPENDING', KEYS[1], group, id, id, 1)[1]
+            if not pending then return 0 end
+            if ARGV[4] ~= '' and pending[2] ~= ARGV[4] then return 0 end
+            if ARGV[3] ~= '' and pending[4] ~= tonumber(ARGV[3]) then return -pending[4] end
+            local action, payload = ARGV[9], ARGV[10]
+            if action ~= 'ack' and ARGV[11] == 'entry' then
+              payload = ''
+              local found = redis.call('XRANGE', KEYS[1], id, id)[1]
+              if found and found[2] then
+                local fields = found[2]
+                for i = 1, #fields, 2 do
+                  if fields[i] == 'job' then payload = fields[i + 1] break end
+                end
+              end
             end
-          end
-        end
-        redis.call('XACK', KEYS[1], group, id)
-        redis.call('XDEL', KEYS[1], id)
-        if action == 'dead' then
-          redis.call('XADD', KEYS[4], '*', 'job', payload, 'error', ARGV[14], 'at', ARGV[15])
-        elseif action == 'ready' then
-          redis.call('XADD', KEYS[1], '*', 'job', payload)
-        elseif action == 'delay' then
-          redis.call('ZADD', KEYS[3], ARGV[13], ARGV[12] .. '|' .. payload)
-        end
-        if ARGV[5] ~= '' then
-          redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], '*', 'event', ARGV[5])
-        end
-        if ARGV[7] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then
-          redis.call('HINCRBY', KEYS[5], ARGV[7], 1)
-          if redis.call('PTTL', KEYS[5]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[5], ARGV[8]) end
-        end
-        return 1
-        """)
+            redis.call('XACK', KEYS[1], group, id)
+            redis.call('XDEL', KEYS[1], id)
+            if action == 'dead' then
+              redis.call('XADD', KEYS[4], '*', 'job', payload, 'error', ARGV[14], 'at', ARGV[15])
+            elseif action == 'ready' then
+              redis.call('XADD', KEYS[1], '*', 'job', payload)
+            elseif action == 'delay' then
+              redis.call('ZADD', KEYS[3], ARGV[13], ARGV[12] .. '|' .. payload)
+            end
+            if ARGV[5] ~= '' then
+              redis.call('XADD', KEYS[2], 'MAXLEN', '~', eventMaxLen(KEYS[2], ARGV[6]), '*', 'event', ARGV[5])
+            end
+            if ARGV[7] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then
+              redis.call('HINCRBY', KEYS[5], ARGV[7], 1)
+              if redis.call('PTTL', KEYS[5]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[5], ARGV[8]) end
+            end
+            return 1
+            """)
 
 }

@@ -7,6 +7,8 @@ public struct EventLogError: CodedDarkroomError, Hashable {
         case io = "eventlog.io"
         /// The last complete line of a log file is not a record this log writes.
         case corrupt = "eventlog.corrupt"
+        /// Another process (a second coordinator) writes this log: it holds `FILE.lock`.
+        case locked = "eventlog.locked"
         /// A setting is out of range.
         case invalidConfiguration = "eventlog.invalid-configuration"
     }

@@ -26,6 +26,9 @@ public final class EventLog {
     /// The stream id of the last event in the log; nil when the log holds none.
     public private(set) var checkpoint: EventCursor?
     private var file: EventLogFile?
+    /// `FILE.lock`, held with `flock` while the log is open: two coordinators pointed at one file
+    /// (on one host or one shared volume) must not both append.
+    private var lockDescriptor: Int32 = -1
 
     /// Opens the log, creating `FILE` when missing, and recovers its checkpoint.
     public init(configuration: EventLogConfiguration) throws(EventLogError) {
@@ -36,12 +39,21 @@ public final class EventLog {
             throw EventLogError(.invalidConfiguration, "the event log must keep at least 1 rotated file (got \(configuration.keep))")
         }
         self.configuration = configuration
-        let current = try EventLogFile(path: configuration.path, writable: true)
+        lockDescriptor = try Self.lock(configuration.path + ".lock")
+        let current: EventLogFile
+        do {
+            current = try EventLogFile(path: configuration.path, writable: true)
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
         file = current
         checkpoint = try Self.recover(current)
         if checkpoint == nil { checkpoint = try Self.checkpointOfRotated(configuration.rotatedPath(1)) }
         syncDirectory()
     }
+
+    deinit { close() }
 
     /// The path of the file being written.
     public var path: String { configuration.path }
@@ -62,10 +74,33 @@ public final class EventLog {
         if current.size > configuration.maxBytes { try rotate() }
     }
 
-    /// Closes the current file.
+    /// Closes the current file and gives up the lock.
     public func close() {
+        closeCurrentFile()
+        if lockDescriptor >= 0 {
+            Glibc.close(lockDescriptor)
+            lockDescriptor = -1
+        }
+    }
+
+    private func closeCurrentFile() {
         file?.closeFile()
         file = nil
+    }
+
+    /// Opens and locks `path`, or says who to look for when another process holds it.
+    private static func lock(_ path: String) throws(EventLogError) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .io("cannot open \(path)", .current) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = Errno.current
+            Glibc.close(descriptor)
+            if failure.code == EWOULDBLOCK {
+                throw EventLogError(.locked, "another process writes this event log (it holds \(path)); run one coordinator per log", errno: failure)
+            }
+            throw .io("cannot lock \(path)", failure)
+        }
+        return descriptor
     }
 
     private func currentFile() throws(EventLogError) -> EventLogFile {
@@ -79,7 +114,7 @@ public final class EventLog {
     /// Shifts the rotated files up by one, deleting the oldest, and renames `FILE` to `FILE.1`.
     /// The next append creates a new `FILE`.
     private func rotate() throws(EventLogError) {
-        close()
+        closeCurrentFile()
         let keep = configuration.keep
         if unlink(configuration.rotatedPath(keep)) != 0, errno != ENOENT {
             throw .io("cannot delete \(configuration.rotatedPath(keep))", .current)

@@ -1,0 +1,51 @@
+import DarkroomQueue
+
+/// The event log reader.
+extension Coordinator {
+    /// Opens the event log and appends page after page to it until shutdown. The log is opened
+    /// here, by the one task that writes it, and closed when it stops.
+    func followIntoLog() async throws {
+        guard let configuration = configuration.eventLog else { return }
+        let log = try EventLog(configuration: configuration)
+        defer { log.close() }
+        logger.info("event log open", metadata: ["file": "\(log.path)", "checkpoint": "\(log.checkpoint?.rawValue ?? "none")"])
+        progress.withLock { $0.logCheckpoint = log.checkpoint }
+        try await repeatUntilStopped("event log") {
+            _ = try await appendNextBatch(to: log, wait: self.configuration.pollWait)
+        }
+    }
+
+    /// Reads one batch after the log's checkpoint (waiting up to `wait` for one), checks it for a
+    /// gap and appends it. Returns how many events were appended.
+    public func appendNextBatch(to log: EventLog, wait: Duration) async throws -> Int {
+        let batch = try await queue.readEvents(after: log.checkpoint ?? .start, limit: max(configuration.batchSize, 1), wait: wait)
+        guard !batch.isEmpty else { return 0 }
+        let gap = try await gap(after: log.checkpoint, in: batch, reader: "event log")
+        try log.append(batch, gap: gap)
+        progress.withLock {
+            $0.logCheckpoint = log.checkpoint
+            $0.eventsLogged += batch.count
+            $0.logTrimPoint.record(batch)
+        }
+        return batch.count
+    }
+
+    /// The gap between `checkpoint` and the first event of `batch`, counted and logged as an error.
+    func gap(after checkpoint: EventCursor?, in batch: [EventEnvelope], reader: String) async throws -> EventGap? {
+        guard let checkpoint, let first = batch.first,
+            let gap = try await StreamPosition.gap(
+                after: checkpoint, first: first.cursor,
+                oldestRetained: { try await self.queue.readEvents(after: .start, limit: 1, wait: .zero).first?.cursor })
+        else { return nil }
+        progress.withLock {
+            $0.gaps += 1
+            $0.eventsLost += gap.missing ?? 0
+        }
+        logger.error(
+            "the event stream no longer held events after the \(reader)'s checkpoint",
+            metadata: [
+                "after": "\(gap.after)", "before": "\(gap.before)", "missing": "\(gap.missing.map(String.init) ?? "unknown")",
+            ])
+        return gap
+    }
+}

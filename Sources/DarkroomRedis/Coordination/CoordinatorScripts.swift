@@ -1,0 +1,188 @@
+/// The coordinator's Lua scripts: its lease, and the fold of events into projections.
+enum CoordinatorScripts {
+    /// Takes or renews the lease. `KEYS`: lease. `ARGV`: owner, ttl (ms). Returns the holder after
+    /// the call.
+    static let acquireLease = RedisScript(
+        """
+        local holder = redis.call('GET', KEYS[1])
+        if not holder or holder == ARGV[1] then
+          redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+          return ARGV[1]
+        end
+        return holder
+        """)
+
+    /// Deletes the lease when `owner` holds it. `KEYS`: lease. `ARGV`: owner.
+    static let releaseLease = RedisScript(
+        """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+        return 0
+        """)
+
+    /// Registers the coordinator. `KEYS`: lease, coordinator hash. `ARGV`: owner, cap,
+    /// registration ttl (ms). Only the lease holder registers; returns 1 when it did.
+    static let register = RedisScript(
+        """
+        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+        redis.call('HSET', KEYS[2], 'cap', ARGV[2], 'owner', ARGV[1])
+        redis.call('PEXPIRE', KEYS[2], ARGV[3])
+        return 1
+        """)
+
+    /// Folds a page of events into the projections and moves the checkpoint, atomically.
+    ///
+    /// `KEYS`: lease, coordinator hash. `ARGV`: 1. owner, 2. expected checkpoint ('' = none yet),
+    /// 3. key prefix, 4. projection ttl (ms), 5. registration ttl (ms), 6. now (ms), then per event
+    /// eight values: stream id, type, job ('' = none), batch ('' = none), worker ('' = none), time
+    /// (ms), `1` for a `failed` that will be retried ('' otherwise), and the event JSON.
+    ///
+    /// Returns `{1}` when applied, `{0}` when `owner` does not hold the lease, `{-1, checkpoint}`
+    /// when the stored checkpoint is not the expected one; nothing is written in the last two.
+    ///
+    /// Per job event, the job's hash `{p}:jobstate:<id>` keeps the latest event, its stream id,
+    /// `state` (`running`, `retrying` or the terminal type), the worker, the start time and count,
+    /// and the duration from the latest start to the terminal event. A job counts as running in its
+    /// batch (`running`) and its worker (`{p}:workerjobs:<name>`) from `started` until the next
+    /// event; a restart by another worker moves it. A terminal event with a known start adds its
+    /// duration to the batch's histogram (`{p}:batchtimes:<name>`, buckets 10 % wide: bucket 0
+    /// holds [0, 1) ms, bucket b ≥ 1 holds [1.1^(b-1), 1.1^b) ms). Per touched batch, `queued`
+    /// (total − ended − running, at least 0), `p50Ms` and `p95Ms` (the bucket's geometric middle)
+    /// are rewritten at the end.
+    static let apply = RedisScript(
+        """
+        local owner, expected, prefix = ARGV[1], ARGV[2], ARGV[3]
+        local ttl, regttl, now = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+        if redis.call('GET', KEYS[1]) ~= owner then return {0} end
+        local current = redis.call('HGET', KEYS[2], 'checkpoint') or ''
+        if current ~= expected then return {-1, current} end
+
+        local touched, order = {}, {}
+        local function touch(batch)
+          if batch ~= '' and not touched[batch] then touched[batch] = true order[#order + 1] = batch end
+        end
+        local function keepAlive(key)
+          if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+        end
+        local logOfStep = math.log(1.1)
+        local function bucketOf(ms)
+          if ms < 1 then return 0 end
+          return math.floor(math.log(ms) / logOfStep) + 1
+        end
+
+        local last = expected
+        for i = 7, #ARGV, 8 do
+          local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+          local at, retry, json = tonumber(ARGV[i + 5]), ARGV[i + 6], ARGV[i + 7]
+          if job ~= '' then
+            local jobKey = prefix .. ':jobstate:' .. job
+            local batchKey = prefix .. ':batch:' .. batch
+            local before = redis.call('HMGET', jobKey, 'state', 'worker', 'startedAt', 'starts')
+            local wasRunning = before[1] == 'running'
+            if wasRunning then
+              if before[2] and before[2] ~= '' then redis.call('SREM', prefix .. ':workerjobs:' .. before[2], job) end
+              if batch ~= '' then redis.call('HINCRBY', batchKey, 'running', -1) end
+            end
+            if kind == 'started' then
+              redis.call('HSET', jobKey, 'state', 'running', 'worker', worker, 'startedAt', at,
+                'starts', (tonumber(before[4]) or 0) + 1, 'event', json, 'id', id)
+              redis.call('HDEL', jobKey, 'durationMs')
+              if batch ~= '' then redis.call('HINCRBY', batchKey, 'running', 1) end
+              if worker ~= '' then
+                local jobsKey = prefix .. ':workerjobs:' .. worker
+                redis.call('SADD', jobsKey, job)
+                keepAlive(jobsKey)
+              end
+            else
+              local state = kind
+              if kind == 'failed' and retry == '1' then state = 'retrying' end
+              redis.call('HSET', jobKey, 'state', state, 'worker', worker, 'event', json, 'id', id)
+              local started = tonumber(before[3])
+              if state ~= 'retrying' and wasRunning and started then
+                local ms = math.max(at - started, 0)
+                redis.call('HSET', jobKey, 'durationMs', ms)
+                if batch ~= '' then
+                  local timesKey = prefix .. ':batchtimes:' .. batch
+                  redis.call('HINCRBY', timesKey, bucketOf(ms), 1)
+                  keepAlive(timesKey)
+                end
+              else
+                redis.call('HDEL', jobKey, 'durationMs')
+              end
+              if worker ~= '' then
+                local workerKey = prefix .. ':workerstate:' .. worker
+                if state ~= 'retrying' then redis.call('HINCRBY', workerKey, 'done', 1) end
+                if kind == 'failed' or kind == 'dead' then redis.call('HINCRBY', workerKey, 'errors', 1) end
+              end
+            end
+            keepAlive(jobKey)
+            touch(batch)
+          elseif kind == 'batchEnqueued' then
+            touch(batch)
+          end
+          if worker ~= '' then
+            local workerKey = prefix .. ':workerstate:' .. worker
+            local state = 'online'
+            if kind == 'workerOffline' then state = 'offline' end
+            redis.call('HSET', workerKey, 'state', state, 'lastAt', at)
+            keepAlive(workerKey)
+            redis.call('ZADD', prefix .. ':workerstates', at, worker)
+          end
+          last = id
+        end
+
+        for _, batch in ipairs(order) do
+          local batchKey = prefix .. ':batch:' .. batch
+          local f = redis.call('HMGET', batchKey, 'total', 'succeeded', 'failed', 'dead', 'cancelled', 'running')
+          local n = {}
+          for k = 1, 6 do n[k] = tonumber(f[k]) or 0 end
+          local queued = math.max(n[1] - n[2] - n[3] - n[4] - n[5] - n[6], 0)
+          redis.call('HSET', batchKey, 'queued', queued)
+          local times = redis.call('HGETALL', prefix .. ':batchtimes:' .. batch)
+          local buckets, count = {}, 0
+          for k = 1, #times, 2 do
+            local b, c = tonumber(times[k]), tonumber(times[k + 1])
+            buckets[#buckets + 1] = { b, c }
+            count = count + c
+          end
+          if count > 0 then
+            table.sort(buckets, function(x, y) return x[1] < y[1] end)
+            local function quantile(q)
+              local rank, seen = math.ceil(q * count), 0
+              for _, bucket in ipairs(buckets) do
+                seen = seen + bucket[2]
+                if seen >= rank then
+                  if bucket[1] == 0 then return 0.5 end
+                  return math.floor(math.exp((bucket[1] - 0.5) * logOfStep) * 1000 + 0.5) / 1000
+                end
+              end
+              return 0
+            end
+            redis.call('HSET', batchKey, 'p50Ms', tostring(quantile(0.5)), 'p95Ms', tostring(quantile(0.95)))
+          end
+          keepAlive(batchKey)
+        end
+
+        redis.call('HSET', KEYS[2], 'checkpoint', last, 'updatedAt', now, 'owner', owner)
+        redis.call('PEXPIRE', KEYS[2], regttl)
+        return {1}
+        """)
+
+    /// Marks one worker offline when its heartbeat has lapsed, with its `workerOffline` event.
+    ///
+    /// `KEYS`: lease, worker projection, worker heartbeat record, events stream.
+    /// `ARGV`: owner, the event JSON, the event retention, now (ms), grace (ms).
+    ///
+    /// Only the lease holder, only a worker the projection lists as online, whose heartbeat record
+    /// has expired and whose latest event is older than `grace` (a worker announces itself before
+    /// its first heartbeat lands). Returns 1 when it marked the worker.
+    static let markOffline = RedisScript(
+        StreamScripts.eventMaxLenFunction + """
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+            local state = redis.call('HMGET', KEYS[2], 'state', 'lastAt')
+            if state[1] ~= 'online' or redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+            if tonumber(ARGV[4]) - (tonumber(state[2]) or 0) < tonumber(ARGV[5]) then return 0 end
+            redis.call('HSET', KEYS[2], 'state', 'offline')
+            redis.call('XADD', KEYS[4], 'MAXLEN', '~', eventMaxLen(KEYS[4], ARGV[3]), '*', 'event', ARGV[2])
+            return 1
+            """)
+}

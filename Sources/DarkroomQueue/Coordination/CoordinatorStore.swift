@@ -61,6 +61,12 @@ public protocol CoordinatorStore: Sendable {
 
     /// The projections of the workers seen lately, by name.
     func workerProjections() async throws -> [WorkerProjection]
+
+    /// The batches the coordinator folded events of most recently, newest first, at most `limit`.
+    func recentBatches(limit: Int) async throws -> [String]
+
+    /// How many jobs ended (terminal events) in the `seconds` whole seconds before `now`.
+    func jobsEnded(inLast seconds: Int, before now: Timestamp) async throws -> Int
 }
 
 /// The answer of `CoordinatorStore.applyProjections`.

@@ -34,11 +34,20 @@ public struct QueueCounts: Sendable, Hashable {
     /// Entries in the dead-letter queue.
     public var deadLettered: Int
 
-    public init(ready: [JobPriority: Int], delayed: Int, pending: Int, deadLettered: Int) {
+    /// When the oldest ready job of each priority became ready (Redis: its stream entry's time,
+    /// i.e. when it was enqueued, promoted from the delayed set or handed back); a priority with
+    /// no ready job is absent. How long that job has waited is the priority's lag. Empty from the
+    /// in-memory queue, which keeps no such time.
+    public var oldestReady: [JobPriority: Timestamp]
+
+    public init(
+        ready: [JobPriority: Int], delayed: Int, pending: Int, deadLettered: Int, oldestReady: [JobPriority: Timestamp] = [:]
+    ) {
         self.ready = ready
         self.delayed = delayed
         self.pending = pending
         self.deadLettered = deadLettered
+        self.oldestReady = oldestReady
     }
 
     /// All ready jobs.

@@ -47,7 +47,9 @@ enum CoordinatorScripts {
     /// duration to the batch's histogram (`{p}:batchtimes:<name>`, buckets 10 % wide: bucket 0
     /// holds [0, 1) ms, bucket b ≥ 1 holds [1.1^(b-1), 1.1^b) ms). Per touched batch, `queued`
     /// (total − ended − running, at least 0), `p50Ms` and `p95Ms` (the bucket's geometric middle)
-    /// are rewritten at the end.
+    /// are rewritten at the end, and the batch is listed in `{p}:batches` (name → last update, the
+    /// newest 1000). Terminal events are counted per second of their time in `{p}:throughput`
+    /// (second → count; seconds older than 10 minutes are dropped).
     static let apply = RedisScript(
         """
         local owner, expected, prefix = ARGV[1], ARGV[2], ARGV[3]
@@ -69,6 +71,7 @@ enum CoordinatorScripts {
           return math.floor(math.log(ms) / logOfStep) + 1
         end
 
+        local ended, seconds = {}, {}
         local last = expected
         for i = 7, #ARGV, 8 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -107,6 +110,11 @@ enum CoordinatorScripts {
                 end
               else
                 redis.call('HDEL', jobKey, 'durationMs')
+              end
+              if state ~= 'retrying' then
+                local second = math.floor(at / 1000)
+                if not ended[second] then ended[second] = 0 seconds[#seconds + 1] = second end
+                ended[second] = ended[second] + 1
               end
               if worker ~= '' then
                 local workerKey = prefix .. ':workerstate:' .. worker
@@ -160,6 +168,22 @@ enum CoordinatorScripts {
             redis.call('HSET', batchKey, 'p50Ms', tostring(quantile(0.5)), 'p95Ms', tostring(quantile(0.95)))
           end
           keepAlive(batchKey)
+          redis.call('ZADD', prefix .. ':batches', now, batch)
+        end
+        local listed = redis.call('ZCARD', prefix .. ':batches')
+        if listed > 1000 then redis.call('ZREMRANGEBYRANK', prefix .. ':batches', 0, listed - 1001) end
+
+        local throughput = prefix .. ':throughput'
+        for _, second in ipairs(seconds) do redis.call('HINCRBY', throughput, second, ended[second]) end
+        if #seconds > 0 then
+          redis.call('PEXPIRE', throughput, 3600000)
+          if redis.call('HLEN', throughput) > 900 then
+            local oldest = math.floor(tonumber(now) / 1000) - 600
+            local fields = redis.call('HKEYS', throughput)
+            for _, field in ipairs(fields) do
+              if tonumber(field) < oldest then redis.call('HDEL', throughput, field) end
+            end
+          end
         end
 
         redis.call('HSET', KEYS[2], 'checkpoint', last, 'updatedAt', now, 'owner', owner)

@@ -178,6 +178,20 @@ extension RedisStreamsQueue: CoordinatorStore {
         return projections.sorted { $0.name < $1.name }
     }
 
+    public func recentBatches(limit: Int) async throws -> [String] {
+        let reply = try await redis { try await self.client.command(["ZREVRANGE", self.keys.batches, "0", String(max(limit, 1) - 1)]) }
+        try Self.throwing(reply)
+        return reply.array?.compactMap(\.string) ?? []
+    }
+
+    public func jobsEnded(inLast seconds: Int, before now: Timestamp) async throws -> Int {
+        let current = now.millisecondsSince1970 / 1000
+        let fields = (1...max(seconds, 1)).map { String(current - Int64($0)) }
+        let reply = try await redis { try await self.client.command(["HMGET", self.keys.throughput] + fields) }
+        try Self.throwing(reply)
+        return reply.array?.compactMap { $0.string.flatMap(Int.init) }.reduce(0, +) ?? 0
+    }
+
     private static func throwing(_ reply: RedisReply) throws {
         do { try reply.throwingOnError() } catch { throw queueError(error) }
     }

@@ -19,6 +19,8 @@ import DarkroomQueue
 /// | `{p}:batchtimes:<name>` | hash | histogram of a batch's job durations (bucket → count) |
 /// | `{p}:workerstate:<name>` | hash | the coordinator's projection of a worker: `state`, `done`, `errors`, `lastAt` |
 /// | `{p}:workerjobs:<name>` | set | the jobs a worker has started and not ended, as the coordinator saw |
+/// | `{p}:batches` | sorted set | batch name → last time the coordinator folded an event of it (ms), the newest 1000 |
+/// | `{p}:throughput` | hash | unix second → jobs that ended in it, as the coordinator folded them (the last 10 minutes) |
 /// | `{p}:workerstates` | sorted set | worker name → time of its latest event (ms), for listing the projections |
 ///
 /// Scripts build the per-job and per-batch keys from the prefix, so the layout needs a standalone
@@ -42,6 +44,8 @@ struct RedisQueueKeys: Sendable {
     var coordinator: String { "\(prefix):coordinator" }
     var coordinatorLease: String { "\(prefix):coordinator:lease" }
     var workerStates: String { "\(prefix):workerstates" }
+    var batches: String { "\(prefix):batches" }
+    var throughput: String { "\(prefix):throughput" }
 
     func marker(_ id: JobID) -> String { "\(prefix):job:\(id.rawValue)" }
     func batch(_ name: String) -> String { "\(prefix):batch:\(name)" }

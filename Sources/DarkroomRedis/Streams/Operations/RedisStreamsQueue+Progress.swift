@@ -8,16 +8,22 @@ extension RedisStreamsQueue {
                 StreamScripts.counts, keys: self.keys.streams + [self.keys.delayed, self.keys.dead],
                 arguments: ScriptArguments([RedisQueueKeys.group]))
         }
-        guard let values = reply.array?.compactMap(\.integer).map(Int.init), values.count == 8 else {
+        guard let items = reply.array, items.count == 11 else {
             throw Self.queueError(.protocolError("the counts script answered \(reply)"))
         }
+        let values = items.prefix(8).compactMap(\.integer).map(Int.init)
+        guard values.count == 8 else { throw Self.queueError(.protocolError("the counts script answered \(reply)")) }
         var ready: [JobPriority: Int] = [:]
+        var oldestReady: [JobPriority: Timestamp] = [:]
         for (index, priority) in JobPriority.allCases.sorted().enumerated() {
             ready[priority] = max(values[index * 2] - values[index * 2 + 1], 0)
+            if let id = items[8 + index].string, let milliseconds = StreamID.milliseconds(id) {
+                oldestReady[priority] = Timestamp(millisecondsSince1970: milliseconds)
+            }
         }
         return QueueCounts(
             ready: ready, delayed: values[6], pending: values[1] + values[3] + values[5],
-            deadLettered: values[7])
+            deadLettered: values[7], oldestReady: oldestReady)
     }
 
     public func batchProgress(_ batch: String) async throws -> BatchProgress? {
@@ -40,16 +46,31 @@ extension StreamScripts {
     ///
     /// `KEYS`: high, normal, low streams, delayed set, dead stream. `ARGV`: group.
     /// Returns `{len, pending}` per stream (a stream holds exactly its ready and pending entries,
-    /// since finished ones are deleted), then the delayed and dead sizes.
+    /// since finished ones are deleted), then the delayed and dead sizes, then per stream the id of
+    /// the oldest ready entry ('' when none): the first entry after the group's last-delivered-id.
     static let counts = RedisScript(
         """
-        local out = {}
+        local out, oldest = {}, {}
         for i = 1, 3 do
           out[#out + 1] = redis.call('XLEN', KEYS[i])
           out[#out + 1] = redis.call('XPENDING', KEYS[i], ARGV[1])[1]
+          local first = ''
+          local ok, groups = pcall(redis.call, 'XINFO', 'GROUPS', KEYS[i])
+          if ok then
+            for _, group in ipairs(groups) do
+              local fields = {}
+              for k = 1, #group, 2 do fields[group[k]] = group[k + 1] end
+              if fields['name'] == ARGV[1] then
+                local next = redis.call('XRANGE', KEYS[i], '(' .. fields['last-delivered-id'], '+', 'COUNT', 1)
+                if next[1] then first = next[1][1] end
+              end
+            end
+          end
+          oldest[i] = first
         end
         out[#out + 1] = redis.call('ZCARD', KEYS[4])
         out[#out + 1] = redis.call('XLEN', KEYS[5])
+        for i = 1, 3 do out[#out + 1] = oldest[i] end
         return out
         """)
 }

@@ -1,0 +1,104 @@
+import ArgumentParser
+import DarkroomClient
+import DarkroomQueue
+import DarkroomRedis
+import Foundation
+
+/// `darkroom status [--batch B | --job J] [--json]`.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the queues, live workers, batches and throughput.",
+        discussion: """
+            Reads what Redis holds: per priority the ready jobs and how long the oldest has waited \
+            (lag), jobs in flight, delayed and dead-lettered, and the live workers from their \
+            heartbeats. With a coordinator registered (darkroom coordinator) it adds what only its \
+            projections hold: the recently active batches, each batch's running and queued jobs and \
+            duration percentiles, each worker's errors and current jobs, and the jobs ended in the \
+            last minute. Without one it says which fields are missing; --batch still shows a batch's \
+            counters.
+
+            --job J shows one job: from its projection in O(1) with a coordinator, else from a scan \
+            of the event stream (as `darkroom get`).
+
+            Exit status: 0 shown; 1 --job names a job with no events; 2 bad usage; 3 Redis unreachable.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Show this batch (repeatable).", valueName: "name"))
+    var batch: [String] = []
+
+    @Option(help: ArgumentHelp("Show this job instead.", valueName: "id"))
+    var job: String?
+
+    @Flag(help: "Print one JSON object (the same as the coordinator's /status).")
+    var json = false
+
+    @OptionGroup(title: "Redis")
+    var redis: RedisOptions
+
+    func validate() throws {
+        if let job, JobID(rawValue: job) == nil {
+            throw UsageFailure("'\(EventFormatting.sanitized(String(job.prefix(40))))' is not a job id").exit()
+        }
+        if job != nil, !batch.isEmpty { throw UsageFailure("--job and --batch cannot be combined").exit() }
+    }
+
+    func run() async throws {
+        try await QueueCommandRunner.run(redis) { queue in
+            if let job, let id = JobID(rawValue: job) {
+                try await showJob(id, queue: queue)
+                return
+            }
+            let status = try await FleetStatusReader(queue: queue, store: queue).read(batches: batch.isEmpty ? nil : batch)
+            if json {
+                StandardOutput.line(try JSONText.line(status))
+            } else {
+                StandardOutput.line(StatusText.render(status))
+            }
+        }
+    }
+
+    private func showJob(_ id: JobID, queue: RedisStreamsQueue) async throws {
+        let registered = try await queue.coordinatorRegistration() != nil
+        let status = try await FleetClient(commandQueue: queue).lookup(id)
+        let projection = registered ? try await queue.jobProjection(id) : nil
+        let event: JobEvent
+        switch status {
+        case .notFound:
+            StandardError.line(
+                "darkroom: job \(EventFormatting.sanitized(id.rawValue)) has no events: it is unknown, still queued, or its events were trimmed"
+            )
+            throw QueueExit.failed
+        case .running(let latest), .retrying(let latest), .ended(let latest): event = latest
+        }
+        if json {
+            StandardOutput.line(
+                try JSONText.line(
+                    JobStatusRecord(
+                        job: id.rawValue, event: event, starts: projection?.starts, durationMs: projection?.durationMilliseconds,
+                        source: registered ? "projection" : "stream")))
+            return
+        }
+        var line = EventFormatting.line(event)
+        if let projection {
+            line += " · started \(projection.starts) time\(projection.starts == 1 ? "" : "s")"
+            if let duration = projection.durationMilliseconds { line += " · \(duration) ms from start to end" }
+        }
+        StandardOutput.line(line)
+        if !registered { StandardOutput.line("(from a scan of the event stream: no coordinator is registered)") }
+    }
+}
+
+/// `status --job J --json`.
+struct JobStatusRecord: Encodable {
+    var job: String
+    /// The job's latest event.
+    var event: JobEvent
+    /// Times a worker started it (coordinator).
+    var starts: Int?
+    /// From the latest start to the end (coordinator).
+    var durationMs: Int64?
+    /// `projection` (the coordinator's) or `stream` (a scan).
+    var source: String
+}

@@ -1,0 +1,84 @@
+/// Builds a `FleetStatus` from what the queue holds, and from the coordinator's projections when
+/// the queue keeps them (`CoordinatorStore`) and a coordinator is registered.
+public struct FleetStatusReader: Sendable {
+    public typealias Queue = JobQueueDriver & WorkerRegistry & ProgressReportingQueue
+
+    public let queue: any Queue
+    public let store: (any CoordinatorStore)?
+
+    public init(queue: any Queue, store: (any CoordinatorStore)?) {
+        self.queue = queue
+        self.store = store
+    }
+
+    /// The most recently active batches listed when none is asked for.
+    public static let recentBatchLimit = 20
+
+    /// The status now. `batches`: the batches to report (each even without a coordinator); nil
+    /// for the most recently active ones, which only a coordinator lists.
+    public func read(batches names: [String]? = nil, now: Timestamp = .now()) async throws -> FleetStatus {
+        let counts = try await queue.counts()
+        let registration = try await store?.coordinatorRegistration()
+        let projections = registration == nil ? nil : store
+
+        var queues: [String: FleetStatus.PriorityQueue] = [:]
+        for priority in JobPriority.allCases {
+            let lag = counts.oldestReady[priority].map { max(Double(now.millisecondsSince1970 - $0.millisecondsSince1970) / 1000, 0) }
+            queues[priority.rawValue] = .init(ready: counts.ready[priority] ?? 0, lagSeconds: lag)
+        }
+
+        let folded = try await projections?.workerProjections() ?? []
+        let workers = try await queue.liveWorkers().map { info in
+            let projection = folded.first { $0.name == info.name }
+            return FleetStatus.Worker(
+                name: info.name, host: info.host, pid: info.pid, concurrency: info.concurrency, jobsDone: info.jobsDone,
+                modules: info.modules, version: info.version, startedAt: info.startedAt, seenAt: info.seenAt,
+                errors: projection.map(\.errors) ?? (projections == nil ? nil : 0),
+                currentJobs: projection.map(\.currentJobs) ?? (projections == nil ? nil : 0))
+        }
+
+        var batches: [FleetStatus.Batch] = []
+        var batchNames = names ?? []
+        if names == nil, let projections { batchNames = try await projections.recentBatches(limit: Self.recentBatchLimit) }
+        for name in batchNames {
+            guard let progress = try await queue.batchProgress(name) else { continue }
+            let projection = try await projections?.batchProjection(name)
+            batches.append(
+                FleetStatus.Batch(
+                    name: name, total: progress.total, succeeded: progress.succeeded, failed: progress.failed, dead: progress.dead,
+                    cancelled: progress.cancelled, running: projection?.running, queued: projection?.queued,
+                    p50Ms: projection?.p50Milliseconds, p95Ms: projection?.p95Milliseconds))
+        }
+
+        var coordinator: FleetStatus.CoordinatorState?
+        if let registration {
+            let latest = try await queue.latestEventCursor()
+            coordinator = FleetStatus.CoordinatorState(
+                leaseHolder: registration.leaseHolder, checkpoint: registration.checkpoint?.rawValue, updatedAt: registration.updatedAt,
+                lagSeconds: Self.lagSeconds(from: registration.checkpoint, to: latest))
+        }
+
+        return FleetStatus(
+            at: now, queues: queues, inFlight: counts.pending, delayed: counts.delayed, deadLetters: counts.deadLettered,
+            workers: workers, batches: batches, jobsEndedLastMinute: try await projections?.jobsEnded(inLast: 60, before: now),
+            coordinator: coordinator,
+            needsCoordinator: projections == nil
+                ? [
+                    "batches (without --batch)", "batches[].running", "batches[].queued", "batches[].p50Ms", "batches[].p95Ms",
+                    "workers[].errors", "workers[].currentJobs", "jobsEndedLastMinute",
+                ] : [])
+    }
+
+    /// Seconds between two stream positions' times (stream ids start with milliseconds); nil for
+    /// cursors that carry no time.
+    static func lagSeconds(from checkpoint: EventCursor?, to latest: EventCursor) -> Double? {
+        guard latest != .start, let newest = milliseconds(latest) else { return 0 }
+        guard let checkpoint, let folded = milliseconds(checkpoint) else { return nil }
+        return max(Double(newest - folded) / 1000, 0)
+    }
+
+    private static func milliseconds(_ cursor: EventCursor) -> Int64? {
+        guard let dash = cursor.rawValue.firstIndex(of: "-") else { return nil }
+        return Int64(cursor.rawValue[..<dash])
+    }
+}

@@ -1,11 +1,13 @@
 import DarkroomQueue
+import DarkroomRedis
 import DarkroomTestSupport
 import Foundation
 import Testing
 
 /// `darkroom coordinator` as a real process beside a real worker and redis-server: the event log
-/// it writes holds every event of the stream exactly once, in stream order, across a SIGKILL.
-@Suite("The coordinator's event log, end to end with real processes and Redis", .serialized)
+/// it writes holds every event of the stream exactly once, in stream order, and its projections
+/// count every event exactly once, across a SIGKILL.
+@Suite("The coordinator's event log and projections, end to end with real processes and Redis", .serialized)
 struct CoordinatorRealTimeTests {
     /// The log's complete lines as (streamId, event id) pairs.
     static func logged(_ path: String) throws -> [[String]] {
@@ -27,7 +29,9 @@ struct CoordinatorRealTimeTests {
         }
     }
 
-    @Test("The coordinator SIGKILLed mid-batch and restarted: the log holds exactly one line per event of the stream, in stream order")
+    @Test(
+        "The coordinator SIGKILLed mid-batch and restarted: the log holds exactly one line per event of the stream, in stream order, and the projections are exact"
+    )
     func killedCoordinator() async throws {
         let fleet = try FleetKit()
         let log = fleet.path("logs/events.jsonl")
@@ -58,6 +62,7 @@ struct CoordinatorRealTimeTests {
 
         let stream = try await fleet.envelopes()
         try await Self.eventually("the log to catch up with the stream") { try Self.logged(log).count >= stream.count }
+        try await Self.checkProjections(fleet, stream: stream)
         second.kill(SIGTERM)
         #expect(await second.waitForExit(timeout: .seconds(30)) == 0, "\(second.error)")
         let expected = stream.map { [$0.cursor.rawValue, $0.event.id, $0.event.type.rawValue] }
@@ -65,5 +70,68 @@ struct CoordinatorRealTimeTests {
         #expect(stream.filter { $0.event.type == .succeeded }.count == 16)
         // The restarted coordinator had work left: the kill came mid-batch.
         #expect(loggedBeforeKill < stream.count)
+    }
+
+    @Test("Without a coordinator, status shows what Redis holds and names the fields that need one")
+    func statusWithoutCoordinator() async throws {
+        let fleet = try FleetKit()
+        let source = try fleet.image("s.png")
+        let enqueue = try await fleet.run(["enqueue", source, "-p", "blur(2)", "--batch", "plain", "--priority", "high"])
+        #expect(enqueue.status == 0, "\(enqueue.error)")
+
+        let json = try await fleet.run(["status", "--batch", "plain", "--json"])
+        #expect(json.status == 0, "\(json.error)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let high = try #require((record["queues"] as? [String: Any])?["high"] as? [String: Any])
+        #expect(high["ready"] as? Int == 1)
+        #expect(high["lagSeconds"] as? Double != nil)
+        let batch = try #require((record["batches"] as? [[String: Any]])?.first)
+        #expect(batch["total"] as? Int == 1)
+        #expect(batch["running"] == nil)
+        #expect((record["needsCoordinator"] as? [String])?.contains("batches[].running") == true)
+        #expect(record["coordinator"] == nil)
+
+        let text = try await fleet.run(["status"])
+        #expect(text.status == 0, "\(text.error)")
+        #expect(text.output.contains("No coordinator is registered"))
+        #expect(text.output.contains("high"))
+    }
+
+    /// Waits for the projections to reach the end of `stream`, then checks them against it: the
+    /// batch through `darkroom status --json`, a job through `status --job`, and the worker's
+    /// counts straight from Redis.
+    static func checkProjections(_ fleet: FleetKit, stream: [EventEnvelope]) async throws {
+        let client = RedisClient(url: try RedisURL(fleet.redis.url))
+        defer { client.close() }
+        let queue = RedisStreamsQueue(client: client)
+        let latest = try #require(stream.last?.cursor)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await queue.coordinatorRegistration()?.checkpoint != latest, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try await queue.coordinatorRegistration()?.checkpoint == latest)
+
+        let status = try await fleet.run(["status", "--batch", "logged", "--json"])
+        #expect(status.status == 0, "\(status.error)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        let batch = try #require((record["batches"] as? [[String: Any]])?.first)
+        #expect(batch["total"] as? Int == 16)
+        #expect(batch["succeeded"] as? Int == 16)
+        #expect(batch["running"] as? Int == 0)
+        #expect(batch["queued"] as? Int == 0)
+        #expect(batch["p95Ms"] as? Double != nil)
+        #expect((record["needsCoordinator"] as? [Any])?.isEmpty == true)
+
+        let terminal = stream.filter { $0.event.type == .succeeded }
+        let job = try #require(terminal.first?.event.job)
+        let shown = try await fleet.run(["status", "--job", job.rawValue, "--json"])
+        let jobRecord = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
+        #expect(jobRecord["source"] as? String == "projection")
+        #expect((jobRecord["event"] as? [String: Any])?["type"] as? String == "succeeded")
+
+        let worker = try #require(try await queue.workerProjections().first { $0.name == "w1" })
+        #expect(worker.jobsDone == terminal.filter { $0.event.worker == "w1" }.count)
+        #expect(worker.jobsDone == 16)
+        #expect(worker.currentJobs == 0)
     }
 }

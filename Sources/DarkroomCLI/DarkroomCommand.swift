@@ -13,7 +13,7 @@ public struct DarkroomCommand: AsyncParsableCommand {
         version: DarkroomVersion.current,
         subcommands: [
             ProcessCommand.self, RunCommand.self, EnqueueCommand.self, WorkerCommand.self, CoordinatorCommand.self, EventsCommand.self,
-            WaitCommand.self, StatusCommand.self, CancelCommand.self, DeadLetterCommand.self, GetCommand.self,
+            WaitCommand.self, StatusCommand.self, TopCommand.self, CancelCommand.self, DeadLetterCommand.self, GetCommand.self,
             PluginsCommand.self, CacheCommand.self,
         ]
     )

@@ -95,6 +95,13 @@ struct CoordinatorRealTimeTests {
         #expect(text.status == 0, "\(text.error)")
         #expect(text.output.contains("No coordinator is registered"))
         #expect(text.output.contains("high"))
+
+        // top, not on a terminal: one summary line per refresh.
+        let top = try await fleet.run(["top", "--count", "2", "--interval", "0.2"])
+        #expect(top.status == 0, "\(top.error)")
+        let lines = top.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains(" jobs/s ") && $0.contains("ready=1") })
     }
 
     /// Waits for the projections to reach the end of `stream`, then checks them against it: the

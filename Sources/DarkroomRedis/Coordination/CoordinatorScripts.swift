@@ -39,6 +39,11 @@ enum CoordinatorScripts {
     /// Returns `{1}` when applied, `{0}` when `owner` does not hold the lease, `{-1, checkpoint}`
     /// when the stored checkpoint is not the expected one; nothing is written in the last two.
     ///
+    /// Per event naming a worker, its hash `{p}:workerstate:<name>` gets `state` (`offline` from
+    /// a `workerOffline`, else `online` unless the event is older than the worker's `offlineAt`,
+    /// so late-read events of a worker that went offline do not revive it), `lastAt` (its latest
+    /// event time) and, for terminal events, `done` and `errors`.
+    ///
     /// Per job event, the job's hash `{p}:jobstate:<id>` keeps the latest event, its stream id,
     /// `state` (`running`, `retrying` or the terminal type), the worker, the start time and count,
     /// and the duration from the latest start to the terminal event. A job counts as running in its
@@ -129,9 +134,14 @@ enum CoordinatorScripts {
           end
           if worker ~= '' then
             local workerKey = prefix .. ':workerstate:' .. worker
-            local state = 'online'
-            if kind == 'workerOffline' then state = 'offline' end
-            redis.call('HSET', workerKey, 'state', state, 'lastAt', at)
+            -- An event from before the worker went offline (read late) must not bring it back.
+            local offlineAt = tonumber(redis.call('HGET', workerKey, 'offlineAt'))
+            if kind == 'workerOffline' then
+              redis.call('HSET', workerKey, 'state', 'offline', 'offlineAt', at)
+            elseif not offlineAt or at > offlineAt then
+              redis.call('HSET', workerKey, 'state', 'online')
+            end
+            redis.call('HSET', workerKey, 'lastAt', math.max(at, tonumber(redis.call('HGET', workerKey, 'lastAt')) or 0))
             keepAlive(workerKey)
             redis.call('ZADD', prefix .. ':workerstates', at, worker)
           end
@@ -205,7 +215,7 @@ enum CoordinatorScripts {
             local state = redis.call('HMGET', KEYS[2], 'state', 'lastAt')
             if state[1] ~= 'online' or redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
             if tonumber(ARGV[4]) - (tonumber(state[2]) or 0) < tonumber(ARGV[5]) then return 0 end
-            redis.call('HSET', KEYS[2], 'state', 'offline')
+            redis.call('HSET', KEYS[2], 'state', 'offline', 'offlineAt', ARGV[4])
             redis.call('XADD', KEYS[4], 'MAXLEN', '~', eventMaxLen(KEYS[4], ARGV[3]), '*', 'event', ARGV[2])
             return 1
             """)

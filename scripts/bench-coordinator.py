@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Measure the coordinator: how fast it drains a pre-filled event stream into its projections and
+the event log, and the CPU it spends per 1,000 events.
+
+Usage (from the repository root, after `swift build -c release --product darkroom`):
+    python3 scripts/bench-coordinator.py [--darkroom PATH] [--events 1000000] [--rounds 3] [--no-log]
+
+Starts its own redis-server (persistence off) on a free port in a temporary directory. Each round:
+
+1. Fills `{p}:events` with `--events` recorded events written straight to the stream with
+   `redis-cli --pipe` (no worker runs): per job a `started` and a terminal event (98 % `succeeded`
+   with a result, 2 % a final `failed` with an error), jobs in batches of 10,000, each batch opened
+   by its `batchEnqueued` and given its `{p}:batch:<name>` hash as `enqueue` would, 16 workers.
+   Event records are the exact JSON the workers write.
+2. Starts `darkroom coordinator --event-log FILE` (release build) and times it from its start
+   until its projections' checkpoint is the last event and the log's last line is that event.
+3. Reads the coordinator's CPU time (user + system, from /proc) and Redis's (`INFO cpu`) over
+   the drain, then stops the coordinator with SIGTERM.
+
+Prints a Markdown table with the median of `--rounds` rounds: events/s, coordinator CPU ms per
+1,000 events, Redis CPU ms per 1,000 events (the projection script runs inside Redis). Exits 2
+when the binary, redis-server or redis-cli is missing.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+PREFIX = "darkroom"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def resp(*args):
+    out = [b"*%d\r\n" % len(args)]
+    for a in args:
+        if isinstance(a, str):
+            a = a.encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(a), a))
+    return b"".join(out)
+
+
+def iso(ms):
+    seconds, millis = divmod(ms, 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + ".%03dZ" % millis
+
+
+def record(**fields):
+    fields["version"] = 1
+    return json.dumps(fields, sort_keys=True, separators=(",", ":"))
+
+
+def fill(port, events):
+    """Writes `events` events (and the batch hashes) through redis-cli --pipe."""
+    base = int(time.time() * 1000) - 3_600_000
+    chunks = []
+    written = 0
+    job = 0
+    batch_size = 10_000
+    while written < events:
+        batch = "bench-%d" % (job // batch_size)
+        if job % batch_size == 0:
+            count = min(batch_size, (events - written) // 2 + 1)
+            chunks.append(resp("HSET", "%s:batch:%s" % (PREFIX, batch), "total", str(count), "succeeded", "0",
+                               "failed", "0", "dead", "0", "cancelled", "0"))
+            chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event",
+                               record(at=iso(base + job), batch=batch, count=count, id=str(uuid.uuid4()),
+                                      type="batchEnqueued")))
+            written += 1
+        at = base + job
+        worker = "bench-host:%d" % (1000 + job % 16)
+        job_id = str(uuid.uuid4())
+        chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event",
+                           record(at=iso(at), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
+                                  type="started", worker=worker)))
+        if job % 50 == 49:
+            terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
+                              type="failed", worker=worker,
+                              error={"code": "image.corrupt", "message": "bench: a corrupt image", "willRetry": False})
+        else:
+            terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
+                              type="succeeded", worker=worker,
+                              result={"bytes": 41234, "cache": "miss", "format": "webp", "height": 267,
+                                      "ms": {"decode": 5.125, "encode": 9.5, "fetch": 0.25, "process": 3.75, "store": 0.5},
+                                      "output": "/shared/out/%s.webp" % job_id, "width": 400})
+        chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event", terminal))
+        written += 2
+        job += 1
+    data = b"".join(chunks)
+    subprocess.run(["redis-cli", "-p", str(port), "--pipe"], input=data, check=True, stdout=subprocess.DEVNULL)
+
+
+def redis(port, *args):
+    return subprocess.run(["redis-cli", "-p", str(port), *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def redis_cpu(port):
+    info = redis(port, "INFO", "cpu")
+    values = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    return float(values["used_cpu_user"]) + float(values["used_cpu_sys"])
+
+
+def process_cpu(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def at_or_after(cursor, target):
+    def key(text):
+        parts = text.split("-")
+        return (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(p.isdigit() for p in parts) else (-1, -1)
+    return key(cursor) >= key(target)
+
+
+def last_line(path):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(size - 4096, 0))
+            lines = f.read().splitlines()
+            return json.loads(lines[-1]) if lines else None
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def round_(darkroom, port, workdir, events, with_log):
+    redis(port, "FLUSHALL")
+    fill(port, events)
+    last = redis(port, "XREVRANGE", "%s:events" % PREFIX, "+", "-", "COUNT", "1").splitlines()[0]
+    log = os.path.join(workdir, "events.jsonl")
+    for name in os.listdir(workdir):
+        if name.startswith("events.jsonl"):
+            os.remove(os.path.join(workdir, name))
+    command = [darkroom, "coordinator", "--redis", "redis://127.0.0.1:%d" % port, "--event-stream-cap", "2000000",
+               "--log-level", "warning"]
+    if with_log:
+        command += ["--event-log", log, "--event-log-max-mb", "4096"]
+    cpu_before = redis_cpu(port)
+    start = time.monotonic()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    try:
+        while True:
+            # The coordinator appends workerOffline events of its own (the recorded workers never
+            # heartbeat), so "done" is reaching the last recorded event, not the stream's end.
+            done = at_or_after(redis(port, "HGET", "%s:coordinator" % PREFIX, "checkpoint"), last)
+            if done and with_log:
+                line = last_line(log)
+                done = line is not None and at_or_after(line.get("streamId", ""), last)
+            if done:
+                break
+            if child.poll() is not None:
+                sys.exit("the coordinator exited early with status %d" % child.returncode)
+            time.sleep(0.02)
+        elapsed = time.monotonic() - start
+        cpu = process_cpu(child.pid)
+        redis_used = redis_cpu(port) - cpu_before
+    finally:
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=60)
+    if with_log:
+        with open(log, "rb") as f:
+            lines = sum(1 for _ in f)
+        if lines < events:
+            sys.exit("the log holds %d lines for %d events" % (lines, events))
+    return events / elapsed, cpu * 1e6 / events, redis_used * 1e6 / events, elapsed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--darkroom", default=".build/release/darkroom")
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-log", action="store_true", help="projections only, no event log")
+    args = parser.parse_args()
+    for tool in ("redis-server", "redis-cli"):
+        if shutil.which(tool) is None:
+            print("%s is missing (apt-get install redis-server)" % tool, file=sys.stderr)
+            sys.exit(2)
+    if not os.access(args.darkroom, os.X_OK):
+        print("%s is missing: run swift build -c release --product darkroom" % args.darkroom, file=sys.stderr)
+        sys.exit(2)
+    workdir = tempfile.mkdtemp(prefix="darkroom-bench-coordinator-")
+    port = free_port()
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir],
+                              stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                redis(port, "PING")
+                break
+            except subprocess.CalledProcessError:
+                time.sleep(0.05)
+        results = []
+        for number in range(args.rounds):
+            rate, cpu, redis_ms, elapsed = round_(args.darkroom, port, workdir, args.events, not args.no_log)
+            print("round %d: %.0f events/s (%.1f s), coordinator %.1f ms CPU / 1000 events, Redis %.1f ms / 1000 events"
+                  % (number + 1, rate, elapsed, cpu, redis_ms), file=sys.stderr)
+            results.append((rate, cpu, redis_ms))
+        print("| events | with log | events/s | coordinator CPU ms / 1000 events | Redis CPU ms / 1000 events |")
+        print("|---:|---|---:|---:|---:|")
+        print("| %d | %s | %.0f | %.1f | %.1f |" % (
+            args.events, "no" if args.no_log else "yes", statistics.median(r[0] for r in results),
+            statistics.median(r[1] for r in results), statistics.median(r[2] for r in results)))
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -4,7 +4,8 @@ import Synchronization
 /// `DropOldestBuffer` of at most `limit` events, and the consumer's `next()` takes from it. The
 /// task is cancelled when the consumer's task is cancelled or the iterator is dropped.
 final class DropOldestReader: Sendable {
-    private let buffer: DropOldestBuffer
+    /// Internal for tests, which watch it outlive its reader.
+    let buffer: DropOldestBuffer
     private let task: Task<Void, Never>
 
     init(reader: EventPageReader, limit: Int) {

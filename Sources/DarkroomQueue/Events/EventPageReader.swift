@@ -42,8 +42,9 @@ struct EventPageReader: Sendable {
                     configuration.onStatus?(.recovered(failures: outage.failures, outage: ContinuousClock.now - outage.start))
                 }
                 outage = nil
-                if !page.envelopes.isEmpty || configuration.idleNotices { return page }
+                if !page.envelopes.isEmpty { return page }
                 if !configuration.follows { return nil }
+                if configuration.idleNotices { return page }
             } catch {
                 if Task.isCancelled { return nil }
                 guard configuration.isTransient(error) else { throw error }

@@ -320,4 +320,58 @@ struct QueueCommandProcessRealTimeTests {
         #expect(process.terminationStatus == 0)
         #expect(String(decoding: error, as: UTF8.self).contains("resume with --since "))
     }
+
+    @Test("events --follow --drop-when-behind rides out a Redis restart: every event once, in order, and a note each way")
+    func followAcrossRestart() async throws {
+        let server = try RedisTestServer(appendOnly: true)
+        defer { server.stop() }
+        let prefix = Kit.prefix()
+        let queue = try Kit.queue(on: server, prefix: prefix)
+        let directory = try Kit.makeDirectory("restart")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outputPath = directory + "/out.txt"
+        let errorPath = directory + "/err.txt"
+        for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        try await queue.publish((0..<3).map { JobEvent.workerOnline(worker: "w\($0)") })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Kit.darkroomBinary)
+        process.arguments = ["events", "--follow", "--since", "0-0", "--drop-when-behind", "1000"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DARKROOM_REDIS_URL"] = server.url
+        environment["DARKROOM_REDIS_PREFIX"] = prefix
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        try process.run()
+        func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        func until(_ condition: () -> Bool) async throws {
+            for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(condition())
+        }
+        try await until { text(outputPath).contains("w2") }
+        server.stop()
+        try await until { text(errorPath).contains("lost the queue") }
+        try server.start()
+        // A new connection publishes: one to the stopped server could fail mid-XADD.
+        try await Kit.queue(on: server, prefix: prefix).publish((3..<6).map { JobEvent.workerOnline(worker: "w\($0)") })
+        try await until { text(outputPath).contains("w5") }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = text(outputPath).split(separator: "\n")
+        #expect(lines.count == 6)
+        #expect(lines.map { $0.contains("workerOnline") } == Array(repeating: true, count: 6))
+        for (index, line) in lines.enumerated() { #expect(line.contains("worker=w\(index)")) }
+        let notes = text(errorPath)
+        #expect(notes.contains("the queue is reachable again"))
+        #expect(!notes.contains("dropped"))
+        #expect(notes.contains("resume with --since "))
+    }
+
+    @Test("events --drop-when-behind without --follow is bad usage")
+    func dropNeedsFollow() throws {
+        let run = try Kit.run(["events", "--drop-when-behind", "5"], redis: "redis://127.0.0.1:1", prefix: "x")
+        #expect(run.status == 2)
+        #expect(run.error.contains("--drop-when-behind needs --follow"))
+    }
 }

@@ -209,4 +209,15 @@ struct EventSourceTests {
         let backoff = ReconnectBackoff()
         #expect((1...8).map(backoff.delay(afterAttempt:)) == [100, 200, 400, 800, 1600, 3200, 5000, 5000].map(Duration.milliseconds))
     }
+
+    @Test("A status reads as one log line")
+    func statusLine() {
+        let error = JobQueueError(.unavailable, "Redis connection lost: EOF")
+        #expect(
+            EventSourceStatus.retrying(error: error, attempt: 2, delay: .milliseconds(200)).description
+                == "event stream: read failed (Redis connection lost: EOF); retry 2 in 200 ms")
+        #expect(
+            EventSourceStatus.recovered(failures: 3, outage: .milliseconds(1500)).description
+                == "event stream: reading again after 3 failed attempts over 1500 ms")
+    }
 }

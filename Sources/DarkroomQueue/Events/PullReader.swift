@@ -11,9 +11,16 @@ struct PullReader {
 
     init(reader: EventPageReader) { self.reader = reader }
 
+    /// The next item; nil once ended. A cancelled task ends it at once, also mid-page, as the
+    /// `.dropOldest` reader does.
     mutating func next() async throws -> EventItem? {
+        if Task.isCancelled {
+            ended = true
+            items = []
+            index = 0
+        }
         while index == items.count {
-            guard !ended, !Task.isCancelled else { return nil }
+            guard !ended else { return nil }
             let page: EventPageReader.Page?
             do { page = try await reader.nextPage() } catch {
                 ended = true

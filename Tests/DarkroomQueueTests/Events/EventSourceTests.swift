@@ -155,6 +155,27 @@ struct EventSourceTests {
         #expect(try await consumer.value)
     }
 
+    @Test("Given a page half taken, when the consuming task is cancelled, then the next call ends the sequence")
+    func cancellationMidPage() async throws {
+        let queue = Self.queue()
+        try await Self.publish(0..<10, on: queue)
+        let took = Atomic<Bool>(false)
+        let (gate, _) = AsyncStream<Void>.makeStream()
+        let consumer = Task {
+            var iterator = queue.eventSource(configuration: EventSource.Configuration(pageSize: 10)).makeAsyncIterator()
+            let first = try await iterator.next()
+            took.store(true, ordering: .relaxed)
+            // Parked until cancelled: an AsyncStream's iteration ends when its task is cancelled.
+            for await _ in gate {}
+            return (first, try await iterator.next())
+        }
+        try await Self.until { took.load(ordering: .relaxed) }
+        consumer.cancel()
+        let (first, second) = try await consumer.value
+        #expect(first?.envelope?.event.worker == "w0")
+        #expect(second == nil)
+    }
+
     @Test("Cancelling the consuming task ends a dropOldest sequence without an error, and its reading task stops")
     func cancellationEndsDropOldest() async throws {
         let queue = Self.queue()

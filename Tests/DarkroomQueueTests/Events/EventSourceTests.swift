@@ -129,6 +129,28 @@ struct EventSourceTests {
         #expect(Self.workers(delivered.map(EventItem.event)) == (990..<1000).map { "w\($0)" } + (1490..<1500).map { "w\($0)" })
     }
 
+    @Test("Given dropOldest and a trimmed cursor, a gap note survives the drops: gap, then the exact drop, then the newest events")
+    func dropOldestKeepsGap() async throws {
+        let queue = Self.queue(retention: 8)
+        try await Self.publish(0..<2, on: queue)
+        let cursor = try await queue.latestEventCursor()
+        try await Self.publish(2..<40, on: queue)
+        let retained = try await queue.readEvents(after: .start, limit: 100, wait: .zero)
+        let source = queue.eventSource(
+            from: .after(cursor), configuration: EventSource.Configuration(policy: .dropOldest(limit: 3), pageSize: 100, follows: false))
+        var iterator = source.makeAsyncIterator()
+        try await Self.until { iterator.statistics.readerStopped }
+        var items: [EventItem] = []
+        while let item = try await iterator.next() { items.append(item) }
+        let first = try #require(retained.first)
+        let kept = retained.suffix(3)
+        #expect(
+            items == [
+                .gap(EventGap(after: cursor, before: first.cursor, missing: 40 - 2 - retained.count)),
+                .dropped(EventDrop(count: retained.count - 3, after: cursor, before: try #require(kept.first).cursor)),
+            ] + kept.map(EventItem.event))
+    }
+
     @Test("Given a consumer that keeps up, then dropOldest drops nothing and delivers every event in order")
     func dropOldestWithoutDrops() async throws {
         let queue = Self.queue()

@@ -11,7 +11,7 @@ extension FleetClient {
         for batch: String, timeout: Duration? = nil,
         onProgress: (BatchProgress) -> Void = { _ in },
         onFailure: (BatchFailure) -> Void = { _ in },
-        onNote: (String) -> Void = { _ in }
+        onNote: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> BatchWaitResult? {
         try await BatchWaiter(batch: batch, timeout: timeout, isOutage: isOutage)
             .wait(on: queue, onProgress: onProgress, onFailure: onFailure, onNote: onNote)

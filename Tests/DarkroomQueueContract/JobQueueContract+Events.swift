@@ -26,9 +26,9 @@ extension JobQueueContract {
             try await driver.publish([.workerOffline(worker: "w1")])
             #expect(try await reader.value.map(\.event.type) == [.workerOffline])
 
-            var sequence = driver.events(after: .start).makeAsyncIterator()
+            var sequence = driver.eventSource(from: .beginning).makeAsyncIterator()
             var types: [JobEventType] = []
-            for _ in 0..<4 { if let envelope = try await sequence.next() { types.append(envelope.event.type) } }
+            for _ in 0..<4 { if let envelope = try await sequence.next()?.envelope { types.append(envelope.event.type) } }
             #expect(types == [.batchEnqueued, .workerOnline, .started, .workerOffline])
 
             for forbidden in [

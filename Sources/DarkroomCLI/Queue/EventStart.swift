@@ -47,13 +47,18 @@ enum EventStart: Equatable, Sendable {
         return nil
     }
 
-    /// The cursor to read after.
-    func cursor(on queue: any JobQueueDriver) async throws -> EventCursor {
+    /// Where an `EventSource` starts, and the cursor to offer for resuming when it reads nothing.
+    /// `--follow` alone asks for the newest cursor now, so events published while the source
+    /// connects are not missed; a time goes to the source as a time, so a stream that begins
+    /// after it is not taken for a trimmed one.
+    func source(on queue: any JobQueueDriver) async throws -> (start: EventSource.Start, cursor: EventCursor) {
         switch self {
-        case .beginning: return .start
-        case .latest: return try await queue.latestEventCursor()
-        case .cursor(let cursor): return cursor
-        case .time(let time): return try await queue.eventCursor(at: time)
+        case .beginning: return (.beginning, .start)
+        case .latest:
+            let cursor = try await queue.latestEventCursor()
+            return (.after(cursor), cursor)
+        case .cursor(let cursor): return (.after(cursor), cursor)
+        case .time(let time): return (.time(time), try await queue.eventCursor(at: time))
         }
     }
 }

@@ -3,7 +3,7 @@ import DarkroomClient
 import DarkroomQueue
 import Foundation
 
-/// `darkroom events [--follow] [--batch B] [--type T…] [--since ID|TIME] [--json] [--limit N]`.
+/// `darkroom events [--follow] [--batch B] [--type T…] [--since ID|TIME] [--json] [--limit N] [--drop-when-behind N]`.
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
@@ -50,6 +50,12 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many matching events.")
     var limit: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --follow: buffer up to N events and discard the oldest (reporting how many) when the output falls behind.",
+            valueName: "N"))
+    var dropWhenBehind: Int?
+
     @OptionGroup(title: "Redis")
     var redis: RedisOptions
 
@@ -60,20 +66,23 @@ struct EventsCommand: AsyncParsableCommand {
             filter = try EventFilter(batch: batch, job: job, types: types)
             start = try EventStart.parse(since: since, follow: follow)
             if let limit, limit < 1 { throw UsageFailure("--limit must be at least 1") }
+            if let dropWhenBehind {
+                guard follow else { throw UsageFailure("--drop-when-behind needs --follow") }
+                guard (1...10_000_000).contains(dropWhenBehind) else { throw UsageFailure("--drop-when-behind must be 1…10000000") }
+            }
         } catch let failure as UsageFailure {
             throw failure.exit()
         }
         if follow { Interruption.install() }
         try await QueueCommandRunner.run(redis) { queue in
             let json = self.json
-            let reader = EventReader(filter: filter, follow: follow, limit: limit)
-            let last = try await reader.read(
-                from: try await start.cursor(on: queue), on: queue,
-                shouldStop: { Interruption.isRequested }
-            ) { event in
+            var reader = EventReader(filter: filter, follow: follow, limit: limit)
+            reader.dropLimit = dropWhenBehind
+            let (from, fallback) = try await start.source(on: queue)
+            let last = try await reader.read(from: from, on: queue, shouldStop: { Interruption.isRequested }) { event in
                 StandardOutput.line(json ? try EventFormatting.json(event) : EventFormatting.line(event))
             }
-            if follow { StandardError.line("darkroom: stopped; resume with --since \(last.rawValue)") }
+            if follow { StandardError.line("darkroom: stopped; resume with --since \((last ?? fallback).rawValue)") }
         }
     }
 }
@@ -109,52 +118,5 @@ struct EventFilter: Sendable, Equatable {
         if let batch, event.batch != batch { return false }
         if let job, event.job?.rawValue != job { return false }
         return types.isEmpty || types.contains(event.type)
-    }
-}
-
-/// Reads events page by page and hands the matching ones to a closure; the part of
-/// `darkroom events` that does not print, so it can be tested on a `MemoryQueue`.
-struct EventReader: Sendable {
-    var filter: EventFilter
-    var follow: Bool
-    var limit: Int?
-    var pageSize = 500
-    /// How long one read waits for new events when following (also the longest a stop request waits).
-    var pollWait: Duration = .seconds(1)
-
-    /// Reads from after `cursor` until the end (or, following, until `shouldStop`), passing each
-    /// match to `emit`. Returns the cursor of the last event consumed, to resume after.
-    func read(
-        from cursor: EventCursor, on queue: any JobQueueDriver, shouldStop: () -> Bool,
-        emit: (JobEvent) throws -> Void
-    ) async throws -> EventCursor {
-        var cursor = cursor
-        var emitted = 0
-        var tolerance = OutageTolerance(isOutage: QueueCommandRunner.isUnreachable)
-        let note = { (text: String) in StandardError.line("darkroom: " + text) }
-        while !shouldStop() {
-            let page: [EventEnvelope]
-            do {
-                page = try await queue.readEvents(after: cursor, limit: pageSize, wait: follow ? pollWait : .zero)
-                tolerance.recovered(note: note)
-            } catch {
-                // A one-shot read fails at once; a follower rides out a Redis restart.
-                guard follow else { throw error }
-                try await tolerance.absorb(error, note: note)
-                continue
-            }
-            if page.isEmpty {
-                if follow { continue }
-                break
-            }
-            for envelope in page {
-                cursor = envelope.cursor
-                guard filter.matches(envelope.event) else { continue }
-                try emit(envelope.event)
-                emitted += 1
-                if let limit, emitted >= limit { return cursor }
-            }
-        }
-        return cursor
     }
 }

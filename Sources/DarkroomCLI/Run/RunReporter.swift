@@ -39,17 +39,21 @@ struct RunReporter: Sendable {
         bar = ProgressBar(total: total, title: "run")
     }
 
-    /// Reads events after `cursor` until every job has ended.
+    /// Follows the queue's events after `cursor` until every job has ended.
     func follow(_ queue: any JobQueueDriver & ProgressReportingQueue, after cursor: EventCursor) async throws -> Outcome {
         let start = ContinuousClock.now
-        var cursor = cursor
         var ended = Set<JobID>()
         var outcome = Outcome()
         let encoder = RecordJSON.encoder()
-        while ended.count < total {
-            let page = try await queue.readEvents(after: cursor, limit: 1024, wait: .seconds(1))
-            for envelope in page {
-                cursor = envelope.cursor
+        guard total > 0 else {
+            bar.finish()
+            return outcome
+        }
+        let events = queue.eventSource(from: .after(cursor), configuration: EventSource.Configuration(pageSize: 1024, idleNotices: true))
+        var complete = false
+        for try await item in events {
+            switch item {
+            case .event(let envelope):
                 let event = envelope.event
                 guard event.batch == batch, event.isTerminal, let id = event.job, ended.insert(id).inserted else { continue }
                 let source = sources[id] ?? id.rawValue
@@ -69,14 +73,18 @@ struct RunReporter: Sendable {
                     if let data = try? encoder.encode(record) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
                 }
                 bar.update(finished: ended.count, failed: outcome.failed)
+            case .idle, .gap:
+                // Events are retained generously, but if some were trimmed the batch counters still
+                // know the end: they are updated atomically with each terminal event.
+                if let progress = try await queue.batchProgress(batch), progress.isComplete, ended.count < total {
+                    outcome.succeeded = progress.succeeded
+                    outcome.failed = progress.finished - progress.succeeded
+                    complete = true
+                }
+            case .dropped:
+                break  // Not with the default back-pressure policy.
             }
-            // Events are retained generously, but if some were trimmed the batch counters still
-            // know the end: they are updated atomically with each terminal event.
-            if page.isEmpty, let progress = try await queue.batchProgress(batch), progress.isComplete, ended.count < total {
-                outcome.succeeded = progress.succeeded
-                outcome.failed = progress.finished - progress.succeeded
-                break
-            }
+            if complete || ended.count >= total { break }
         }
         bar.finish()
         outcome.elapsed = ContinuousClock.now - start

@@ -50,6 +50,19 @@ enum EventFormatting {
         return sanitized(error.code) + ": " + sanitized(message)
     }
 
+    /// A gap the stream's trimming left: `the stream no longer holds the events after X (4 missing); next: Y`.
+    static func describe(_ gap: EventGap) -> String {
+        let missing = gap.missing.map { "\($0) missing" } ?? "some may be missing"
+        return "the event stream no longer holds the events after \(sanitized(gap.after.rawValue)) (\(missing), trimmed); "
+            + "reading on from \(sanitized(gap.before.rawValue))"
+    }
+
+    /// Events discarded because the reader fell behind (`--drop-when-behind`).
+    static func describe(_ drop: EventDrop) -> String {
+        "fell behind: dropped \(drop.count) event\(drop.count == 1 ? "" : "s") after \(sanitized(drop.after.rawValue)), "
+            + "reading on from \(sanitized(drop.before.rawValue))"
+    }
+
     /// `512 B`, `41.2 KB`, `3.4 MB` (1 KB = 1,024 bytes).
     static func byteCount(_ bytes: Int) -> String {
         if bytes < 1024 { return "\(bytes) B" }

@@ -4,24 +4,26 @@ import DarkroomQueue
 ///
 /// The counts come from `batchProgress` — kept by the same atomic scripts that publish terminal
 /// events, so they are right even when the event stream has been trimmed. The event stream is
-/// only followed to notice progress at once (instead of polling slowly) and to show failures;
-/// failures that happened before the wait began are looked up afterwards in what the stream still
-/// holds.
+/// only followed (an `EventSource`, which rides out a queue restart) to notice progress at once
+/// instead of polling slowly, and to show failures; failures that happened before the wait began
+/// are looked up afterwards in what the stream still holds.
 struct BatchWaiter: Sendable {
     var batch: String
     var timeout: Duration?
     var failureSample = 5
     /// Progress is re-read at least this often even when no event arrives.
     var pollInterval: Duration = .seconds(1)
+    /// How long one read of the stream waits; also how late the timeout may be noticed.
     var readWait: Duration = .milliseconds(500)
-    /// Tells an unreachable queue (ridden out for a minute) from any other failure (thrown).
+    /// Tells an unreachable queue (ridden out for `outageLimit`) from any other failure (thrown).
     var isOutage: @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable
+    var outageLimit: Duration = OutageTolerance.limit
 
     /// Nil when the batch is unknown. `onProgress` sees every new count; `onFailure` every failure
     /// that happens while waiting; `onNote` that the queue was lost, or is back.
     func wait(
         on queue: any JobQueueDriver & ProgressReportingQueue, onProgress: (BatchProgress) -> Void,
-        onFailure: (BatchFailure) -> Void, onNote: (String) -> Void = { _ in }
+        onFailure: (BatchFailure) -> Void, onNote: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> BatchWaitResult? {
         let clock = ContinuousClock()
         let start = clock.now
@@ -29,86 +31,95 @@ struct BatchWaiter: Sendable {
         guard var progress = try await queue.batchProgress(batch) else { return nil }
         let followStart = try await queue.latestEventCursor()
         var cursor = followStart
-        var live: [BatchFailure] = []
-        var seen: Set<String> = []
+        var failures = FailureSample(batch: batch, size: failureSample)
         var lastPoll = clock.now
         var timedOut = false
-        var tolerance = OutageTolerance(isOutage: isOutage)
         onProgress(progress)
-        while !progress.isComplete {
-            let now = clock.now
-            if let deadline, now >= deadline {
-                timedOut = true
-                break
-            }
+        if let deadline, clock.now >= deadline, !progress.isComplete { timedOut = true }
+        if !progress.isComplete, !timedOut {
+            let events = queue.eventSource(from: .after(followStart), configuration: followConfiguration(deadline: deadline, onNote: onNote))
             do {
-                var wait = readWait
-                if let deadline { wait = min(wait, deadline - now) }
-                let page = try await queue.readEvents(after: cursor, limit: 1000, wait: max(wait, .zero))
-                var ended = false
-                for envelope in page {
-                    cursor = envelope.cursor
-                    guard envelope.event.batch == batch, envelope.event.isTerminal else { continue }
-                    ended = true
-                    if let failure = BatchFailure(envelope.event), seen.insert(failure.job).inserted {
-                        if live.count < failureSample { live.append(failure) }
-                        onFailure(failure)
+                for try await item in events {
+                    var ended = false
+                    if case .event(let envelope) = item {
+                        cursor = envelope.cursor
+                        if envelope.event.batch == batch, envelope.event.isTerminal {
+                            ended = true
+                            if let failure = failures.add(envelope.event) { onFailure(failure) }
+                        }
                     }
+                    if ended || clock.now - lastPoll >= pollInterval {
+                        do {
+                            progress = try await queue.batchProgress(batch) ?? progress
+                            onProgress(progress)
+                        } catch  where isOutage(error) {
+                            // The event source notices the outage on its next read and rides it out.
+                        }
+                        lastPoll = clock.now
+                    }
+                    if let deadline, clock.now >= deadline, !progress.isComplete { timedOut = true }
+                    if progress.isComplete || timedOut { break }
                 }
-                if ended || clock.now - lastPoll >= pollInterval {
-                    progress = try await queue.batchProgress(batch) ?? progress
-                    lastPoll = clock.now
-                    onProgress(progress)
-                }
-                tolerance.recovered(note: onNote)
-            } catch {
-                try await tolerance.absorb(error, note: onNote)
+            } catch  where isOutage(error) && deadline.map({ clock.now >= $0 }) == true {
+                timedOut = true
             }
         }
         // The counts can be ahead of the events read so far: read the rest for the summary.
-        while live.count < failureSample, progress.failed + progress.dead > seen.count {
-            let page = try await queue.readEvents(after: cursor, limit: 1000, wait: .zero)
-            if page.isEmpty { break }
-            for envelope in page {
-                cursor = envelope.cursor
-                if envelope.event.batch == batch, let failure = BatchFailure(envelope.event), seen.insert(failure.job).inserted,
-                    live.count < failureSample
-                {
-                    live.append(failure)
-                }
+        if failures.wantsMore(progress) {
+            for try await item in queue.eventSource(from: .after(cursor), configuration: Self.oneShot) {
+                if let envelope = item.envelope { failures.add(envelope.event) }
+                if !failures.wantsMore(progress) { break }
             }
         }
-        var failures = live
-        if failures.count < failureSample, progress.failed + progress.dead > failures.count {
-            let earlier = try await earlierFailures(on: queue, before: followStart, excluding: seen)
-            failures = Array((earlier + live).prefix(failureSample))
+        var sample = failures.live
+        if sample.count < failureSample, progress.failed + progress.dead > sample.count, followStart != .start {
+            // Failures from before the wait, oldest first, up to where following began.
+            var earlier = FailureSample(batch: batch, size: failureSample, seen: failures.seen)
+            for try await item in queue.eventSource(from: .beginning, configuration: Self.oneShot) {
+                guard let envelope = item.envelope else { continue }
+                earlier.add(envelope.event)
+                if envelope.cursor == followStart || earlier.live.count >= failureSample { break }
+            }
+            sample = Array((earlier.live + sample).prefix(failureSample))
         }
-        return BatchWaitResult(
-            batch: batch, progress: progress, timedOut: timedOut, failures: failures,
-            elapsed: clock.now - start)
+        return BatchWaitResult(batch: batch, progress: progress, timedOut: timedOut, failures: sample, elapsed: clock.now - start)
     }
 
-    /// The batch's failures published before `end` (the cursor the wait started following at),
-    /// from what the stream still holds.
-    private func earlierFailures(
-        on queue: any JobQueueDriver, before end: EventCursor,
-        excluding seen: Set<String>
-    ) async throws -> [BatchFailure] {
-        guard end != .start else { return [] }
-        var found: [BatchFailure] = []
-        var cursor = EventCursor.start
-        var seen = seen
-        while found.count < failureSample {
-            let page = try await queue.readEvents(after: cursor, limit: 1000, wait: .zero)
-            if page.isEmpty { break }
-            for envelope in page {
-                cursor = envelope.cursor
-                if envelope.event.batch == batch, let failure = BatchFailure(envelope.event), seen.insert(failure.job).inserted {
-                    found.append(failure)
-                }
-                if envelope.cursor == end || found.count >= failureSample { return found }
-            }
-        }
-        return found
+    /// Following: idle notes so progress is re-read and the deadline checked while nothing
+    /// happens. An outage is ridden out for `outageLimit`, cut to the time left when the wait
+    /// begins: an outage that outlasts the deadline ends the wait as timed out, late by at most
+    /// the time that had passed before the outage began.
+    private func followConfiguration(
+        deadline: ContinuousClock.Instant?, onNote: @escaping @Sendable (String) -> Void
+    ) -> EventSource.Configuration {
+        var limit = outageLimit
+        if let deadline { limit = max(min(limit, deadline - .now), .zero) }
+        return EventSource.Configuration(
+            pageSize: 1000, pollWait: timeout.map { min(readWait, $0) } ?? readWait, idleNotices: true,
+            outageLimit: limit, isTransient: isOutage, onStatus: OutageTolerance.notes(limit: outageLimit, onNote))
+    }
+
+    /// Reading what the stream holds now, once, failing at the first error.
+    private static let oneShot = EventSource.Configuration(pageSize: 1000, follows: false, outageLimit: .zero)
+}
+
+/// The first few failures of a batch, each job once.
+private struct FailureSample {
+    let batch: String
+    let size: Int
+    var seen: Set<String> = []
+    var live: [BatchFailure] = []
+
+    /// Records `event` when it is a new failure of the batch; returns it when it is.
+    @discardableResult
+    mutating func add(_ event: JobEvent) -> BatchFailure? {
+        guard event.batch == batch, let failure = BatchFailure(event), seen.insert(failure.job).inserted else { return nil }
+        if live.count < size { live.append(failure) }
+        return failure
+    }
+
+    /// Whether the counts show failures not read yet and the sample has room for them.
+    func wantsMore(_ progress: BatchProgress) -> Bool {
+        live.count < size && progress.failed + progress.dead > seen.count
     }
 }

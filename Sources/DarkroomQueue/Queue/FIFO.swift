@@ -11,6 +11,17 @@ struct FIFO<Element> {
 
     mutating func append(_ element: Element) { storage.append(element) }
 
+    /// Changes the first element in place; does nothing when empty.
+    mutating func updateFirst(_ body: (inout Element) -> Void) {
+        guard head < storage.count else { return }
+        body(&storage[head])
+    }
+
+    mutating func removeAll() {
+        storage = []
+        head = 0
+    }
+
     mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]

@@ -145,14 +145,4 @@ extension JobQueueDriver {
     public func reclaimStale(consumer: String, max: Int) async throws -> ReclaimResult {
         try await reclaimStale(consumer: consumer, olderThan: configuration.visibilityTimeout, max: max)
     }
-
-    /// Every event after `cursor`, as a pull-based sequence: events are fetched in pages of
-    /// `pageSize` only when the consumer asks for more, and an idle stream is polled with
-    /// `readEvents(wait: pollWait)`. The sequence ends when the task is cancelled.
-    public func events(
-        after cursor: EventCursor = .start, pageSize: Int = 256,
-        pollWait: Duration = .seconds(1)
-    ) -> JobEventSequence {
-        JobEventSequence(driver: self, cursor: cursor, pageSize: pageSize, pollWait: pollWait)
-    }
 }

@@ -17,22 +17,22 @@ struct QueueCLIMemoryQueueTests {
         try await Kit.finish(queue) { _ in .succeeded(Kit.result()) }
         var all: [JobEvent] = []
         let end = try await EventReader(filter: EventFilter(), follow: false, limit: nil)
-            .read(from: .start, on: queue, shouldStop: { false }, emit: { all.append($0) })
+            .read(from: .beginning, on: queue, shouldStop: { false }, emit: { all.append($0) })
         #expect(all.map(\.type) == [.batchEnqueued, .batchEnqueued, .started, .succeeded, .started, .succeeded])
         #expect(end == (try await queue.latestEventCursor()))
 
         var succeeded: [JobEvent] = []
         _ = try await EventReader(filter: EventFilter(batch: "b2", types: [.succeeded]), follow: false, limit: nil)
-            .read(from: .start, on: queue, shouldStop: { false }, emit: { succeeded.append($0) })
+            .read(from: .beginning, on: queue, shouldStop: { false }, emit: { succeeded.append($0) })
         #expect(succeeded.map(\.job?.rawValue) == ["k1"])
 
         var limited: [JobEvent] = []
         let stop = try await EventReader(filter: EventFilter(), follow: false, limit: 2)
-            .read(from: .start, on: queue, shouldStop: { false }, emit: { limited.append($0) })
+            .read(from: .beginning, on: queue, shouldStop: { false }, emit: { limited.append($0) })
         #expect(limited.count == 2)
         var rest: [JobEvent] = []
         _ = try await EventReader(filter: EventFilter(), follow: false, limit: nil)
-            .read(from: stop, on: queue, shouldStop: { false }, emit: { rest.append($0) })
+            .read(from: .after(try #require(stop)), on: queue, shouldStop: { false }, emit: { rest.append($0) })
         #expect(limited + rest == all)
     }
 
@@ -44,7 +44,7 @@ struct QueueCLIMemoryQueueTests {
         let reader = EventReader(filter: EventFilter(), follow: true, limit: nil, pollWait: .milliseconds(50))
         let start = try await queue.latestEventCursor()
         let task = Task {
-            try await reader.read(from: start, on: queue, shouldStop: { stop.load(ordering: .relaxed) }) { event in
+            try await reader.read(from: .after(start), on: queue, shouldStop: { stop.load(ordering: .relaxed) }) { event in
                 seen.withLock { $0.append(event.type) }
                 if event.type == .succeeded { stop.store(true, ordering: .relaxed) }
             }

@@ -320,4 +320,105 @@ struct QueueCommandProcessRealTimeTests {
         #expect(process.terminationStatus == 0)
         #expect(String(decoding: error, as: UTF8.self).contains("resume with --since "))
     }
+
+    /// `darkroom arguments…` started against `server` with its standard output and error in files
+    /// (read while it runs), and waits on what those files say.
+    struct Watched {
+        let process: Process
+        let outputPath: String
+        let errorPath: String
+
+        init(_ arguments: [String], server: RedisTestServer, prefix: String, directory: String) throws {
+            outputPath = directory + "/out.txt"
+            errorPath = directory + "/err.txt"
+            for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: try Kit.darkroomBinary)
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["DARKROOM_REDIS_URL"] = server.url
+            environment["DARKROOM_REDIS_PREFIX"] = prefix
+            process.environment = environment
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+            try process.run()
+        }
+
+        var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+        var error: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+        /// Polls (bounded) until `condition` holds; nothing asserts how long it took.
+        func until(_ condition: (Watched) -> Bool) async throws {
+            for _ in 0..<300 where !condition(self) { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(condition(self), "stdout: \(output)\nstderr: \(error)")
+        }
+    }
+
+    @Test("events --follow --drop-when-behind rides out a Redis restart: every event once, in order, and a note each way")
+    func followAcrossRestart() async throws {
+        let server = try RedisTestServer(appendOnly: true)
+        defer { server.stop() }
+        let prefix = Kit.prefix()
+        let queue = try Kit.queue(on: server, prefix: prefix)
+        let directory = try Kit.makeDirectory("restart")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await queue.publish((0..<3).map { JobEvent.workerOnline(worker: "w\($0)") })
+        let follower = try Watched(
+            ["events", "--follow", "--since", "0-0", "--drop-when-behind", "1000"], server: server, prefix: prefix, directory: directory)
+        try await follower.until { $0.output.contains("w2") }
+        server.stop()
+        try await follower.until { $0.error.contains("lost the queue") }
+        try server.start()
+        // A new connection publishes: one to the stopped server could fail mid-XADD.
+        try await Kit.queue(on: server, prefix: prefix).publish((3..<6).map { JobEvent.workerOnline(worker: "w\($0)") })
+        try await follower.until { $0.output.contains("w5") }
+        kill(follower.process.processIdentifier, SIGINT)
+        follower.process.waitUntilExit()
+        #expect(follower.process.terminationStatus == 0)
+        let lines = follower.output.split(separator: "\n")
+        #expect(lines.count == 6)
+        #expect(lines.map { $0.contains("workerOnline") } == Array(repeating: true, count: 6))
+        for (index, line) in lines.enumerated() { #expect(line.contains("worker=w\(index)")) }
+        #expect(follower.error.contains("the queue is reachable again"))
+        #expect(!follower.error.contains("dropped"))
+        #expect(follower.error.contains("resume with --since "))
+    }
+
+    @Test("wait rides out a Redis restart and ends with the right counts when the last job finishes after it")
+    func waitAcrossRestart() async throws {
+        let server = try RedisTestServer(appendOnly: true)
+        defer { server.stop() }
+        let prefix = Kit.prefix()
+        let directory = try Kit.makeDirectory("wait-restart")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let queue = try Kit.queue(on: server, prefix: prefix)
+        _ = try await queue.enqueue([Kit.job("r1", batch: "r"), Kit.job("r2", batch: "r")])
+        let waiter = try Watched(["wait", "r", "--timeout", "120"], server: server, prefix: prefix, directory: directory)
+        try await Kit.finish(queue, count: 1) { _ in .succeeded(Kit.result()) }
+        // Stopped only once wait is following (blocked in XREAD), so it is an outage it rides out
+        // rather than a Redis that was never there.
+        let observer = RedisClient(url: try RedisURL(server.url))
+        for _ in 0..<300 {
+            let clients = try await observer.command(["CLIENT", "LIST"]).string ?? ""
+            if clients.contains("cmd=xread") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        observer.close()
+        server.stop()
+        try await waiter.until { $0.error.contains("lost the queue") }
+        try server.start()
+        try await Kit.finish(try Kit.queue(on: server, prefix: prefix)) { _ in .failed(JobError(code: "image.corrupt", message: "truncated")) }
+        waiter.process.waitUntilExit()
+        #expect(waiter.process.terminationStatus == 1, "\(waiter.error)")
+        #expect(waiter.output.hasPrefix("batch r: 2 jobs — 1 succeeded, 1 failed, 0 dead, 0 cancelled"))
+        #expect(waiter.output.contains("image.corrupt: truncated"))
+        #expect(waiter.error.contains("the queue is reachable again"))
+    }
+
+    @Test("events --drop-when-behind without --follow is bad usage")
+    func dropNeedsFollow() throws {
+        let run = try Kit.run(["events", "--drop-when-behind", "5"], redis: "redis://127.0.0.1:1", prefix: "x")
+        #expect(run.status == 2)
+        #expect(run.error.contains("--drop-when-behind needs --follow"))
+    }
 }

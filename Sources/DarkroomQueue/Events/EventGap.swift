@@ -1,9 +1,9 @@
-import DarkroomQueue
-
-/// Events the stream no longer held when the coordinator asked for them: written into the log as
-/// a `gap` record in front of the first event read after them.
+/// Events the stream no longer held when a reader asked for them: the stream was trimmed past the
+/// reader's position while it was away or behind. `EventSource` reports one in-band
+/// (`EventItem.gap`) before the first event read after the hole; the coordinator writes it into its
+/// log as a `gap` record.
 public struct EventGap: Sendable, Hashable {
-    /// The log's checkpoint: the last event the log holds before the gap.
+    /// The reader's position: the last event it had before the gap.
     public var after: EventCursor
     /// The first event the stream still held after the checkpoint.
     public var before: EventCursor

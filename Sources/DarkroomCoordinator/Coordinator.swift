@@ -32,11 +32,15 @@ public final class Coordinator: Service {
     private let queue: any JobQueueDriver
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
+    /// Folds every event the log takes, after it is written (so metrics never count an event the
+    /// log lost).
+    public let metrics: CoordinatorMetrics?
 
-    public init(queue: any JobQueueDriver, configuration: Configuration, logger: Logger) {
+    public init(queue: any JobQueueDriver, configuration: Configuration, logger: Logger, metrics: CoordinatorMetrics? = nil) {
         self.queue = queue
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Begins a graceful shutdown, as a ServiceLifecycle graceful shutdown does.
@@ -71,7 +75,10 @@ public final class Coordinator: Service {
     public func appendNextBatch(to log: EventLog, wait: Duration) async throws -> Int {
         let cursor = log.checkpoint ?? .start
         let batch = try await queue.readEvents(after: cursor, limit: max(configuration.batchSize, 1), wait: wait)
-        guard let first = batch.first else { return 0 }
+        guard let first = batch.first else {
+            metrics?.recordCaughtUp()
+            return 0
+        }
         var gap: EventGap?
         if let checkpoint = log.checkpoint {
             gap = try await StreamPosition.gap(after: checkpoint, first: first.cursor) {
@@ -79,6 +86,7 @@ public final class Coordinator: Service {
             }
         }
         try log.append(batch, gap: gap)
+        metrics?.record(batch)
         if let gap {
             logger.error(
                 "the event stream no longer held events after the log's checkpoint; a gap record is in the log",

@@ -2,13 +2,14 @@ import DarkroomQueue
 
 /// An event cursor as a comparable position, for the two drivers' cursor texts: Redis stream ids
 /// (`<ms>-<seq>`) and the in-memory queue's sequence numbers (`<n>`, dense: one per event).
-struct StreamPosition: Comparable {
-    var major: UInt64
-    var minor: UInt64
+/// Package-wide so the HTTP side can order a client's resume point against live events.
+package struct StreamPosition: Comparable {
+    package var major: UInt64
+    package var minor: UInt64
     /// True for a plain sequence number, where consecutive events differ by exactly 1.
-    var isDense: Bool
+    package var isDense: Bool
 
-    init?(_ cursor: EventCursor) {
+    package init?(_ cursor: EventCursor) {
         let parts = cursor.rawValue.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let major = UInt64(parts[0]) else { return nil }
         guard let minor = parts.count == 2 ? UInt64(parts[1]) : 0 else { return nil }
@@ -17,7 +18,7 @@ struct StreamPosition: Comparable {
         isDense = parts.count == 1
     }
 
-    static func < (lhs: StreamPosition, rhs: StreamPosition) -> Bool {
+    package static func < (lhs: StreamPosition, rhs: StreamPosition) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
     }
 

@@ -1,4 +1,3 @@
-import DarkroomTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -8,27 +7,29 @@ import Glibc
 /// A minimal HTTP/1.1 client over a real loopback socket, for the coordinator's server: one
 /// request per connection (`Connection: close`). The blocking socket calls run on a Dispatch
 /// thread, never on the cooperative pool the server's handlers need.
-struct HTTPTestClient {
-    struct Reply {
-        var status: Int
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
+public struct HTTPTestClient {
+    public struct Reply: Sendable {
+        public var status: Int
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+        public var text: String { String(decoding: body, as: UTF8.self) }
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
     }
 
-    let port: Int
+    public let port: Int
+
+    public init(port: Int) { self.port = port }
 
     /// GET `path` and read the whole response (until the server closes, or `timeout`).
-    func get(_ path: String, headers: [(String, String)] = [], timeout: Double = 10) async throws -> Reply {
+    public func get(_ path: String, headers: [(String, String)] = [], timeout: Double = 10) async throws -> Reply {
         try await read(path, headers: headers, timeout: timeout) { _ in false }
     }
 
     /// GET `path` and read until `enough(bodySoFar)` or `timeout`; for streams (`/events`).
-    func read(
+    public func read(
         _ path: String, headers: [(String, String)] = [], timeout: Double = 10, until enough: @escaping @Sendable ([UInt8]) -> Bool
     ) async throws -> Reply {
         let port = port
@@ -39,7 +40,10 @@ struct HTTPTestClient {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
 
     private static func exchange(
         port: Int, path: String, headers: [(String, String)], timeout: Double, enough: ([UInt8]) -> Bool

@@ -27,6 +27,8 @@ extension CoordinatorMetrics {
         let jobs = Mutex<[String: MetricsCounter]>([:])
 
         static let stageNames = ["fetch", "decode", "process", "encode", "store"]
+        /// The most `darkroom_jobs_total` series (outcome × code) before codes fold into `other`.
+        static let maxJobSeries = 500
 
         init(factory: PrometheusMetricsFactory) {
             events = Self.each(JobEventType.allCases) {
@@ -57,9 +59,12 @@ extension CoordinatorMetrics {
         func count(_ event: JobEvent, change: MetricsFold.Change, factory: PrometheusMetricsFactory) {
             events[event.type]?.increment()
             guard let outcome = change.outcome else { return }
-            let code = event.error?.code ?? "none"
-            let key = outcome + " " + code
             let counter = jobs.withLock { counters in
+                var code = event.error?.code ?? "none"
+                // Codes come from workers; a runaway set of them must not grow the registry (and
+                // every scrape) without bound, so past the cap new codes count as `other`.
+                if counters.count >= Self.maxJobSeries, counters[outcome + " " + code] == nil { code = "other" }
+                let key = outcome + " " + code
                 if let counter = counters[key] { return counter }
                 let counter = MetricsCounter(label: "darkroom_jobs_total", dimensions: [("outcome", outcome), ("code", code)], factory: factory)
                 counters[key] = counter

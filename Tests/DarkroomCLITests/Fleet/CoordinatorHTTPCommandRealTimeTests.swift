@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// `darkroom coordinator --http` as a real process: the bind guard, the token from a file, and a
-/// token that never reaches standard output (not a terminal here) or the logs.
+/// token that never reaches standard output (not a terminal here) or the logs, and a graceful
+/// shutdown with a client following `/events`.
 @Suite("darkroom coordinator --http, end to end")
 struct CoordinatorHTTPCommandRealTimeTests {
     @Test("Given a non-loopback --http without a token, then the coordinator exits 2 naming the token's sources")
@@ -41,8 +42,17 @@ struct CoordinatorHTTPCommandRealTimeTests {
         #expect(health?.text.contains(#""healthy":true"#) == true, "\(coordinator.error)")
         #expect(try await http.get("/status").status == 401)
         #expect(try await http.get("/status", headers: [("Authorization", "Bearer \(token)")]).status == 200)
+        // An open /events stream must not hold up a graceful shutdown.
+        let follower = Task {
+            try await http.read("/events", headers: [("Authorization", "Bearer \(token)")], timeout: 60) { _ in false }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let stopping = ContinuousClock.now
         coordinator.kill(SIGTERM)
         #expect(await coordinator.waitForExit(timeout: .seconds(30)) == 0)
+        let followed = try await follower.value
+        #expect(ContinuousClock.now - stopping < .seconds(20), "the /events stream ended with the coordinator")
+        #expect(followed.text.hasPrefix("retry: 1000"))
         #expect(!coordinator.output.contains(token) && !coordinator.error.contains(token))
         #expect(coordinator.error.contains("HTTP listening"))
     }

@@ -79,4 +79,18 @@ struct CoordinatorMetricsTests {
         metrics.recordCaughtUp()
         #expect(String(decoding: metrics.exposition(), as: UTF8.self).contains("darkroom_coordinator_checkpoint_lag_seconds 0"))
     }
+
+    @Test("Given more distinct error codes than the cap, then the extra codes are counted as other")
+    func codeCardinalityIsBounded() {
+        let metrics = CoordinatorMetrics()
+        let events = (0..<600).map { index in
+            JobEvent.failed(
+                job: JobID(rawValue: "j\(index)")!, batch: "b", worker: "w", attempt: 1,
+                error: JobError(code: "worker.code-\(index)", message: "x"), willRetry: false)
+        }
+        metrics.record(Self.envelopes(events))
+        let lines = String(decoding: metrics.exposition(), as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("darkroom_jobs_total{") }
+        #expect(lines.count == CoordinatorMetrics.Instruments.maxJobSeries + 1)
+        #expect(lines.contains(#"darkroom_jobs_total{outcome="failed",code="other"} 100"#))
+    }
 }

@@ -42,17 +42,12 @@ struct ServerSentEvents: Sendable {
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             var sent: StreamPosition?
             if let lastEventID, !lastEventID.isEmpty {
-                var cursor = EventCursor(rawValue: lastEventID)
-                sent = StreamPosition(cursor)
-                while true {
-                    let page = try await queue.readEvents(after: cursor, limit: Self.catchUpPage, wait: .zero)
-                    for envelope in page where Self.matches(envelope, batch: batch) {
-                        try await writer.write(Self.frame(envelope))
-                    }
-                    guard let last = page.last else { break }
-                    cursor = last.cursor
-                    sent = StreamPosition(cursor)
-                    if page.count < Self.catchUpPage { break }
+                do {
+                    sent = try await Self.catchUp(after: EventCursor(rawValue: lastEventID), batch: batch, queue: queue, writer: &writer)
+                } catch let error as JobQueueError where error.code == .invalidCursor {
+                    // Not an id of this stream (another deployment's, or typed by hand): failing
+                    // would make EventSource reconnect with it forever, so follow live events.
+                    try await writer.write(ByteBuffer(string: ": Last-Event-ID is not an id of this stream; live events follow\n\n"))
                 }
             }
             for await item in subscription.items {
@@ -71,6 +66,25 @@ struct ServerSentEvents: Sendable {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Writes every retained event after `cursor` (of `batch`, if given); returns the position of
+    /// the last one read, or of `cursor` when there was none.
+    static func catchUp(
+        after cursor: EventCursor, batch: String?, queue: any JobQueueDriver, writer: inout any ResponseBodyWriter
+    ) async throws -> StreamPosition? {
+        var cursor = cursor
+        var sent = StreamPosition(cursor)
+        while true {
+            let page = try await queue.readEvents(after: cursor, limit: catchUpPage, wait: .zero)
+            for envelope in page where matches(envelope, batch: batch) {
+                try await writer.write(frame(envelope))
+            }
+            guard let last = page.last else { return sent }
+            cursor = last.cursor
+            sent = StreamPosition(cursor)
+            if page.count < catchUpPage { return sent }
+        }
     }
 
     static func matches(_ envelope: EventEnvelope, batch: String?) -> Bool {

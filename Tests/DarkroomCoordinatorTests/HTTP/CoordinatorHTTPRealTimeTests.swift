@@ -85,6 +85,23 @@ struct CoordinatorHTTPRealTimeTests {
         await harness.stop()
     }
 
+    @Test("Given a Last-Event-ID that is not an id of this stream, then the stream says so and follows live events")
+    func foreignLastEventID() async throws {
+        let harness = try await CoordinatorHTTPHarness()
+        let live = Task {
+            try await Task.sleep(for: .milliseconds(700))
+            try await harness.queue.publish([.workerOnline(worker: "after")])
+        }
+        let reply = try await harness.http.read("/events", headers: harness.bearer + [("Last-Event-ID", "not-a-stream-id")], timeout: 10) {
+            !Self.frames($0).isEmpty
+        }
+        try? await live.value
+        await harness.stop()
+        #expect(reply.status == 200)
+        #expect(reply.text.contains(": Last-Event-ID is not an id of this stream"))
+        #expect(Self.frames(reply.body).map { $0.record["worker"] as? String } == ["after"])
+    }
+
     @Test("Given a short heartbeat, then an idle /events stream gets comment lines")
     func heartbeat() async throws {
         let harness = try await CoordinatorHTTPHarness(heartbeat: .milliseconds(200))

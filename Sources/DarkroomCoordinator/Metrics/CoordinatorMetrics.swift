@@ -36,23 +36,37 @@ public final class CoordinatorMetrics: Sendable {
     /// Folds a batch of events read from the stream, in stream order. `now` is when they were read:
     /// the checkpoint lag is `now` minus the last event's stream time.
     public func record(_ envelopes: [EventEnvelope], now: Timestamp = .now()) {
-        guard let last = envelopes.last else { return }
+        guard !envelopes.isEmpty else { return }
         let changes = state.withLock { fold in
-            envelopes.map { fold.apply($0) }
+            fold.caughtUp = false
+            return envelopes.map { fold.apply($0) }
         }
         for (envelope, change) in zip(envelopes, changes) {
             instruments.count(envelope.event, change: change, factory: factory)
         }
-        let lag = now.duration(since: Self.streamTime(of: last))
-        instruments.checkpointLag.record(max(Double(lag.wholeMilliseconds) / 1000, 0))
+        refreshCheckpointLag(now: now)
         instruments.liveWorkers.record(state.withLock { $0.liveWorkerCount })
     }
 
     /// A read after the last recorded event found nothing: the coordinator is caught up, so its
-    /// checkpoint lag is zero however old the last event is.
+    /// checkpoint lag is zero however old the last event is, until the next batch.
     public func recordCaughtUp() {
-        state.withLock { $0.caughtUpAt = ContinuousClock.now }
+        state.withLock {
+            $0.caughtUpAt = ContinuousClock.now
+            $0.caughtUp = true
+        }
         instruments.checkpointLag.record(0)
+    }
+
+    /// Sets the checkpoint lag as of `now`: a coordinator that stopped reading shows a growing lag
+    /// at every scrape, not the value of its last read.
+    func refreshCheckpointLag(now: Timestamp) {
+        let (caughtUp, last) = state.withLock { ($0.caughtUp, $0.lastStreamTime) }
+        guard !caughtUp, let last else {
+            instruments.checkpointLag.record(0)
+            return
+        }
+        instruments.checkpointLag.record(max(Double(now.duration(since: last).wholeMilliseconds) / 1000, 0))
     }
 
     /// Sets the queue gauges from a poll of the queue (the coordinator's caller polls Redis).
@@ -90,7 +104,10 @@ public final class CoordinatorMetrics: Sendable {
     }
 
     /// The Prometheus text exposition format (version 0.0.4) of every instrument.
-    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+    public func exposition() -> [UInt8] {
+        refreshCheckpointLag(now: .now())
+        return registry.emitToBuffer()
+    }
 
     /// When an event was appended to the stream: a Redis stream id's milliseconds (the Redis
     /// server's clock, one clock for the whole fleet); the event's own `at` for other drivers.

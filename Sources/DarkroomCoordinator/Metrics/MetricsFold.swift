@@ -21,6 +21,8 @@ struct MetricsFold: Sendable {
     /// When the last event was folded, and when a read last found nothing (health checks).
     var advancedAt: ContinuousClock.Instant?
     var caughtUpAt: ContinuousClock.Instant?
+    /// Whether the last read found nothing after the last event folded.
+    var caughtUp = false
     var outcomes: [String: Int] = [:]
     var workers: [String: CoordinatorMetrics.WorkerStatus] = [:]
     var batches: [String: CoordinatorMetrics.BatchStatus] = [:]

@@ -69,15 +69,22 @@ struct CoordinatorMetricsTests {
         #expect(metrics.snapshot().queue?.depth == ["high": 2, "normal": 0, "low": 7])
     }
 
-    @Test("Given events read 90 s after they were appended, then the checkpoint lag is 90 s until a read finds nothing more")
-    func checkpointLag() {
+    @Test("Given the last event appended 90 s ago, then the checkpoint lag is 90 s and grows at each scrape until a read finds nothing more")
+    func checkpointLag() throws {
         let metrics = CoordinatorMetrics()
-        let appended = Timestamp(millisecondsSince1970: 1_764_072_000_000)
-        let envelope = EventEnvelope(cursor: EventCursor(rawValue: "1764072000000-0"), event: .workerOnline(worker: "w", at: appended))
-        metrics.record([envelope], now: appended.adding(.seconds(90)))
-        #expect(String(decoding: metrics.exposition(), as: UTF8.self).contains("darkroom_coordinator_checkpoint_lag_seconds 90"))
+        let appended = Timestamp.now().adding(.seconds(-90))
+        let redisID = EventCursor(rawValue: "\(appended.millisecondsSince1970)-0")
+        metrics.record([EventEnvelope(cursor: redisID, event: .workerOnline(worker: "w", at: appended))], now: appended.adding(.seconds(90)))
+        let lag = try #require(Self.lag(metrics))
+        #expect(lag >= 90 && lag < 100)
         metrics.recordCaughtUp()
-        #expect(String(decoding: metrics.exposition(), as: UTF8.self).contains("darkroom_coordinator_checkpoint_lag_seconds 0"))
+        #expect(Self.lag(metrics) == 0)
+    }
+
+    static func lag(_ metrics: CoordinatorMetrics) -> Double? {
+        String(decoding: metrics.exposition(), as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("darkroom_coordinator_checkpoint_lag_seconds ") }
+            .flatMap { Double($0.split(separator: " ")[1]) }
     }
 
     @Test("Given more distinct error codes than the cap, then the extra codes are counted as other")

@@ -9,6 +9,8 @@ public struct CoordinatorHTTPError: CodedDarkroomError, Hashable {
         case tokenRequired = "http.token-required"
         /// The token is empty, too short, or its file cannot be read.
         case invalidToken = "http.invalid-token"
+        /// The server could not listen on the address (a port in use, an address not on this host).
+        case listenFailed = "http.listen-failed"
     }
 
     public var code: Code

@@ -3,6 +3,7 @@ import DarkroomQueue
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The coordinator's HTTP server, a swift-service-lifecycle `Service` run next to the coordinator:
 ///
@@ -48,11 +49,13 @@ public final class CoordinatorHTTPServer: Service, Sendable {
     }
 
     public func run() async throws {
+        let listening = ListeningFlag()
         let application = Application(
             router: makeRouter(),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "darkroom"),
             onServerRunning: { [onListening, logger, configuration] channel in
+                listening.value.store(true, ordering: .relaxed)
                 let port = channel.localAddress?.port ?? configuration.port
                 // The address only: the token never goes into a log.
                 logger.info("HTTP listening", metadata: ["address": "\(configuration.host):\(port)"])
@@ -61,7 +64,16 @@ public final class CoordinatorHTTPServer: Service, Sendable {
             logger: logger)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.broadcaster.run() }
-            group.addTask { try await application.run() }
+            group.addTask { [configuration] in
+                do {
+                    try await application.run()
+                } catch  where !listening.value.load(ordering: .relaxed) {
+                    throw CoordinatorHTTPError(
+                        .listenFailed,
+                        "cannot listen on \(configuration.host):\(configuration.port): \(error); is another process using the port? choose another with --http"
+                    )
+                }
+            }
         }
     }
 
@@ -99,4 +111,9 @@ public final class CoordinatorHTTPServer: Service, Sendable {
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+}
+
+/// Whether the server got as far as listening: an error before that is a bind failure.
+private final class ListeningFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

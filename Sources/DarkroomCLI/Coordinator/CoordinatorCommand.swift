@@ -92,6 +92,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
         } catch let error as EventLogError {
             StandardError.line("darkroom: \(error.message)")
             throw ExitCode(1)
+        } catch let error as CoordinatorHTTPError {
+            StandardError.line("darkroom: \(error.message)")
+            throw ExitCode(1)
         } catch {
             logger.error("coordinator stopped with an error", metadata: ["error": "\(error)"])
             throw ExitCode(1)

@@ -19,6 +19,17 @@ struct CoordinatorHTTPCommandRealTimeTests {
         #expect(run.error.contains("DARKROOM_HTTP_TOKEN") && run.error.contains("--insecure-http"), "\(run.error)")
     }
 
+    @Test("Given a port another process listens on, then the coordinator exits 1 saying it cannot listen there")
+    func portInUse() async throws {
+        let fleet = try FleetKit()
+        let (listener, port) = try TestHTTPServer.openListener(on: "127.0.0.1")
+        defer { close(listener) }
+        let run = try await fleet.run(
+            ["coordinator", "--event-log", fleet.path("logs/events.jsonl"), "--http", "127.0.0.1:\(port)"], timeout: .seconds(30))
+        #expect(run.status == 1)
+        #expect(run.error.contains("cannot listen on 127.0.0.1:\(port)"), "\(run.error)")
+    }
+
     @Test("Given --http-token-file, then /healthz is open, /status needs the token, and the token is printed nowhere")
     func tokenFromFile() async throws {
         let fleet = try FleetKit()

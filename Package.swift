@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
         .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
+        .library(name: "DarkroomCoordinatorHTTP", targets: ["DarkroomCoordinatorHTTP"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
         // The example Swift plugin: `swift build` leaves libDarkroomExampleSwiftPlugin.so in the
         // build directory (.build/debug or .build/release).
@@ -35,6 +36,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Already Hummingbird's; named for HTTPField (custom header names such as Last-Event-ID).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: C libraries from Debian's -dev packages
@@ -130,13 +136,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
-        // The coordinator: the event log on the volume, fed from the event stream. No image targets.
+        // The coordinator: the event log on the volume and the metrics, fed from the event stream.
+        // No image targets.
         .target(
             name: "DarkroomCoordinator",
             dependencies: [
                 "DarkroomQueue", "DarkroomSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strictSettings),
+        // The coordinator's HTTP side (Hummingbird): /metrics, /healthz, /status, /events (SSE) and
+        // the dashboard page. Kept apart so the coordinator itself does not link a web server.
+        .target(
+            name: "DarkroomCoordinatorHTTP",
+            dependencies: [
+                "DarkroomCoordinator", "DarkroomQueue", "DarkroomSystem",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
         // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing.
@@ -151,7 +173,8 @@ let package = Package(
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomClient",
-                "DarkroomCoordinator", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors", "DarkroomStandardProviders", "DarkroomStandardCoders",
+                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
+                "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -263,8 +286,9 @@ let package = Package(
         .testTarget(
             name: "DarkroomCoordinatorTests",
             dependencies: [
-                "DarkroomCoordinator", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
+                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings),
     ],

@@ -70,13 +70,21 @@ public final class Coordinator: Service {
     let stopping = Atomic<Bool>(false)
     /// Where each reader is, for trimming behind all of them and for `status`.
     let progress: Mutex<CoordinatorProgress>
+    /// Folds every event once: the projections reader's pages after they are applied (or, with no
+    /// store, the log's after they are written), so metrics never count an event twice or one
+    /// that was lost.
+    public let metrics: CoordinatorMetrics?
 
-    public init(queue: any JobQueueDriver, store: (any CoordinatorStore)? = nil, configuration: Configuration, logger: Logger) {
+    public init(
+        queue: any JobQueueDriver, store: (any CoordinatorStore)? = nil, configuration: Configuration, logger: Logger,
+        metrics: CoordinatorMetrics? = nil
+    ) {
         self.queue = queue
         self.store = store
         self.configuration = configuration
         self.logger = logger
         progress = Mutex(CoordinatorProgress(retention: queue.configuration.eventRetention))
+        self.metrics = metrics
     }
 
     /// Begins a graceful shutdown, as a ServiceLifecycle graceful shutdown does.

@@ -220,19 +220,8 @@ public final class RedisTestServer: Sendable {
 
     /// Sends `PING` over a plain socket and returns the first line of the answer, or `nil`.
     private static func ping(port: Int) -> String? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = LoopbackSocket.connected(toPort: port) else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         let request = Array("PING\r\n".utf8)
         guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
         var buffer = [UInt8](repeating: 0, count: 256)

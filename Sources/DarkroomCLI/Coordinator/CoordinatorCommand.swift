@@ -1,7 +1,9 @@
 import ArgumentParser
 import DarkroomCoordinator
+import DarkroomCoordinatorHTTP
 import DarkroomQueue
 import DarkroomRedis
+import Foundation
 import Logging
 import ServiceLifecycle
 
@@ -25,6 +27,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
             FILE.1, older files shift up, and at most --event-log-keep rotated files are kept. Events \
             the stream no longer holds when they are due are recorded as a gap record \
             (docs/coordinator.md).
+
+            With --http HOST:PORT it also serves /metrics (Prometheus), /healthz, /status, \
+            /events (Server-Sent Events) and a dashboard at /. Every endpoint but /healthz needs \
+            the token from DARKROOM_HTTP_TOKEN, DARKROOM_HTTP_TOKEN_FILE or --http-token-file; a \
+            non-loopback address without a token is refused unless --insecure-http. When standard \
+            output is a terminal the dashboard's address, with the token, is printed there.
 
             SIGTERM or SIGINT: finish the page in hand, give up the lease, exit 0. After SIGKILL, a \
             restart resumes both from their checkpoints, missing and repeating nothing.
@@ -51,6 +59,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @OptionGroup(title: "HTTP")
+    var http: HTTPOptions
+
     @OptionGroup(title: "Redis")
     var redis: RedisOptions
 
@@ -62,13 +73,31 @@ struct CoordinatorCommand: AsyncParsableCommand {
             throw error.exit()
         }
         let logger = ServiceLogging.logger(label: "darkroom.coordinator", level: settings.logLevel)
-        // Patient connections, like a worker's: the coordinator outlives Redis restarts.
-        let client = RedisClient(url: settings.redisURL, options: RedisConnectionOptions(), connections: 2, dedicatedConnections: 1)
+        // Patient connections, like a worker's: the coordinator outlives Redis restarts. The HTTP
+        // side's one stream follower has a blocking connection of its own.
+        let client = RedisClient(
+            url: settings.redisURL, options: RedisConnectionOptions(), connections: settings.http == nil ? 2 : 4,
+            dedicatedConnections: settings.http == nil ? 1 : 2)
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client, configuration: JobQueueConfiguration(), keyPrefix: settings.keyPrefix)
+        let metrics = CoordinatorMetrics()
         let coordinator = Coordinator(
             queue: queue, store: queue,
-            configuration: .init(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap), logger: logger)
+            configuration: .init(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap), logger: logger,
+            metrics: metrics)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: coordinator)]
+        if let (http, token) = settings.http {
+            services.append(.init(service: QueueGaugePoller(queue: queue, metrics: metrics, logger: logger)))
+            let server: CoordinatorHTTPServer
+            do {
+                server = try CoordinatorHTTPServer(
+                    configuration: http, queue: queue, metrics: metrics, logger: logger,
+                    onListening: { port in Self.printDashboard(http, token: token, port: port) })
+            } catch {
+                throw UsageFailure(error.message).exit()
+            }
+            services.append(.init(service: server))
+        }
         logger.info(
             "darkroom coordinator \(DarkroomVersion.current)",
             metadata: [
@@ -77,11 +106,14 @@ struct CoordinatorCommand: AsyncParsableCommand {
             ])
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: coordinator)], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
                 logger: Logger(label: "darkroom.coordinator.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() })))
         do {
             try await group.run()
         } catch let error as EventLogError {
+            StandardError.line("darkroom: \(error.message)")
+            throw ExitCode(1)
+        } catch let error as CoordinatorHTTPError {
             StandardError.line("darkroom: \(error.message)")
             throw ExitCode(1)
         } catch {
@@ -90,7 +122,19 @@ struct CoordinatorCommand: AsyncParsableCommand {
         }
     }
 
+    /// The dashboard's address on standard output, only when it is a terminal: with a token the
+    /// address carries it, and a redirected output (a log file, a pipe) must not.
+    private static func printDashboard(_ http: CoordinatorHTTPConfiguration, token: String?, port: Int) {
+        guard Terminal.isTerminal(1) else { return }
+        let host = http.host.contains(":") ? "[\(http.host)]" : http.host
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let query = token.map { "?token=" + ($0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0) } ?? ""
+        StandardOutput.line("dashboard: http://\(host):\(port)/\(query)")
+    }
+
     private struct Settings {
+        var http: (configuration: CoordinatorHTTPConfiguration, token: String?)?
         var eventLog: EventLogConfiguration?
         var name: String
         var streamCap: Int
@@ -110,6 +154,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         guard (1...1000).contains(eventLogKeep) else { throw UsageFailure("--event-log-keep must be 1…1000 (got \(eventLogKeep))") }
         let level = try ServiceLogging.level(logLevel)
         return Settings(
+            http: try http.configuration(),
             eventLog: eventLog.map { EventLogConfiguration(path: $0, maxBytes: Int64(eventLogMaxMB) * 1024 * 1024, keep: eventLogKeep) },
             name: name, streamCap: eventStreamCap, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
     }

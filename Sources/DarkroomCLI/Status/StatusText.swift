@@ -40,6 +40,18 @@ enum StatusText {
             lines.append(line)
         }
 
+        if let failures = status.failures, !failures.isEmpty {
+            lines.append("")
+            lines.append("Recent failures")
+            for failure in failures.prefix(5) {
+                var line = "  \(failure.at.iso8601) \(EventFormatting.sanitized(failure.code))"
+                if let job = failure.job { line += " job=\(EventFormatting.sanitized(job))" }
+                if let worker = failure.worker { line += " worker=\(EventFormatting.sanitized(worker))" }
+                line += ": " + EventFormatting.sanitized(failure.message) + (failure.willRetry ? " (will retry)" : "")
+                lines.append(line)
+            }
+        }
+
         lines.append("")
         if let ended = status.jobsEndedLastMinute {
             lines.append("Throughput: \(ended) jobs ended in the last minute (\(rate(Double(ended) / 60))/s)")

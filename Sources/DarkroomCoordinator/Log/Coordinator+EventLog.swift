@@ -19,9 +19,14 @@ extension Coordinator {
     /// gap and appends it. Returns how many events were appended.
     public func appendNextBatch(to log: EventLog, wait: Duration) async throws -> Int {
         let batch = try await queue.readEvents(after: log.checkpoint ?? .start, limit: max(configuration.batchSize, 1), wait: wait)
-        guard !batch.isEmpty else { return 0 }
+        // Without a store the log is the only reader, so it feeds the metrics.
+        guard !batch.isEmpty else {
+            if store == nil { metrics?.recordCaughtUp() }
+            return 0
+        }
         let gap = try await gap(after: log.checkpoint, in: batch, reader: "event log")
         try log.append(batch, gap: gap)
+        if store == nil { metrics?.record(batch) }
         progress.withLock {
             $0.logCheckpoint = log.checkpoint
             $0.eventsLogged += batch.count

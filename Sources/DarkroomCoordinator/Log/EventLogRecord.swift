@@ -8,9 +8,9 @@ import Foundation
 ///   `id` is the event's UUIDv7, which is why the position has a key of its own.
 /// - A gap: `{"after","before","missing"?,"type":"gap","version":1}`, the stream ids around
 ///   events the stream no longer held, and how many when that can be known.
-enum EventLogRecord {
+package enum EventLogRecord {
     /// The bytes of `envelopes` (after `gap`, when there is one), each line ending in `\n`.
-    static func lines(_ envelopes: [EventEnvelope], gap: EventGap?) throws -> [UInt8] {
+    package static func lines(_ envelopes: [EventEnvelope], gap: EventGap?) throws -> [UInt8] {
         let encoder = RecordJSON.encoder()
         var bytes: [UInt8] = []
         if let gap {

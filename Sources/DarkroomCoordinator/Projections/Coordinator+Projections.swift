@@ -10,10 +10,14 @@ extension Coordinator {
         try await repeatUntilStopped("projections") {
             let page = try await queue.readEvents(
                 after: checkpoint ?? .start, limit: max(configuration.batchSize, 1), wait: configuration.pollWait)
-            guard !page.isEmpty else { return }
+            guard !page.isEmpty else {
+                metrics?.recordCaughtUp()
+                return
+            }
             _ = try await gap(after: checkpoint, in: page, reader: "projections")
             switch try await store.applyProjections(page, after: checkpoint, owner: configuration.name) {
             case .applied:
+                metrics?.record(page)
                 checkpoint = page.last?.cursor
                 progress.withLock {
                     $0.projectionCheckpoint = checkpoint

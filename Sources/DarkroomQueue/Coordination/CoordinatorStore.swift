@@ -65,6 +65,10 @@ public protocol CoordinatorStore: Sendable {
     /// The batches the coordinator folded events of most recently, newest first, at most `limit`.
     func recentBatches(limit: Int) async throws -> [String]
 
+    /// The newest `failed` and `dead` events the coordinator folded, newest first, at most `limit`
+    /// (it keeps 50).
+    func recentFailures(limit: Int) async throws -> [JobEvent]
+
     /// How many jobs ended (terminal events) in the `seconds` whole seconds before `now`.
     func jobsEnded(inLast seconds: Int, before now: Timestamp) async throws -> Int
 }

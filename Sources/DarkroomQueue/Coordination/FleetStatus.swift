@@ -45,6 +45,20 @@ public struct FleetStatus: Sendable, Hashable, Codable {
         public var p95Ms: Double?
     }
 
+    /// A failed attempt or a dead job.
+    public struct Failure: Sendable, Hashable, Codable {
+        public var at: Timestamp
+        public var batch: String?
+        public var job: String?
+        public var worker: String?
+        /// `failed` or `dead`.
+        public var type: String
+        public var code: String
+        public var message: String
+        /// Whether the job will be tried again.
+        public var willRetry: Bool
+    }
+
     /// The registered coordinator.
     public struct CoordinatorState: Sendable, Hashable, Codable {
         /// Who holds the lease now; nil when none runs (the registration outlives it).
@@ -72,6 +86,8 @@ public struct FleetStatus: Sendable, Hashable, Codable {
     public var batches: [Batch]
     /// Jobs that ended in the last 60 whole seconds (coordinator).
     public var jobsEndedLastMinute: Int?
+    /// The newest failures, newest first (coordinator).
+    public var failures: [Failure]?
     public var coordinator: CoordinatorState?
     /// The fields left out for want of a coordinator (empty when one is registered).
     public var needsCoordinator: [String]

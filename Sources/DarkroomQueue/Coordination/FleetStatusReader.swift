@@ -13,6 +13,8 @@ public struct FleetStatusReader: Sendable {
 
     /// The most recently active batches listed when none is asked for.
     public static let recentBatchLimit = 20
+    /// The newest failures listed.
+    public static let failureLimit = 10
 
     /// The status now. `batches`: the batches to report (each even without a coordinator); nil
     /// for the most recently active ones, which only a coordinator lists.
@@ -58,14 +60,21 @@ public struct FleetStatusReader: Sendable {
                 lagSeconds: Self.lagSeconds(from: registration.checkpoint, to: latest))
         }
 
+        let failures = try await projections?.recentFailures(limit: Self.failureLimit).map { event in
+            FleetStatus.Failure(
+                at: event.at, batch: event.batch, job: event.job?.rawValue, worker: event.worker, type: event.type.rawValue,
+                code: event.error?.code ?? "", message: event.error?.message ?? "", willRetry: event.willRetry == true)
+        }
+
         return FleetStatus(
             at: now, queues: queues, inFlight: counts.pending, delayed: counts.delayed, deadLetters: counts.deadLettered,
             workers: workers, batches: batches, jobsEndedLastMinute: try await projections?.jobsEnded(inLast: 60, before: now),
+            failures: failures,
             coordinator: coordinator,
             needsCoordinator: projections == nil
                 ? [
                     "batches (without --batch)", "batches[].running", "batches[].queued", "batches[].p50Ms", "batches[].p95Ms",
-                    "workers[].errors", "workers[].currentJobs", "jobsEndedLastMinute",
+                    "workers[].errors", "workers[].currentJobs", "jobsEndedLastMinute", "failures",
                 ] : [])
     }
 

@@ -2,7 +2,8 @@
 /// (`<ms>-<seq>`) and the in-memory queue's sequence numbers (`<n>`, dense: one per event).
 ///
 /// Package-wide rather than public: it reads driver-specific cursor text, which callers outside
-/// Darkroom must treat as opaque. `EventSource` and the coordinator's event log use it.
+/// Darkroom must treat as opaque. `EventSource`, the coordinator's event log and its HTTP side (ordering a client's resume point
+/// against live events) use it.
 package struct StreamPosition: Comparable, Sendable {
     package var major: UInt64
     package var minor: UInt64

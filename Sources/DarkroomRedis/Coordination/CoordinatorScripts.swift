@@ -54,7 +54,8 @@ enum CoordinatorScripts {
     /// (total − ended − running, at least 0), `p50Ms` and `p95Ms` (the bucket's geometric middle)
     /// are rewritten at the end, and the batch is listed in `{p}:batches` (name → last update, the
     /// newest 1000). Terminal events are counted per second of their time in `{p}:throughput`
-    /// (second → count; seconds older than 10 minutes are dropped).
+    /// (second → count; seconds older than 10 minutes are dropped). `failed` and `dead` events
+    /// are pushed onto `{p}:failures`, the newest 50 kept.
     static let apply = RedisScript(
         """
         local owner, expected, prefix = ARGV[1], ARGV[2], ARGV[3]
@@ -76,7 +77,7 @@ enum CoordinatorScripts {
           return math.floor(math.log(ms) / logOfStep) + 1
         end
 
-        local ended, seconds = {}, {}
+        local ended, seconds, failures = {}, {}, 0
         local last = expected
         for i = 7, #ARGV, 8 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -115,6 +116,10 @@ enum CoordinatorScripts {
                 end
               else
                 redis.call('HDEL', jobKey, 'durationMs')
+              end
+              if kind == 'failed' or kind == 'dead' then
+                redis.call('LPUSH', prefix .. ':failures', json)
+                failures = failures + 1
               end
               if state ~= 'retrying' then
                 local second = math.floor(at / 1000)
@@ -182,6 +187,8 @@ enum CoordinatorScripts {
         end
         local listed = redis.call('ZCARD', prefix .. ':batches')
         if listed > 1000 then redis.call('ZREMRANGEBYRANK', prefix .. ':batches', 0, listed - 1001) end
+
+        if failures > 0 then redis.call('LTRIM', prefix .. ':failures', 0, 49) end
 
         local throughput = prefix .. ':throughput'
         for _, second in ipairs(seconds) do redis.call('HINCRBY', throughput, second, ended[second]) end

@@ -184,6 +184,15 @@ extension RedisStreamsQueue: CoordinatorStore {
         return reply.array?.compactMap(\.string) ?? []
     }
 
+    public func recentFailures(limit: Int) async throws -> [JobEvent] {
+        let reply = try await redis { try await self.client.command(["LRANGE", self.keys.failures, "0", String(max(limit, 1) - 1)]) }
+        try Self.throwing(reply)
+        return (reply.array ?? []).compactMap { item in
+            guard let json = item.bytes, case .event(let event) = JobEvent.decode(Data(json)) else { return nil }
+            return event
+        }
+    }
+
     public func jobsEnded(inLast seconds: Int, before now: Timestamp) async throws -> Int {
         let current = now.millisecondsSince1970 / 1000
         let fields = (1...max(seconds, 1)).map { String(current - Int64($0)) }

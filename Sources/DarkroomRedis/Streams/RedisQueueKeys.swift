@@ -21,6 +21,7 @@ import DarkroomQueue
 /// | `{p}:workerjobs:<name>` | set | the jobs a worker has started and not ended, as the coordinator saw |
 /// | `{p}:batches` | sorted set | batch name → last time the coordinator folded an event of it (ms), the newest 1000 |
 /// | `{p}:throughput` | hash | unix second → jobs that ended in it, as the coordinator folded them (the last 10 minutes) |
+/// | `{p}:failures` | list | the newest 50 `failed` and `dead` event records, newest first (coordinator) |
 /// | `{p}:workerstates` | sorted set | worker name → time of its latest event (ms), for listing the projections |
 ///
 /// Scripts build the per-job and per-batch keys from the prefix, so the layout needs a standalone
@@ -46,6 +47,7 @@ struct RedisQueueKeys: Sendable {
     var workerStates: String { "\(prefix):workerstates" }
     var batches: String { "\(prefix):batches" }
     var throughput: String { "\(prefix):throughput" }
+    var failures: String { "\(prefix):failures" }
 
     func marker(_ id: JobID) -> String { "\(prefix):job:\(id.rawValue)" }
     func batch(_ name: String) -> String { "\(prefix):batch:\(name)" }

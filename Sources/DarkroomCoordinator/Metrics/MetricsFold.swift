@@ -1,0 +1,114 @@
+import DarkroomQueue
+
+/// What the metrics remember between events: counts for `/status`, the live workers (a set, so a
+/// worker that restarts without a `workerOffline` is not counted twice), the last batches and
+/// failures. Everything is bounded: at most `maxWorkers` workers, `maxBatches` batches and
+/// `maxFailures` failures are kept, the oldest dropped first.
+struct MetricsFold: Sendable {
+    static let maxWorkers = 1000
+    static let maxBatches = 100
+    static let maxFailures = 20
+
+    /// What one event changed, for the instruments.
+    struct Change {
+        /// `succeeded`, `failed`, `retried`, `dead` or `cancelled` for a job outcome; nil otherwise.
+        var outcome: String?
+    }
+
+    var eventsProcessed = 0
+    var checkpoint: EventCursor?
+    var lastStreamTime: Timestamp?
+    /// When the last event was folded, and when a read last found nothing (health checks).
+    var advancedAt: ContinuousClock.Instant?
+    var caughtUpAt: ContinuousClock.Instant?
+    /// Whether the last read found nothing after the last event folded.
+    var caughtUp = false
+    var outcomes: [String: Int] = [:]
+    var workers: [String: CoordinatorMetrics.WorkerStatus] = [:]
+    var batches: [String: CoordinatorMetrics.BatchStatus] = [:]
+    /// Batch names, least recently touched first.
+    var batchOrder: [String] = []
+    var failures: [CoordinatorMetrics.Failure] = []
+    var queue: CoordinatorMetrics.QueueGauges?
+
+    var liveWorkerCount: Int { workers.values.count { $0.state != "offline" } }
+
+    mutating func apply(_ envelope: EventEnvelope) -> Change {
+        let event = envelope.event
+        eventsProcessed += 1
+        checkpoint = envelope.cursor
+        lastStreamTime = CoordinatorMetrics.streamTime(of: envelope)
+        advancedAt = .now
+        let outcome = Self.outcome(of: event)
+        if let outcome { outcomes[outcome, default: 0] += 1 }
+        updateWorker(event, outcome: outcome)
+        updateBatch(event, outcome: outcome)
+        if let error = event.error, event.type == .failed || event.type == .dead {
+            failures.append(
+                CoordinatorMetrics.Failure(
+                    at: event.at, streamId: envelope.cursor.rawValue, job: event.job?.description, batch: event.batch,
+                    worker: event.worker, code: error.code, message: error.message, willRetry: event.willRetry ?? false))
+            if failures.count > Self.maxFailures { failures.removeFirst(failures.count - Self.maxFailures) }
+        }
+        return Change(outcome: outcome)
+    }
+
+    static func outcome(of event: JobEvent) -> String? {
+        switch event.type {
+        case .succeeded: "succeeded"
+        case .failed: event.willRetry == true ? "retried" : "failed"
+        case .dead: "dead"
+        case .cancelled: "cancelled"
+        case .batchEnqueued, .started, .workerOnline, .workerOffline: nil
+        }
+    }
+
+    private mutating func updateWorker(_ event: JobEvent, outcome: String?) {
+        guard let name = event.worker else { return }
+        var worker = workers[name] ?? CoordinatorMetrics.WorkerStatus(name: name)
+        worker.lastSeen = event.at
+        switch event.type {
+        case .workerOnline:
+            worker.state = "idle"
+            worker.running = 0
+        case .workerOffline:
+            worker.state = "offline"
+            worker.running = 0
+        case .started:
+            worker.running += 1
+        default:
+            if outcome != nil { worker.running = max(worker.running - 1, 0) }
+            if outcome == "succeeded" { worker.jobsDone += 1 }
+            if outcome == "failed" || outcome == "dead" || outcome == "retried" { worker.errors += 1 }
+        }
+        if worker.state != "offline" { worker.state = worker.running > 0 ? "busy" : "idle" }
+        workers[name] = worker
+        if workers.count > Self.maxWorkers,
+            let oldest = workers.values.min(by: { $0.lastSeen < $1.lastSeen })
+        {
+            workers[oldest.name] = nil
+        }
+    }
+
+    private mutating func updateBatch(_ event: JobEvent, outcome: String?) {
+        guard let name = event.batch, event.type == .batchEnqueued || event.type.isJobEvent else { return }
+        var batch = batches[name] ?? CoordinatorMetrics.BatchStatus(name: name)
+        batch.updatedAt = event.at
+        switch event.type {
+        case .batchEnqueued: batch.total += event.count ?? 0
+        case .started: batch.started += 1
+        default: break
+        }
+        switch outcome {
+        case "succeeded": batch.succeeded += 1
+        case "failed": batch.failed += 1
+        case "dead": batch.dead += 1
+        case "cancelled": batch.cancelled += 1
+        default: break
+        }
+        batches[name] = batch
+        if let index = batchOrder.lastIndex(of: name) { batchOrder.remove(at: index) }
+        batchOrder.append(name)
+        if batchOrder.count > Self.maxBatches { batches[batchOrder.removeFirst()] = nil }
+    }
+}

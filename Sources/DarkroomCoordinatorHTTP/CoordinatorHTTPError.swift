@@ -1,0 +1,27 @@
+import DarkroomSystem
+
+/// The coordinator's HTTP settings cannot be used; the message says which and what to do.
+public struct CoordinatorHTTPError: CodedDarkroomError, Hashable {
+    public enum Code: String, Sendable {
+        /// `--http` is not `HOST:PORT` with a port in 0…65535.
+        case invalidAddress = "http.invalid-address"
+        /// A non-loopback address without a token, and without `--insecure-http`.
+        case tokenRequired = "http.token-required"
+        /// The token is empty, too short, or its file cannot be read.
+        case invalidToken = "http.invalid-token"
+        /// The server could not listen on the address (a port in use, an address not on this host).
+        case listenFailed = "http.listen-failed"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+    public var isTransient: Bool { false }
+    public var systemError: Int32? { nil }
+}

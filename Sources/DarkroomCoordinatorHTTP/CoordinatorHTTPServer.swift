@@ -1,0 +1,130 @@
+import DarkroomCoordinator
+import DarkroomQueue
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The coordinator's HTTP server, a swift-service-lifecycle `Service` run next to the coordinator:
+///
+/// - `GET /metrics`: the metrics in Prometheus' text format (0.0.4);
+/// - `GET /healthz` (no token): 200 or 503 with a `HealthReport` as JSON;
+/// - `GET /status`: JSON from the status provider;
+/// - `GET /events`: the event stream as Server-Sent Events (`ServerSentEvents`);
+/// - `GET /`: the dashboard page (`DashboardPage`).
+///
+/// Every endpoint but `/healthz` needs the token when one is configured (`TokenAuthMiddleware`).
+/// Graceful shutdown ends every `/events` stream, then the server stops.
+public final class CoordinatorHTTPServer: Service, Sendable {
+    /// Produces the body of `/status` (JSON).
+    public typealias StatusProvider = @Sendable () async throws -> [UInt8]
+
+    public let configuration: CoordinatorHTTPConfiguration
+    private let queue: any JobQueueDriver
+    private let metrics: CoordinatorMetrics
+    private let status: StatusProvider
+    private let health: any CoordinatorHealthSource
+    private let logger: Logger
+    private let onListening: @Sendable (Int) async -> Void
+    private let broadcaster: EventBroadcaster
+
+    /// - Parameters:
+    ///   - status: the `/status` body; by default `defaultStatus(queue:metrics:)`.
+    ///   - health: the `/healthz` inputs; by default `QueueHealthSource(queue:metrics:)`.
+    ///   - onListening: called with the bound port once the server listens (port 0 picks one).
+    public init(
+        configuration: CoordinatorHTTPConfiguration, queue: any JobQueueDriver, metrics: CoordinatorMetrics,
+        status: StatusProvider? = nil, health: (any CoordinatorHealthSource)? = nil, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws(CoordinatorHTTPError) {
+        try configuration.validate()
+        self.configuration = configuration
+        self.queue = queue
+        self.metrics = metrics
+        self.status = status ?? Self.defaultStatus(queue: queue, metrics: metrics)
+        self.health = health ?? QueueHealthSource(queue: queue, metrics: metrics)
+        self.logger = logger
+        self.onListening = onListening
+        broadcaster = EventBroadcaster(queue: queue, bufferSize: configuration.clientBufferSize, logger: logger)
+    }
+
+    /// `FleetStatus` — the object `darkroom status --json` prints — read from the queue (with the
+    /// coordinator's projections when the queue keeps them) when the queue can say what it holds;
+    /// otherwise the metrics' own snapshot (`CoordinatorMetrics.Snapshot`).
+    public static func defaultStatus(queue: any JobQueueDriver, metrics: CoordinatorMetrics) -> StatusProvider {
+        guard let fleet = queue as? any FleetStatusReader.Queue else {
+            return { try RecordJSON.encoder().encode(metrics.snapshot()).map { $0 } }
+        }
+        let reader = FleetStatusReader(queue: fleet, store: queue as? any CoordinatorStore)
+        return { try RecordJSON.encoder().encode(try await reader.read()).map { $0 } }
+    }
+
+    public func run() async throws {
+        let listening = ListeningFlag()
+        let application = Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "darkroom"),
+            onServerRunning: { [onListening, logger, configuration] channel in
+                listening.value.store(true, ordering: .relaxed)
+                let port = channel.localAddress?.port ?? configuration.port
+                // The address only: the token never goes into a log.
+                logger.info("HTTP listening", metadata: ["address": "\(configuration.host):\(port)"])
+                await onListening(port)
+            },
+            logger: logger)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await self.broadcaster.run() }
+            group.addTask { [configuration] in
+                do {
+                    try await application.run()
+                } catch  where !listening.value.load(ordering: .relaxed) {
+                    throw CoordinatorHTTPError(
+                        .listenFailed,
+                        "cannot listen on \(configuration.host):\(configuration.port): \(error); is another process using the port? choose another with --http"
+                    )
+                }
+            }
+        }
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: TokenAuthMiddleware(token: configuration.token))
+        router.get("/metrics") { [metrics] _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+        router.get("/healthz") { [health, configuration] _, _ in
+            let report = await health.healthReport(staleAfter: configuration.staleAfter)
+            return try Self.json(report.healthy ? .ok : .serviceUnavailable, RecordJSON.encoder().encode(report).map { $0 })
+        }
+        router.get("/status") { [status] _, _ in
+            try Self.json(.ok, await status())
+        }
+        let events = ServerSentEvents(queue: queue, broadcaster: broadcaster, heartbeat: configuration.heartbeat)
+        router.get("/events") { request, _ in events.response(for: request) }
+        router.get("/") { _, _ in
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                    .contentSecurityPolicy: "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: DashboardPage.html)))
+        }
+        return router
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// Whether the server got as far as listening: an error before that is a bind failure.
+private final class ListeningFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}

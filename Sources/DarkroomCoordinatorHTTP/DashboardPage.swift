@@ -1,0 +1,185 @@
+/// The dashboard: one self-contained page (no CDN, no build step) served at `GET /`.
+///
+/// It follows `/events` with `EventSource` (jobs per second and latency of the last five minutes,
+/// drawn as inline SVG) and polls `/status` (`FleetStatus`) every two seconds (totals, queue depth
+/// and lag per priority, live workers, batches with progress bars, the latest failures). Both requests carry the session
+/// cookie that `/?token=…` set. Elements have stable ids and `data-` attributes for tests:
+/// `#batches [data-batch]` (with `data-finished` and `data-total`), `#workers [data-worker]`
+/// (with `data-state`), `#queue [data-priority]`, `#failures [data-code]`, `#chart`,
+/// `#connection` (`data-state` = `live` once events flow), `#status-updated`.
+enum DashboardPage {
+    static let html = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Darkroom</title>
+        <style>
+        :root { --fg:#1d2330; --muted:#6b7385; --line:#dde1ea; --ok:#2f9e5b; --bad:#d2453d; --accent:#3567d4; --bg:#f6f7fa; }
+        * { box-sizing: border-box; }
+        body { margin:0; font:14px/1.4 system-ui, sans-serif; color:var(--fg); background:var(--bg); }
+        header { display:flex; align-items:center; gap:1rem; padding:.7rem 1.2rem; background:#fff; border-bottom:1px solid var(--line); }
+        header h1 { font-size:1.1rem; margin:0; }
+        #connection { font-size:.8rem; padding:.15rem .5rem; border-radius:1rem; background:#eee; }
+        #connection[data-state=live] { background:#dff3e6; color:var(--ok); }
+        #connection[data-state=error] { background:#fbe3e1; color:var(--bad); }
+        main { display:grid; grid-template-columns:repeat(auto-fit, minmax(420px, 1fr)); gap:1rem; padding:1rem 1.2rem; }
+        section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:.8rem 1rem; }
+        section h2 { font-size:.9rem; text-transform:uppercase; letter-spacing:.05em; color:var(--muted); margin:0 0 .6rem; }
+        table { width:100%; border-collapse:collapse; }
+        td, th { text-align:left; padding:.25rem .4rem; border-bottom:1px solid var(--line); font-variant-numeric:tabular-nums; }
+        th { font-weight:600; color:var(--muted); font-size:.8rem; }
+        .totals { display:flex; gap:1.5rem; flex-wrap:wrap; }
+        .totals div b { display:block; font-size:1.4rem; }
+        .batch { margin:.4rem 0 .7rem; }
+        .batch .label { display:flex; justify-content:space-between; font-size:.85rem; }
+        .bar { height:10px; background:#e8ebf2; border-radius:5px; overflow:hidden; display:flex; }
+        .bar .ok { background:var(--ok); } .bar .bad { background:var(--bad); }
+        .state-busy { color:var(--accent); } .state-offline { color:var(--muted); } .state-idle { color:var(--ok); }
+        .code { font-family:ui-monospace, monospace; color:var(--bad); }
+        .empty { color:var(--muted); font-style:italic; }
+        svg text { font-size:10px; fill:var(--muted); }
+        #chart-throughput-label { fill:#3567d4; } #chart-latency-label { fill:#d48a35; }
+        </style>
+        </head>
+        <body>
+        <header><h1>Darkroom</h1><span id="connection" data-state="connecting">connecting…</span>
+        <span id="status-updated" class="empty">no status yet</span></header>
+        <main>
+        <section id="overview"><h2>Totals</h2>
+        <div class="totals">
+        <div>ended, last minute<b id="total-ended">–</b></div><div>ready<b id="total-ready">0</b></div>
+        <div>in flight<b id="total-inflight">0</b></div><div>dead letters<b id="total-dead">0</b></div>
+        <div>live workers<b id="total-workers">0</b></div></div></section>
+        <section><h2>Throughput and latency, last 5 minutes</h2>
+        <svg id="chart" viewBox="0 0 400 140" width="100%" role="img" aria-label="jobs per second and latency">
+        <polyline id="chart-throughput" fill="none" stroke="#3567d4" stroke-width="1.5" points=""/>
+        <polyline id="chart-latency" fill="none" stroke="#d48a35" stroke-width="1.5" points=""/>
+        <text x="4" y="12" id="chart-throughput-label">jobs/s</text><text x="396" y="12" text-anchor="end" id="chart-latency-label">latency ms</text>
+        </svg></section>
+        <section><h2>Queue depth</h2><table id="queue"><thead><tr><th>priority</th><th>ready</th><th>lag</th></tr></thead><tbody></tbody></table>
+        <p id="queue-extra" class="empty">not polled yet</p></section>
+        <section><h2>Workers</h2><table id="workers"><thead><tr><th>worker</th><th>state</th><th>running</th><th>done</th><th>errors</th></tr></thead><tbody></tbody></table></section>
+        <section><h2>Batches</h2><div id="batches"><p class="empty">no batch yet</p></div></section>
+        <section><h2>Latest failures</h2><table id="failures"><thead><tr><th>time</th><th>code</th><th>job</th><th>message</th></tr></thead><tbody></tbody></table></section>
+        </main>
+        <script>
+        "use strict";
+        const $ = (id) => document.getElementById(id);
+        const text = (value) => document.createTextNode(String(value));
+        function cell(row, value, cls) { const td = row.insertCell(); if (cls) td.className = cls; td.appendChild(text(value)); return td; }
+        function fill(tbody, items, render) { tbody.replaceChildren(); for (const item of items) render(tbody.insertRow(), item); }
+
+        // Seconds of history for the chart, in 5 s buckets: [start, jobs, latency sum ms].
+        const WINDOW = 300, STEP = 5, buckets = [];
+        function bucketFor(ms) {
+          const start = Math.floor(ms / 1000 / STEP) * STEP;
+          let last = buckets[buckets.length - 1];
+          if (!last || last.start < start) { last = { start, jobs: 0, latency: 0 }; buckets.push(last); }
+          while (buckets.length && buckets[0].start < start - WINDOW) buckets.shift();
+          return last;
+        }
+        function record(event) {
+          if (event.type !== "succeeded" || !event.result) return;
+          const ms = event.result.ms || {};
+          const total = ["fetch", "decode", "process", "encode", "store"].reduce((sum, key) => sum + (ms[key] || 0), 0);
+          const bucket = bucketFor(Date.now());
+          bucket.jobs += 1; bucket.latency += total;
+        }
+        function drawChart() {
+          const now = Math.floor(Date.now() / 1000 / STEP) * STEP, points = [];
+          for (let start = now - WINDOW; start <= now; start += STEP) {
+            const bucket = buckets.find((b) => b.start === start);
+            points.push({ start, rate: bucket ? bucket.jobs / STEP : 0, latency: bucket && bucket.jobs ? bucket.latency / bucket.jobs : 0 });
+          }
+          const maxRate = Math.max(1, ...points.map((p) => p.rate)), maxLatency = Math.max(1, ...points.map((p) => p.latency));
+          const x = (i) => (i / (points.length - 1)) * 400;
+          $("chart-throughput").setAttribute("points", points.map((p, i) => `${x(i).toFixed(1)},${(135 - (p.rate / maxRate) * 115).toFixed(1)}`).join(" "));
+          $("chart-latency").setAttribute("points", points.map((p, i) => `${x(i).toFixed(1)},${(135 - (p.latency / maxLatency) * 115).toFixed(1)}`).join(" "));
+          $("chart-throughput-label").textContent = `jobs/s (max ${maxRate.toFixed(1)})`;
+          $("chart-latency-label").textContent = `latency ms (max ${maxLatency.toFixed(1)})`;
+        }
+
+        // `status` is FleetStatus, the object `darkroom status --json` prints. Fields only a
+        // coordinator's projections fill are absent without one and shown as "–".
+        function renderStatus(status) {
+          const queues = status.queues || {}, dash = "–";
+          const ready = ["high", "normal", "low"].reduce((sum, p) => sum + ((queues[p] || {}).ready || 0), 0);
+          $("total-ended").textContent = status.jobsEndedLastMinute ?? dash;
+          $("total-ready").textContent = ready;
+          $("total-inflight").textContent = status.inFlight ?? 0;
+          $("total-dead").textContent = status.deadLetters ?? 0;
+          $("total-workers").textContent = (status.workers || []).length;
+          fill($("queue").tBodies[0], ["high", "normal", "low"], (row, priority) => {
+            const queue = queues[priority] || {};
+            row.dataset.priority = priority;
+            cell(row, priority);
+            cell(row, queue.ready ?? 0);
+            cell(row, queue.lagSeconds !== undefined ? `${queue.lagSeconds.toFixed(1)} s` : dash);
+          });
+          $("queue-extra").textContent = `delayed ${status.delayed ?? dash} · in flight ${status.inFlight ?? dash} · dead letters ${status.deadLetters ?? dash}`;
+          fill($("workers").tBodies[0], status.workers || [], (row, worker) => {
+            const state = worker.currentJobs > 0 ? "busy" : "live";
+            row.dataset.worker = worker.name; row.dataset.state = "live";
+            cell(row, worker.name); cell(row, state, "state-" + (state === "busy" ? "busy" : "idle"));
+            cell(row, worker.currentJobs ?? dash); cell(row, worker.jobsDone); cell(row, worker.errors ?? dash);
+          });
+          const batches = $("batches"); batches.replaceChildren();
+          if (!(status.batches || []).length) {
+            const p = document.createElement("p"); p.className = "empty";
+            p.textContent = status.coordinator ? "no batch lately" : "no coordinator: batches are listed by its projections";
+            batches.appendChild(p);
+          }
+          for (const batch of status.batches || []) {
+            const finished = batch.succeeded + batch.failed + batch.dead + batch.cancelled, total = Math.max(batch.total, finished);
+            const div = document.createElement("div");
+            div.className = "batch"; div.dataset.batch = batch.name; div.dataset.finished = finished; div.dataset.total = batch.total;
+            const label = document.createElement("div"); label.className = "label";
+            const name = document.createElement("span"); name.textContent = batch.name;
+            const count = document.createElement("span"); count.className = "count";
+            let detail = `${finished}/${batch.total} (${batch.succeeded} ok, ${batch.failed + batch.dead} failed`;
+            if (batch.running !== undefined) detail += `, ${batch.running} running`;
+            if (batch.p95Ms !== undefined) detail += `, p95 ${Math.round(batch.p95Ms)} ms`;
+            count.textContent = detail + ")";
+            label.append(name, count);
+            const bar = document.createElement("div"); bar.className = "bar";
+            bar.setAttribute("role", "progressbar"); bar.setAttribute("aria-valuemax", String(total)); bar.setAttribute("aria-valuenow", String(finished));
+            const ok = document.createElement("span"); ok.className = "ok"; ok.style.width = total ? `${(100 * batch.succeeded) / total}%` : "0";
+            const bad = document.createElement("span"); bad.className = "bad"; bad.style.width = total ? `${(100 * (batch.failed + batch.dead)) / total}%` : "0";
+            bar.append(ok, bad); div.append(label, bar); batches.appendChild(div);
+          }
+          fill($("failures").tBodies[0], status.failures || [], (row, failure) => {
+            row.dataset.code = failure.code;
+            cell(row, (failure.at || "").slice(11, 19)); cell(row, failure.code, "code");
+            cell(row, failure.job || ""); cell(row, failure.message + (failure.willRetry ? " (will retry)" : ""));
+          });
+          const updated = $("status-updated"); updated.className = ""; updated.textContent = "updated " + new Date().toLocaleTimeString();
+        }
+        async function poll() {
+          try {
+            const response = await fetch("/status", { credentials: "same-origin", cache: "no-store" });
+            if (!response.ok) throw new Error("HTTP " + response.status);
+            renderStatus(await response.json());
+          } catch (error) {
+            $("status-updated").textContent = "status: " + error.message;
+          }
+        }
+        function follow() {
+          const source = new EventSource("/events", { withCredentials: true });
+          const connection = $("connection");
+          source.onopen = () => { connection.dataset.state = "live"; connection.textContent = "live"; };
+          source.onerror = () => { connection.dataset.state = "error"; connection.textContent = "reconnecting…"; };
+          source.onmessage = (message) => {
+            connection.dataset.state = "live"; connection.textContent = "live";
+            try { record(JSON.parse(message.data)); } catch (error) { /* a record this page does not know */ }
+          };
+        }
+        poll(); setInterval(poll, 2000);
+        drawChart(); setInterval(drawChart, 1000);
+        follow();
+        </script>
+        </body>
+        </html>
+        """
+}

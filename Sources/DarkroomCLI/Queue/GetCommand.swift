@@ -9,14 +9,16 @@ struct GetCommand: AsyncParsableCommand {
         commandName: "get",
         abstract: "Copy a finished job's result to a file.",
         discussion: """
-            Finds the job's `succeeded` event in the event stream and copies its result — the file the \
+            Finds the job's `succeeded` event (in its projection when a coordinator is registered, \
+            else in the event stream) and copies its result — the file the \
             worker wrote under the job's --out directory, or its entry in the shared cache — to FILE \
             atomically (FILE appears whole or not at all; - writes to standard output; an existing \
             directory receives the result under its own name). The result's path must be readable \
             here: run it on a host that mounts the workers' shared volume.
 
-            Limits: only events the stream still holds are searched (about the last 100,000 by \
-            default), so the result of a job whose events were trimmed cannot be found; a cache entry \
+            Limits: without a coordinator only events the stream still holds are searched (about the \
+            last 100,000 by default), so the result of a job whose events were trimmed cannot be \
+            found; with one, jobs are kept 7 days. A cache entry \
             can be evicted — then re-run the job (enqueue it again with --out to keep its result).
 
             Exit status: 0 copied; 1 the job is unknown, not finished, did not succeed, or its result \
@@ -99,7 +101,8 @@ enum ResultFetch {
                 "\(name) is not finished: attempt \(event.attempt ?? 1) failed (\(event.error.map(EventFormatting.describe) ?? "?")) and it will be retried")
         case .notFound:
             throw failure(
-                "\(name) has no events in the stream: it is unknown, still queued, or its events were trimmed (the stream keeps about the last 100,000)")
+                "\(name) has no events: it is unknown, still queued, or its events were trimmed (without a coordinator the stream keeps about the last 100,000)"
+            )
         }
     }
 

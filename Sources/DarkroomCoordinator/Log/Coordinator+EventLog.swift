@@ -46,6 +46,7 @@ extension Coordinator {
             $0.gaps += 1
             $0.eventsLost += gap.missing ?? 0
         }
+        metrics?.recordGap(missing: gap.missing)
         logger.error(
             "the event stream no longer held events after the \(reader)'s checkpoint",
             metadata: [

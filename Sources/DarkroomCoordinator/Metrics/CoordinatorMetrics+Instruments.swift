@@ -23,6 +23,8 @@ extension CoordinatorMetrics {
         let delayed: MetricsGauge
         let pending: MetricsGauge
         let deadLetters: MetricsGauge
+        let gaps: MetricsCounter
+        let eventsLost: MetricsCounter
         /// `darkroom_jobs_total` by "outcome code".
         let jobs = Mutex<[String: MetricsCounter]>([:])
 
@@ -48,6 +50,8 @@ extension CoordinatorMetrics {
             delayed = MetricsGauge(label: "darkroom_queue_delayed", factory: factory)
             pending = MetricsGauge(label: "darkroom_queue_pending", factory: factory)
             deadLetters = MetricsGauge(label: "darkroom_queue_dead_letters", factory: factory)
+            gaps = MetricsCounter(label: "darkroom_coordinator_gaps_total", factory: factory)
+            eventsLost = MetricsCounter(label: "darkroom_coordinator_events_lost_total", factory: factory)
         }
 
         /// One instrument per key.

@@ -97,6 +97,13 @@ public final class CoordinatorMetrics: Sendable {
     }
 
     /// `updateQueueGauges` from a driver's `counts()` (depth per priority, delayed, pending, dead).
+    /// Counts a gap: the stream had dropped events a reader had not read (`missing` of them, when
+    /// that can be known).
+    public func recordGap(missing: Int?) {
+        instruments.gaps.increment()
+        if let missing, missing > 0 { instruments.eventsLost.increment(by: Int64(missing)) }
+    }
+
     /// The gauges from a queue's counts. Lag per priority is the age of its oldest ready job
     /// (`QueueCounts.oldestReady`) at `now`, and 0 for a priority with none ready; a priority whose
     /// driver keeps no such time (the in-memory queue) leaves its lag unset.

@@ -261,7 +261,7 @@ struct QueueCommandProcessRealTimeTests {
         #expect(unfinished.error.contains("is not finished: worker t started attempt 1"))
         let unknown = try setup.run(["get", "ghost", "-o", directory + "/g.png"])
         #expect(unknown.status == 1)
-        #expect(unknown.error.contains("has no events in the stream"))
+        #expect(unknown.error.contains("has no events: it is unknown"))
         try FileManager.default.removeItem(atPath: directory + "/cached.png")
         let evicted = try setup.run(["get", "/data/a.jpg", "-o", directory + "/again.png"])
         #expect(evicted.status == 1)

@@ -73,11 +73,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
             throw error.exit()
         }
         let logger = ServiceLogging.logger(label: "darkroom.coordinator", level: settings.logLevel)
-        // Patient connections, like a worker's: the coordinator outlives Redis restarts. The HTTP
-        // side's one stream follower has a blocking connection of its own.
+        // Patient connections, like a worker's: the coordinator outlives Redis restarts. Blocking
+        // reads each hold a connection of their own: the projections' and the log's readers, each
+        // with one page read ahead, and the HTTP side's one stream follower.
+        let blockingReaders = 4 + (settings.http == nil ? 0 : 1)
         let client = RedisClient(
-            url: settings.redisURL, options: RedisConnectionOptions(), connections: settings.http == nil ? 2 : 4,
-            dedicatedConnections: settings.http == nil ? 1 : 2)
+            url: settings.redisURL, options: RedisConnectionOptions(), connections: 4, dedicatedConnections: blockingReaders)
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client, configuration: JobQueueConfiguration(), keyPrefix: settings.keyPrefix)
         let metrics = CoordinatorMetrics()

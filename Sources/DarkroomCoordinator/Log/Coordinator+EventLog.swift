@@ -10,15 +10,22 @@ extension Coordinator {
         defer { log.close() }
         logger.info("event log open", metadata: ["file": "\(log.path)", "checkpoint": "\(log.checkpoint?.rawValue ?? "none")"])
         progress.withLock { $0.logCheckpoint = log.checkpoint }
+        var reader = PageReader(queue: queue, pageSize: self.configuration.batchSize, wait: self.configuration.pollWait)
+        defer { reader.discard() }
         try await repeatUntilStopped("event log") {
-            _ = try await appendNextBatch(to: log, wait: self.configuration.pollWait)
+            _ = try await append(try await reader.page(after: log.checkpoint ?? .start), to: log)
         }
     }
 
     /// Reads one batch after the log's checkpoint (waiting up to `wait` for one), checks it for a
     /// gap and appends it. Returns how many events were appended.
     public func appendNextBatch(to log: EventLog, wait: Duration) async throws -> Int {
-        let batch = try await queue.readEvents(after: log.checkpoint ?? .start, limit: max(configuration.batchSize, 1), wait: wait)
+        try await append(
+            try await queue.readEvents(after: log.checkpoint ?? .start, limit: max(configuration.batchSize, 1), wait: wait), to: log)
+    }
+
+    /// Checks `batch` (read right after the log's checkpoint) for a gap and appends it.
+    private func append(_ batch: [EventEnvelope], to log: EventLog) async throws -> Int {
         // Without a store the log is the only reader, so it feeds the metrics.
         guard !batch.isEmpty else {
             if store == nil { metrics?.recordCaughtUp() }

@@ -7,9 +7,10 @@ extension Coordinator {
     func followIntoProjections(_ store: any CoordinatorStore) async throws {
         var checkpoint = try await store.coordinatorRegistration()?.checkpoint
         progress.withLock { $0.projectionCheckpoint = checkpoint }
+        var reader = PageReader(queue: queue, pageSize: configuration.batchSize, wait: configuration.pollWait)
+        defer { reader.discard() }
         try await repeatUntilStopped("projections") {
-            let page = try await queue.readEvents(
-                after: checkpoint ?? .start, limit: max(configuration.batchSize, 1), wait: configuration.pollWait)
+            let page = try await reader.page(after: checkpoint ?? .start)
             guard !page.isEmpty else {
                 metrics?.recordCaughtUp()
                 return

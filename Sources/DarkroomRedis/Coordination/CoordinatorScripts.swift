@@ -64,12 +64,27 @@ enum CoordinatorScripts {
         local current = redis.call('HGET', KEYS[2], 'checkpoint') or ''
         if current ~= expected then return {-1, current} end
 
-        local touched, order = {}, {}
+        -- What a page changes per batch and per worker is summed here and written once at the
+        -- end: a page holds thousands of events but only a few batches and workers.
+        local touched, order, running, times = {}, {}, {}, {}
         local function touch(batch)
-          if batch ~= '' and not touched[batch] then touched[batch] = true order[#order + 1] = batch end
+          if batch ~= '' and not touched[batch] then
+            touched[batch] = true
+            order[#order + 1] = batch
+            running[batch] = 0
+            times[batch] = {}
+          end
         end
-        local function keepAlive(key)
-          if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+        local workers, workerOrder = {}, {}
+        local function workerOf(name)
+          local w = workers[name]
+          if not w then
+            local stored = redis.call('HMGET', prefix .. ':workerstate:' .. name, 'offlineAt', 'lastAt')
+            w = { done = 0, errors = 0, offlineAt = tonumber(stored[1]), lastAt = tonumber(stored[2]) or 0, hasJobs = false }
+            workers[name] = w
+            workerOrder[#workerOrder + 1] = name
+          end
+          return w
         end
         local logOfStep = math.log(1.1)
         local function bucketOf(ms)
@@ -82,40 +97,40 @@ enum CoordinatorScripts {
         for i = 7, #ARGV, 8 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
           local at, retry, json = tonumber(ARGV[i + 5]), ARGV[i + 6], ARGV[i + 7]
+          local w = nil
+          if worker ~= '' then w = workerOf(worker) end
+          touch(batch)
           if job ~= '' then
             local jobKey = prefix .. ':jobstate:' .. job
-            local batchKey = prefix .. ':batch:' .. batch
-            local before = redis.call('HMGET', jobKey, 'state', 'worker', 'startedAt', 'starts')
+            local before = redis.call('HMGET', jobKey, 'state', 'worker', 'startedAt', 'starts', 'durationMs')
             local wasRunning = before[1] == 'running'
             if wasRunning then
               if before[2] and before[2] ~= '' then redis.call('SREM', prefix .. ':workerjobs:' .. before[2], job) end
-              if batch ~= '' then redis.call('HINCRBY', batchKey, 'running', -1) end
+              if batch ~= '' then running[batch] = running[batch] - 1 end
             end
             if kind == 'started' then
               redis.call('HSET', jobKey, 'state', 'running', 'worker', worker, 'startedAt', at,
                 'starts', (tonumber(before[4]) or 0) + 1, 'event', json, 'id', id)
-              redis.call('HDEL', jobKey, 'durationMs')
-              if batch ~= '' then redis.call('HINCRBY', batchKey, 'running', 1) end
-              if worker ~= '' then
-                local jobsKey = prefix .. ':workerjobs:' .. worker
-                redis.call('SADD', jobsKey, job)
-                keepAlive(jobsKey)
+              if before[5] then redis.call('HDEL', jobKey, 'durationMs') end
+              if batch ~= '' then running[batch] = running[batch] + 1 end
+              if w then
+                redis.call('SADD', prefix .. ':workerjobs:' .. worker, job)
+                w.hasJobs = true
               end
             else
               local state = kind
               if kind == 'failed' and retry == '1' then state = 'retrying' end
-              redis.call('HSET', jobKey, 'state', state, 'worker', worker, 'event', json, 'id', id)
               local started = tonumber(before[3])
               if state ~= 'retrying' and wasRunning and started then
                 local ms = math.max(at - started, 0)
-                redis.call('HSET', jobKey, 'durationMs', ms)
+                redis.call('HSET', jobKey, 'state', state, 'worker', worker, 'event', json, 'id', id, 'durationMs', ms)
                 if batch ~= '' then
-                  local timesKey = prefix .. ':batchtimes:' .. batch
-                  redis.call('HINCRBY', timesKey, bucketOf(ms), 1)
-                  keepAlive(timesKey)
+                  local bucket = bucketOf(ms)
+                  times[batch][bucket] = (times[batch][bucket] or 0) + 1
                 end
               else
-                redis.call('HDEL', jobKey, 'durationMs')
+                redis.call('HSET', jobKey, 'state', state, 'worker', worker, 'event', json, 'id', id)
+                if before[5] then redis.call('HDEL', jobKey, 'durationMs') end
               end
               if kind == 'failed' or kind == 'dead' then
                 redis.call('LPUSH', prefix .. ':failures', json)
@@ -126,35 +141,52 @@ enum CoordinatorScripts {
                 if not ended[second] then ended[second] = 0 seconds[#seconds + 1] = second end
                 ended[second] = ended[second] + 1
               end
-              if worker ~= '' then
-                local workerKey = prefix .. ':workerstate:' .. worker
-                if state ~= 'retrying' then redis.call('HINCRBY', workerKey, 'done', 1) end
-                if kind == 'failed' or kind == 'dead' then redis.call('HINCRBY', workerKey, 'errors', 1) end
+              if w then
+                if state ~= 'retrying' then w.done = w.done + 1 end
+                if kind == 'failed' or kind == 'dead' then w.errors = w.errors + 1 end
               end
             end
-            keepAlive(jobKey)
-            touch(batch)
-          elseif kind == 'batchEnqueued' then
-            touch(batch)
+            redis.call('PEXPIRE', jobKey, ttl)
           end
-          if worker ~= '' then
-            local workerKey = prefix .. ':workerstate:' .. worker
+          if w then
             -- An event from before the worker went offline (read late) must not bring it back.
-            local offlineAt = tonumber(redis.call('HGET', workerKey, 'offlineAt'))
             if kind == 'workerOffline' then
-              redis.call('HSET', workerKey, 'state', 'offline', 'offlineAt', at)
-            elseif not offlineAt or at > offlineAt then
-              redis.call('HSET', workerKey, 'state', 'online')
+              w.state = 'offline'
+              w.offlineAt = at
+            elseif not w.offlineAt or at > w.offlineAt then
+              w.state = 'online'
             end
-            redis.call('HSET', workerKey, 'lastAt', math.max(at, tonumber(redis.call('HGET', workerKey, 'lastAt')) or 0))
-            keepAlive(workerKey)
-            redis.call('ZADD', prefix .. ':workerstates', at, worker)
+            if at > w.lastAt then w.lastAt = at end
           end
           last = id
         end
 
+        for _, name in ipairs(workerOrder) do
+          local w = workers[name]
+          local workerKey = prefix .. ':workerstate:' .. name
+          redis.call('HSET', workerKey, 'lastAt', w.lastAt)
+          if w.state then redis.call('HSET', workerKey, 'state', w.state) end
+          if w.offlineAt then redis.call('HSET', workerKey, 'offlineAt', w.offlineAt) end
+          if w.done > 0 then redis.call('HINCRBY', workerKey, 'done', w.done) end
+          if w.errors > 0 then redis.call('HINCRBY', workerKey, 'errors', w.errors) end
+          redis.call('PEXPIRE', workerKey, ttl)
+          if w.hasJobs then redis.call('PEXPIRE', prefix .. ':workerjobs:' .. name, ttl) end
+          redis.call('ZADD', prefix .. ':workerstates', w.lastAt, name)
+        end
+
+        local function keepAlive(key)
+          if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+        end
         for _, batch in ipairs(order) do
           local batchKey = prefix .. ':batch:' .. batch
+          if running[batch] ~= 0 then redis.call('HINCRBY', batchKey, 'running', running[batch]) end
+          local timesKey = prefix .. ':batchtimes:' .. batch
+          local timed = false
+          for bucket, n in pairs(times[batch]) do
+            redis.call('HINCRBY', timesKey, bucket, n)
+            timed = true
+          end
+          if timed then redis.call('PEXPIRE', timesKey, ttl) end
           local f = redis.call('HMGET', batchKey, 'total', 'succeeded', 'failed', 'dead', 'cancelled', 'running')
           local n = {}
           for k = 1, 6 do n[k] = tonumber(f[k]) or 0 end

@@ -3,8 +3,6 @@ import DarkroomQueueContract
 import Foundation
 import Testing
 
-@testable import DarkroomRedis
-
 @Suite("Hand-written job JSON")
 struct JobJSONWriterTests {
     private static func text(_ random: inout QueueContractRandom, allowControl: Bool, length: ClosedRange<Int> = 1...24) -> String {

@@ -3,8 +3,6 @@ import DarkroomQueueContract
 import Foundation
 import Testing
 
-@testable import DarkroomRedis
-
 @Suite("Hand-written event JSON")
 struct EventJSONWriterTests {
     private static func text(_ random: inout QueueContractRandom, allowControl: Bool = true, length: ClosedRange<Int> = 1...24) -> String {
@@ -66,6 +64,34 @@ struct EventJSONWriterTests {
             let event = Self.event(&random, index: index)
             let expected = Array(try event.jsonData())
             let written = EventJSONWriter.bytes(event)
+            #expect(written == expected, "event \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")
+            if written != expected { return }
+        }
+    }
+
+    /// The event log's line: the event's record with `streamId` in the same object.
+    struct LogLine: Encodable {
+        var event: JobEvent
+        var streamId: String
+
+        enum CodingKeys: String, CodingKey { case streamId }
+
+        func encode(to encoder: any Encoder) throws {
+            try event.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(streamId, forKey: .streamId)
+        }
+    }
+
+    @Test("Given randomised events with a stream id, the writer produces exactly JSONEncoder's bytes for the event log's line")
+    func matchesJSONEncoderWithStreamId() throws {
+        var random = QueueContractRandom(seed: 2026)
+        for index in 0..<2_000 {
+            let event = Self.event(&random, index: index)
+            let streamId = "\(1_764_072_000_000 + index)-\(index % 3)"
+            let expected = Array(try RecordJSON.encoder().encode(LogLine(event: event, streamId: streamId)))
+            var written: [UInt8] = []
+            EventJSONWriter.write(event, streamId: streamId, into: &written)
             #expect(written == expected, "event \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")
             if written != expected { return }
         }

@@ -1,4 +1,3 @@
-import DarkroomQueue
 import DarkroomSystem
 
 /// Writes a job record's JSON by hand, byte for byte what `Job.jsonData()` (Foundation's
@@ -10,15 +9,15 @@ import DarkroomSystem
 /// `lastError`? (`code`, `message`), `notBefore`?, `output`?, `priority`, `quality`?, `source`,
 /// `version`. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
-enum JobJSONWriter {
-    static func bytes(_ job: Job) -> [UInt8] {
+package enum JobJSONWriter {
+    package static func bytes(_ job: Job) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(160 + job.source.utf8.count + job.chain.utf8.count)
         write(job, into: &out)
         return out
     }
 
-    static func write(_ job: Job, into out: inout [UInt8]) {
+    package static func write(_ job: Job, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"attempt":"#.utf8)
         integer(job.attempt, into: &out)
         field(#","batch":"#, job.batch, into: &out)
@@ -65,12 +64,12 @@ enum JobJSONWriter {
         literal.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    static func integer(_ value: Int, into out: inout [UInt8]) {
+    package static func integer(_ value: Int, into out: inout [UInt8]) {
         out.append(contentsOf: String(value).utf8)
     }
 
     /// A JSON string literal. Most strings need no escaping and are copied in one go.
-    static func string(_ text: String, into out: inout [UInt8]) {
+    package static func string(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         let utf8 = text.utf8
         if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

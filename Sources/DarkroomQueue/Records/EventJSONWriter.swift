@@ -1,6 +1,5 @@
-import DarkroomQueue
-
-/// Writes an event record's JSON by hand, byte for byte what `JobEvent.jsonData()` (Foundation's
+/// Writes an event record's JSON by hand (the Redis driver's appends and the coordinator's event
+/// log), byte for byte what `JobEvent.jsonData()` (Foundation's
 /// `JSONEncoder` with sorted keys and unescaped slashes) produces. Every acknowledgement carries
 /// one event, and a fresh `JSONEncoder` per event cost more than Redis spends on the whole
 /// acknowledgement; `EventJSONWriterTests` holds this writer to `JSONEncoder`'s output on
@@ -13,15 +12,17 @@ import DarkroomQueue
 /// written as `JSONEncoder` writes them (a `Double`'s shortest description without a trailing
 /// `.0`; stage times rounded to microseconds first, non-finite ones left out, as
 /// `StageTimings.encode` does).
-enum EventJSONWriter {
-    static func bytes(_ event: JobEvent) -> [UInt8] {
+package enum EventJSONWriter {
+    package static func bytes(_ event: JobEvent) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(320)
         write(event, into: &out)
         return out
     }
 
-    static func write(_ event: JobEvent, into out: inout [UInt8]) {
+    /// Writes the record; with `streamId`, that key too, in its sorted place (between `result`
+    /// and `type`): the event log's line (`EventLogRecord`).
+    package static func write(_ event: JobEvent, streamId: String? = nil, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"at":""#.utf8)
         out.append(contentsOf: event.at.iso8601.utf8)
         out.append(UInt8(ascii: "\""))
@@ -53,6 +54,10 @@ enum EventJSONWriter {
         if let result = event.result {
             out.append(contentsOf: #","result":"#.utf8)
             write(result, into: &out)
+        }
+        if let streamId {
+            out.append(contentsOf: #","streamId":"#.utf8)
+            JobJSONWriter.string(streamId, into: &out)
         }
         out.append(contentsOf: #","type":"#.utf8)
         JobJSONWriter.string(event.type.rawValue, into: &out)
@@ -100,7 +105,7 @@ enum EventJSONWriter {
 
     /// A finite `Double` as `JSONEncoder` writes it: its shortest round-tripping description,
     /// without the `.0` of a whole number (`3`, `0.25`, `1e+16`).
-    static func double(_ value: Double, into out: inout [UInt8]) {
+    package static func double(_ value: Double, into out: inout [UInt8]) {
         let text = value.description
         let utf8 = text.utf8
         if utf8.count > 2, text.hasSuffix(".0") {

@@ -104,6 +104,8 @@ extension JobEvent: Codable {
 
     /// Reads an event-stream entry without throwing.
     public static func decode(_ data: Data) -> JobEventDecoding {
+        // Canonical records (what Darkroom writes) take the fast path; `JSONDecoder` decides the rest.
+        if let event = data.withUnsafeBytes({ EventJSONReader.read($0) }) { return .event(event) }
         do {
             return .event(try RecordJSON.decoder().decode(JobEvent.self, from: data))
         } catch let unsupported as Unsupported {

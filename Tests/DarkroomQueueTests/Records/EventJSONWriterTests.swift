@@ -23,7 +23,7 @@ struct EventJSONWriterTests {
         }
     }
 
-    private static func event(_ random: inout QueueContractRandom, index: Int) -> JobEvent {
+    static func event(_ random: inout QueueContractRandom, index: Int) -> JobEvent {
         let at = Timestamp(millisecondsSince1970: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random))
         let id = text(&random, allowControl: false)
         let job = JobID(rawValue: text(&random, allowControl: false)) ?? JobID.make()

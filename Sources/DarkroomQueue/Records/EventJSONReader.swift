@@ -1,0 +1,210 @@
+import DarkroomSystem
+
+/// Reads an event record in its canonical form — exactly the bytes `EventJSONWriter` (and so
+/// `JSONEncoder`) writes — without `JSONDecoder`, which cost more than half of a coordinator's CPU.
+///
+/// It is a fast path, never the judge: it accepts a record only when it is complete for its type
+/// (`JobEvent.problem`) and writing the event back with `EventJSONWriter` gives the very same
+/// bytes. Anything else — unknown keys, another key order, other number or escape spellings, other
+/// versions or types, invalid values — returns nil, and the caller decodes with `JSONDecoder`,
+/// which decides. So both paths give the same answer for every input; `EventJSONReaderTests`
+/// checks them against each other on randomised records.
+package enum EventJSONReader {
+    package static func read(_ bytes: UnsafeRawBufferPointer) -> JobEvent? {
+        var scanner = Scanner(bytes: bytes)
+        guard let event = scanner.event(), scanner.atEnd, event.problem == nil else { return nil }
+        // The round trip is what makes the fast path safe: only canonical bytes pass.
+        let written = EventJSONWriter.bytes(event)
+        guard written.count == bytes.count, written.withUnsafeBytes({ $0.elementsEqual(bytes) }) else { return nil }
+        return event
+    }
+
+    /// A cursor over the record's bytes; every method returns nil (or false) on anything it does
+    /// not expect.
+    private struct Scanner {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+
+        var atEnd: Bool { index == bytes.count }
+
+        mutating func literal(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            let expected = UnsafeRawBufferPointer(start: text.utf8Start, count: count)
+            for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
+            index += count
+            return true
+        }
+
+        /// Whether the next key is `"name"` (the quote and colon included); consumes it if so.
+        mutating func key(_ text: StaticString) -> Bool { literal(text) }
+
+        mutating func string() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            let start = index
+            var plain = true
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                    index += 1
+                    return plain ? String(decoding: slice, as: UTF8.self) : Self.unescape(slice)
+                }
+                if byte == UInt8(ascii: "\\") {
+                    plain = false
+                    index += 1
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// The escapes `JobJSONWriter.string` writes; nil for any other.
+        static func unescape(_ slice: UnsafeRawBufferPointer) -> String? {
+            var out: [UInt8] = []
+            out.reserveCapacity(slice.count)
+            var index = 0
+            while index < slice.count {
+                let byte = slice[index]
+                guard byte == UInt8(ascii: "\\") else {
+                    out.append(byte)
+                    index += 1
+                    continue
+                }
+                guard index + 1 < slice.count else { return nil }
+                switch slice[index + 1] {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "u"):
+                    guard index + 5 < slice.count, slice[index + 2] == UInt8(ascii: "0"), slice[index + 3] == UInt8(ascii: "0"),
+                        let high = HexDigits.value(slice[index + 4]), let low = HexDigits.value(slice[index + 5])
+                    else { return nil }
+                    out.append(UInt8(high << 4 | low))
+                    index += 4
+                default: return nil
+                }
+                index += 2
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        mutating func integer() -> Int? {
+            let start = index
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            guard index > start, index - start <= 19 else { return nil }
+            return Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        }
+
+        mutating func double() -> Double? {
+            let start = index
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+                    UInt8(ascii: "+"), UInt8(ascii: "-"):
+                    index += 1
+                default:
+                    guard index > start else { return nil }
+                    return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                }
+            }
+            return nil
+        }
+
+        mutating func boolean() -> Bool? {
+            if literal("true") { return true }
+            if literal("false") { return false }
+            return nil
+        }
+
+        /// The keys in `EventJSONWriter`'s order.
+        mutating func event() -> JobEvent? {
+            guard literal(#"{"at":"#), let atText = string(), let at = Timestamp(iso8601: atText) else { return nil }
+            var attempt: Int?
+            var batch: String?
+            var count: Int?
+            var error: (code: String, message: String, willRetry: Bool)?
+            var job: JobID?
+            var result: JobResult?
+            var worker: String?
+            if key(#","attempt":"#) {
+                guard let value = integer() else { return nil }
+                attempt = value
+            }
+            if key(#","batch":"#) {
+                guard let value = string() else { return nil }
+                batch = value
+            }
+            if key(#","count":"#) {
+                guard let value = integer() else { return nil }
+                count = value
+            }
+            if key(#","error":{"code":"#) {
+                guard let code = string(), literal(#","message":"#), let message = string(), literal(#","willRetry":"#),
+                    let willRetry = boolean(), literal("}")
+                else { return nil }
+                error = (code, message, willRetry)
+            }
+            guard key(#","id":"#), let id = string() else { return nil }
+            if key(#","job":"#) {
+                guard let text = string(), let value = JobID(rawValue: text) else { return nil }
+                job = value
+            }
+            if key(#","result":"#) {
+                guard let value = self.result() else { return nil }
+                result = value
+            }
+            guard key(#","type":"#), let typeName = string(), let type = JobEventType(rawValue: typeName),
+                literal(#","version":1"#)
+            else { return nil }
+            if key(#","worker":"#) {
+                guard let value = string() else { return nil }
+                worker = value
+            }
+            guard literal("}") else { return nil }
+            return JobEvent(
+                id: id, type: type, at: at, batch: batch, job: job, worker: worker, attempt: attempt, count: count,
+                result: result, error: error.map { JobError(code: $0.code, message: $0.message) },
+                willRetry: type == .failed ? error?.willRetry : nil)
+        }
+
+        mutating func result() -> JobResult? {
+            guard literal(#"{"bytes":"#), let bytes = integer(), literal(#","cache":"#), let cacheName = string(),
+                let cache = CacheOutcome(rawValue: cacheName), literal(#","format":"#), let format = string(),
+                literal(#","height":"#), let height = integer(), literal(#","ms":{"#)
+            else { return nil }
+            // Each stage is optional; the first present one has no leading comma.
+            var first = true
+            var values: [Double?] = []
+            for (name, later) in [
+                (#""decode":"# as StaticString, #","decode":"# as StaticString), (#""encode":"#, #","encode":"#),
+                (#""fetch":"#, #","fetch":"#), (#""process":"#, #","process":"#), (#""store":"#, #","store":"#),
+            ] {
+                guard first ? key(name) : key(later) else {
+                    values.append(nil)
+                    continue
+                }
+                guard let value = double(), value.isFinite, value >= 0 else { return nil }
+                values.append(value)
+                first = false
+            }
+            let timings = StageTimings(
+                fetch: values[2], decode: values[0], process: values[3], encode: values[1], store: values[4])
+            guard literal("}") else { return nil }
+            var output: String?
+            if key(#","output":"#) {
+                guard let value = string() else { return nil }
+                output = value
+            }
+            guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
+            return JobResult(output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, ms: timings)
+        }
+
+    }
+}

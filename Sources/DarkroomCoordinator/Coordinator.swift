@@ -158,15 +158,16 @@ public final class Coordinator: Service {
 
     /// Runs `body` until shutdown, retrying with backoff while the queue is unavailable.
     func repeatUntilStopped(_ what: String, _ body: () async throws -> Void) async throws {
-        var backoff = Duration.milliseconds(100)
+        let backoff = ReconnectBackoff()
+        var failures = 0
         while !isStopping {
             do {
                 try await body()
-                backoff = .milliseconds(100)
+                failures = 0
             } catch let error as JobQueueError where error.code == .unavailable {
+                failures += 1
                 logger.warning("cannot reach the queue (\(what)); retrying", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(5))
+                try? await Task.sleep(for: backoff.delay(afterAttempt: failures))
             }
         }
     }

@@ -8,7 +8,7 @@ enum StatusText {
         for priority in JobPriority.allCases.sorted() {
             let queue = status.queues[priority.rawValue]
             let ready = queue?.ready ?? 0
-            let lag = queue?.lagSeconds.map(seconds) ?? "-"
+            let lag = queue?.lagSeconds.map { EventFormatting.milliseconds($0) + " s" } ?? "-"
             lines.append("  " + pad(priority.rawValue, 8) + leftPad(String(ready), 6) + "   " + lag)
         }
         lines.append("In flight \(status.inFlight) · delayed \(status.delayed) · dead letters \(status.deadLetters)")
@@ -36,7 +36,9 @@ enum StatusText {
                 "  \(EventFormatting.sanitized(batch.name)): \(ended)/\(batch.total) ended (succeeded \(batch.succeeded), failed \(batch.failed), dead \(batch.dead), cancelled \(batch.cancelled))"
             if let running = batch.running { line += " · running \(running)" }
             if let queued = batch.queued { line += " · queued \(queued)" }
-            if let p50 = batch.p50Ms, let p95 = batch.p95Ms { line += " · p50 \(milliseconds(p50)) · p95 \(milliseconds(p95))" }
+            if let p50 = batch.p50Ms, let p95 = batch.p95Ms {
+                line += " · p50 \(EventFormatting.milliseconds(p50)) ms · p95 \(EventFormatting.milliseconds(p95)) ms"
+            }
             lines.append(line)
         }
 
@@ -54,12 +56,12 @@ enum StatusText {
 
         lines.append("")
         if let ended = status.jobsEndedLastMinute {
-            lines.append("Throughput: \(ended) jobs ended in the last minute (\(rate(Double(ended) / 60))/s)")
+            lines.append("Throughput: \(ended) jobs ended in the last minute (\(ProgressBar.formatRate(Double(ended) / 60))/s)")
         }
         if let coordinator = status.coordinator {
             var line = "Coordinator: "
             line += coordinator.leaseHolder.map { "\(EventFormatting.sanitized($0)) leads" } ?? "registered, none running"
-            if let lag = coordinator.lagSeconds { line += " · \(seconds(lag)) behind the newest event" }
+            if let lag = coordinator.lagSeconds { line += " · \(EventFormatting.milliseconds(lag)) s behind the newest event" }
             lines.append(line)
         } else {
             lines.append(
@@ -67,20 +69,6 @@ enum StatusText {
             )
         }
         return lines.joined(separator: "\n")
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value < 10 ? "\(rate(value)) s" : "\(Int(value.rounded())) s"
-    }
-
-    private static func milliseconds(_ value: Double) -> String {
-        value < 10 ? "\(rate(value)) ms" : "\(Int(value.rounded())) ms"
-    }
-
-    /// One decimal.
-    private static func rate(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -8,7 +8,7 @@ enum TopScreen {
         var lines: [String] = []
         lines.append("darkroom top · \(now.iso8601) · Ctrl-C to quit")
         lines.append("")
-        lines.append("Throughput  \(rate(Double(lastTen) / 10))/s (last 10 s) · \(rates.reduce(0, +)) jobs in the last minute")
+        lines.append("Throughput  \(ProgressBar.formatRate(Double(lastTen) / 10))/s (last 10 s) · \(rates.reduce(0, +)) jobs in the last minute")
         lines.append("  " + sparkline(rates))
         let latency = [("p50", 0.5), ("p95", 0.95), ("p99", 0.99)].map { name, q in
             "\(name) " + (model.quantile(q).map(milliseconds) ?? "-")
@@ -17,7 +17,7 @@ enum TopScreen {
         lines.append("")
         let queues = JobPriority.allCases.sorted().map { priority -> String in
             let queue = status.queues[priority.rawValue]
-            let lag = queue?.lagSeconds.map { " (waited \(rate($0)) s)" } ?? ""
+            let lag = queue?.lagSeconds.map { " (waited \(EventFormatting.milliseconds($0)) s)" } ?? ""
             return "\(priority.rawValue) \(queue?.ready ?? 0)\(lag)"
         }
         lines.append("Queue       " + queues.joined(separator: " · "))
@@ -60,7 +60,7 @@ enum TopScreen {
     static func summary(model: TopModel, status: FleetStatus, now: Timestamp) -> String {
         let lastTen = model.perSecond(now: now).suffix(10).reduce(0, +)
         let ready = status.queues.values.reduce(0) { $0 + $1.ready }
-        return "\(now.iso8601) \(rate(Double(lastTen) / 10)) jobs/s p50=\(model.quantile(0.5).map(milliseconds) ?? "-") "
+        return "\(now.iso8601) \(ProgressBar.formatRate(Double(lastTen) / 10)) jobs/s p50=\(model.quantile(0.5).map(milliseconds) ?? "-") "
             + "p95=\(model.quantile(0.95).map(milliseconds) ?? "-") ready=\(ready) inFlight=\(status.inFlight) "
             + "workers=\(status.workers.count) failures=\(model.failures.count)"
     }
@@ -81,11 +81,6 @@ enum TopScreen {
     }
 
     private static func milliseconds(_ value: Double) -> String {
-        value < 1000 ? "\(Int(value.rounded())) ms" : "\(rate(value / 1000)) s"
-    }
-
-    private static func rate(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
+        value < 1000 ? "\(Int(value.rounded())) ms" : "\(ProgressBar.formatRate(value / 1000)) s"
     }
 }

@@ -78,16 +78,11 @@ public struct FleetStatusReader: Sendable {
                 ] : [])
     }
 
-    /// Seconds between two stream positions' times (stream ids start with milliseconds); nil for
-    /// cursors that carry no time.
+    /// Seconds between two stream positions' times (Redis stream ids start with milliseconds);
+    /// nil for cursors that carry no time (the in-memory queue's sequence numbers).
     static func lagSeconds(from checkpoint: EventCursor?, to latest: EventCursor) -> Double? {
-        guard latest != .start, let newest = milliseconds(latest) else { return 0 }
-        guard let checkpoint, let folded = milliseconds(checkpoint) else { return nil }
-        return max(Double(newest - folded) / 1000, 0)
-    }
-
-    private static func milliseconds(_ cursor: EventCursor) -> Int64? {
-        guard let dash = cursor.rawValue.firstIndex(of: "-") else { return nil }
-        return Int64(cursor.rawValue[..<dash])
+        guard latest != .start, let newest = StreamPosition(latest), !newest.isDense else { return 0 }
+        guard let checkpoint, let folded = StreamPosition(checkpoint), !folded.isDense else { return nil }
+        return max(Double(Int64(clamping: newest.major) - Int64(clamping: folded.major)) / 1000, 0)
     }
 }

@@ -105,7 +105,8 @@ struct CoordinatorHTTPRealTimeTests {
     @Test("Given a short heartbeat, then an idle /events stream gets comment lines")
     func heartbeat() async throws {
         let harness = try await CoordinatorHTTPHarness(heartbeat: .milliseconds(200))
-        let reply = try await harness.http.read("/events", headers: harness.bearer, timeout: 5) {
+        // A bound on the wait only (heartbeats come every 200 ms), generous for a loaded machine.
+        let reply = try await harness.http.read("/events", headers: harness.bearer, timeout: 20) {
             String(decoding: $0, as: UTF8.self).contains(": heartbeat")
         }
         await harness.stop()

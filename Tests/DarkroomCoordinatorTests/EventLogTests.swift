@@ -106,6 +106,19 @@ struct EventLogTests {
         #expect(try Self.workers(scratch.lines(scratch.path)) == ["w0", "w1", "w2"])
     }
 
+    @Test("A second writer of the same log is refused with eventlog.locked until the first closes it")
+    func secondWriterRefused() throws {
+        let scratch = try Scratch()
+        var configuration = scratch.configuration()
+        configuration.lockWait = .zero
+        let first = try EventLog(configuration: configuration)
+        let refusal = #expect(throws: EventLogError.self) { try EventLog(configuration: configuration) }
+        #expect(refusal?.code == .locked)
+        first.close()
+        let second = try EventLog(configuration: configuration)
+        second.close()
+    }
+
     @Test("Restarting resumes exactly after the last complete line: no event repeated, none lost")
     func restartResumes() async throws {
         let scratch = try Scratch()

@@ -39,7 +39,7 @@ public final class EventLog {
             throw EventLogError(.invalidConfiguration, "the event log must keep at least 1 rotated file (got \(configuration.keep))")
         }
         self.configuration = configuration
-        lockDescriptor = try Self.lock(configuration.path + ".lock")
+        lockDescriptor = try Self.lock(configuration.path + ".lock", wait: configuration.lockWait)
         let current: EventLogFile
         do {
             current = try EventLogFile(path: configuration.path, writable: true)
@@ -88,17 +88,23 @@ public final class EventLog {
         file = nil
     }
 
-    /// Opens and locks `path`, or says who to look for when another process holds it.
-    private static func lock(_ path: String) throws(EventLogError) -> Int32 {
+    /// Opens and locks `path`, trying again every 50 ms for up to `wait`, or says who to look for
+    /// when another process keeps holding it.
+    private static func lock(_ path: String, wait: Duration) throws(EventLogError) -> Int32 {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io("cannot open \(path)", .current) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        let deadline = ContinuousClock.now + wait
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let failure = Errno.current
-            Glibc.close(descriptor)
-            if failure.code == EWOULDBLOCK {
-                throw EventLogError(.locked, "another process writes this event log (it holds \(path)); run one coordinator per log", errno: failure)
+            guard failure.code == EWOULDBLOCK || failure.code == EINTR, ContinuousClock.now < deadline else {
+                Glibc.close(descriptor)
+                if failure.code == EWOULDBLOCK {
+                    throw EventLogError(
+                        .locked, "another process writes this event log (it holds \(path)); run one coordinator per log", errno: failure)
+                }
+                throw .io("cannot lock \(path)", failure)
             }
-            throw .io("cannot lock \(path)", failure)
+            usleep(50_000)
         }
         return descriptor
     }

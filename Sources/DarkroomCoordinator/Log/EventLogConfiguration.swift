@@ -6,11 +6,16 @@ public struct EventLogConfiguration: Sendable, Hashable {
     public var maxBytes: Int64
     /// How many rotated files are kept (at least 1): the oldest beyond this is deleted.
     public var keep: Int
+    /// How long opening waits for `FILE.lock` held elsewhere before refusing (`eventlog.locked`).
+    /// A lock outlives its holder briefly: a process forked while it was held keeps it until it
+    /// execs, and a coordinator that is just exiting still holds it. Default 3 s.
+    public var lockWait: Duration
 
-    public init(path: String, maxBytes: Int64 = 100 * 1024 * 1024, keep: Int = 10) {
+    public init(path: String, maxBytes: Int64 = 100 * 1024 * 1024, keep: Int = 10, lockWait: Duration = .seconds(3)) {
         self.path = path
         self.maxBytes = maxBytes
         self.keep = keep
+        self.lockWait = lockWait
     }
 
     /// The rotated file `index` (1 = newest).

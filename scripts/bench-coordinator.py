@@ -17,6 +17,13 @@ Starts its own redis-server (persistence off) on a free port in a temporary dire
 3. Reads the coordinator's CPU time (user + system, from /proc) and Redis's (`INFO cpu`) over
    the drain, then stops the coordinator with SIGTERM.
 
+With `--live JOBS_PER_SECOND` it measures a live fleet's load instead: a redis connection
+appends each job's two records (the workers' exact JSON) in 10 ms ticks at that rate for
+`--seconds`, while the coordinator (with its log) follows; it reports the coordinator's CPU over
+the run in cores (CPU seconds per second), and Redis's, which includes the appends themselves.
+
+With `--commandstats`, also prints Redis's time per command over each drain.
+
 Prints a Markdown table with the median of `--rounds` rounds: events/s, coordinator CPU ms per
 1,000 events, Redis CPU ms per 1,000 events (the projection script runs inside Redis). Exits 2
 when the binary, redis-server or redis-cli is missing.
@@ -63,6 +70,32 @@ def record(**fields):
     return json.dumps(fields, sort_keys=True, separators=(",", ":"))
 
 
+def job_events(job, batch, at):
+    """The two records of one job: `started`, then `succeeded` (one job in 50: a final `failed`)."""
+    worker = "bench-host:%d" % (1000 + job % 16)
+    job_id = str(uuid.uuid4())
+    started = record(at=iso(at), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id, type="started", worker=worker)
+    if job % 50 == 49:
+        terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
+                          type="failed", worker=worker,
+                          error={"code": "image.corrupt", "message": "bench: a corrupt image", "willRetry": False})
+    else:
+        terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
+                          type="succeeded", worker=worker,
+                          result={"bytes": 41234, "cache": "miss", "format": "webp", "height": 267,
+                                  "ms": {"decode": 5.125, "encode": 9.5, "fetch": 0.25, "process": 3.75, "store": 0.5},
+                                  "output": "/shared/out/%s.webp" % job_id, "width": 400})
+    return started, terminal
+
+
+def batch_opening(batch, count, at):
+    """The batch hash `enqueue` writes and its `batchEnqueued` event."""
+    return [resp("HSET", "%s:batch:%s" % (PREFIX, batch), "total", str(count), "succeeded", "0",
+                 "failed", "0", "dead", "0", "cancelled", "0"),
+            resp("XADD", "%s:events" % PREFIX, "*", "event",
+                 record(at=iso(at), batch=batch, count=count, id=str(uuid.uuid4()), type="batchEnqueued"))]
+
+
 def fill(port, events):
     """Writes `events` events (and the batch hashes) through redis-cli --pipe."""
     base = int(time.time() * 1000) - 3_600_000
@@ -74,33 +107,75 @@ def fill(port, events):
         batch = "bench-%d" % (job // batch_size)
         if job % batch_size == 0:
             count = min(batch_size, (events - written) // 2 + 1)
-            chunks.append(resp("HSET", "%s:batch:%s" % (PREFIX, batch), "total", str(count), "succeeded", "0",
-                               "failed", "0", "dead", "0", "cancelled", "0"))
-            chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event",
-                               record(at=iso(base + job), batch=batch, count=count, id=str(uuid.uuid4()),
-                                      type="batchEnqueued")))
+            chunks += batch_opening(batch, count, base + job)
             written += 1
-        at = base + job
-        worker = "bench-host:%d" % (1000 + job % 16)
-        job_id = str(uuid.uuid4())
-        chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event",
-                           record(at=iso(at), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
-                                  type="started", worker=worker)))
-        if job % 50 == 49:
-            terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
-                              type="failed", worker=worker,
-                              error={"code": "image.corrupt", "message": "bench: a corrupt image", "willRetry": False})
-        else:
-            terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
-                              type="succeeded", worker=worker,
-                              result={"bytes": 41234, "cache": "miss", "format": "webp", "height": 267,
-                                      "ms": {"decode": 5.125, "encode": 9.5, "fetch": 0.25, "process": 3.75, "store": 0.5},
-                                      "output": "/shared/out/%s.webp" % job_id, "width": 400})
-        chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event", terminal))
+        for event in job_events(job, batch, base + job):
+            chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event", event))
         written += 2
         job += 1
     data = b"".join(chunks)
     subprocess.run(["redis-cli", "-p", str(port), "--pipe"], input=data, check=True, stdout=subprocess.DEVNULL)
+
+
+def live(darkroom, port, workdir, rate, seconds):
+    """A live fleet's event flow: `rate` jobs/s (two events each) appended in 10 ms ticks, as the
+    workers would, while the coordinator (with its log) follows. Returns the coordinator's and
+    Redis's CPU over the run (Redis's includes the appends), in cores, and the events appended."""
+    redis(port, "FLUSHALL")
+    log = os.path.join(workdir, "events.jsonl")
+    for name in os.listdir(workdir):
+        if name.startswith("events.jsonl"):
+            os.remove(os.path.join(workdir, name))
+    command = [darkroom, "coordinator", "--redis", "redis://127.0.0.1:%d" % port, "--log-level", "warning",
+               "--event-log", log]
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    sock = socket.create_connection(("127.0.0.1", port))
+    reader = sock.makefile("rb")
+
+    def send(chunks):
+        sock.sendall(b"".join(chunks))
+        for _ in chunks:
+            line = reader.readline()
+            if line.startswith(b"$"):
+                reader.readline()
+            elif line.startswith(b"-"):
+                sys.exit("redis refused an append: %r" % line)
+
+    try:
+        batch = "live"
+        total_jobs = rate * seconds
+        send(batch_opening(batch, total_jobs, int(time.time() * 1000)))
+        time.sleep(2)  # the coordinator starts, takes the lease and catches up
+        tick = 0.01
+        per_tick = rate * tick
+        start = time.monotonic()
+        cpu_before, redis_before = process_cpu(child.pid), redis_cpu(port)
+        job = 0
+        while job < total_jobs:
+            due = min(int((time.monotonic() - start) / tick + 1) * per_tick, total_jobs)
+            chunks = []
+            while job < due:
+                for event in job_events(job, batch, int(time.time() * 1000)):
+                    chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event", event))
+                job += 1
+            if chunks:
+                send(chunks)
+            next_tick = start + (int((time.monotonic() - start) / tick) + 1) * tick
+            time.sleep(max(next_tick - time.monotonic(), 0))
+        elapsed = time.monotonic() - start
+        cpu = process_cpu(child.pid) - cpu_before
+        redis_used = redis_cpu(port) - redis_before
+        last = redis(port, "XREVRANGE", "%s:events" % PREFIX, "+", "-", "COUNT", "1").splitlines()[0]
+        deadline = time.monotonic() + 30
+        while not at_or_after(redis(port, "HGET", "%s:coordinator" % PREFIX, "checkpoint"), last):
+            if time.monotonic() > deadline:
+                sys.exit("the coordinator did not catch up within 30 s of the last append")
+            time.sleep(0.05)
+    finally:
+        sock.close()
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=60)
+    return cpu / elapsed, redis_used / elapsed, job * 2, elapsed
 
 
 def redis(port, *args):
@@ -139,7 +214,19 @@ def last_line(path):
         return None
 
 
-def round_(darkroom, port, workdir, events, with_log):
+def print_commandstats(port):
+    """Where Redis's CPU went over the drain, costliest command first (`--commandstats`)."""
+    rows = []
+    for line in redis(port, "INFO", "commandstats").splitlines():
+        if line.startswith("cmdstat_"):
+            name, _, fields = line.partition(":")
+            values = dict(item.split("=") for item in fields.split(","))
+            rows.append((float(values["usec"]), name[len("cmdstat_"):], int(values["calls"])))
+    for usec, name, calls in sorted(rows, reverse=True)[:12]:
+        print("  %-16s %10d calls %10.0f ms" % (name, calls, usec / 1000), file=sys.stderr)
+
+
+def round_(darkroom, port, workdir, events, with_log, commandstats=False):
     redis(port, "FLUSHALL")
     fill(port, events)
     last = redis(port, "XREVRANGE", "%s:events" % PREFIX, "+", "-", "COUNT", "1").splitlines()[0]
@@ -151,6 +238,8 @@ def round_(darkroom, port, workdir, events, with_log):
                "--log-level", "warning"]
     if with_log:
         command += ["--event-log", log, "--event-log-max-mb", "4096"]
+    if commandstats:
+        redis(port, "CONFIG", "RESETSTAT")
     cpu_before = redis_cpu(port)
     start = time.monotonic()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
@@ -170,6 +259,8 @@ def round_(darkroom, port, workdir, events, with_log):
         elapsed = time.monotonic() - start
         cpu = process_cpu(child.pid)
         redis_used = redis_cpu(port) - cpu_before
+        if commandstats:
+            print_commandstats(port)
     finally:
         child.send_signal(signal.SIGTERM)
         child.wait(timeout=60)
@@ -187,6 +278,10 @@ def main():
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-log", action="store_true", help="projections only, no event log")
+    parser.add_argument("--live", type=int, metavar="JOBS_PER_SECOND",
+                        help="instead of a drain, follow a live flow of this many jobs/s and report CPU in cores")
+    parser.add_argument("--seconds", type=int, default=30, help="how long the live flow runs (--live)")
+    parser.add_argument("--commandstats", action="store_true", help="print Redis's time per command for each round")
     args = parser.parse_args()
     for tool in ("redis-server", "redis-cli"):
         if shutil.which(tool) is None:
@@ -206,9 +301,22 @@ def main():
                 break
             except subprocess.CalledProcessError:
                 time.sleep(0.05)
+        if args.live:
+            runs = []
+            for number in range(args.rounds):
+                cores, redis_cores, events, elapsed = live(args.darkroom, port, workdir, args.live, args.seconds)
+                print("round %d: %d events in %.1f s, coordinator %.3f cores, Redis %.3f cores (appends included)"
+                      % (number + 1, events, elapsed, cores, redis_cores), file=sys.stderr)
+                runs.append((cores, redis_cores))
+            print("| live jobs/s | events/s | seconds | coordinator CPU (cores) | Redis CPU incl. appends (cores) |")
+            print("|---:|---:|---:|---:|---:|")
+            print("| %d | %d | %d | %.3f | %.3f |" % (args.live, args.live * 2, args.seconds,
+                                                     statistics.median(r[0] for r in runs),
+                                                     statistics.median(r[1] for r in runs)))
+            return
         results = []
         for number in range(args.rounds):
-            rate, cpu, redis_ms, elapsed = round_(args.darkroom, port, workdir, args.events, not args.no_log)
+            rate, cpu, redis_ms, elapsed = round_(args.darkroom, port, workdir, args.events, not args.no_log, args.commandstats)
             print("round %d: %.0f events/s (%.1f s), coordinator %.1f ms CPU / 1000 events, Redis %.1f ms / 1000 events"
                   % (number + 1, rate, elapsed, cpu, redis_ms), file=sys.stderr)
             results.append((rate, cpu, redis_ms))

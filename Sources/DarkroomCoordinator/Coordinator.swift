@@ -98,7 +98,11 @@ public final class Coordinator: Service {
     public func run() async throws {
         try await withGracefulShutdownHandler {
             guard let store else {
-                if configuration.eventLog != nil { try await followIntoLog() }
+                if configuration.eventLog != nil {
+                    let pages = sharedPages()
+                    defer { pages.close() }
+                    try await followIntoLog(pages)
+                }
                 return
             }
             while !isStopping {
@@ -142,9 +146,11 @@ public final class Coordinator: Service {
 
     /// Runs the readers and housekeeping until shutdown, a lost lease (`LeaseLost`) or an error.
     private func lead(_ store: any CoordinatorStore) async throws {
+        let pages = sharedPages()
+        defer { pages.close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.followIntoProjections(store) }
-            if configuration.eventLog != nil { group.addTask { try await self.followIntoLog() } }
+            group.addTask { try await self.followIntoProjections(store, pages: pages) }
+            if configuration.eventLog != nil { group.addTask { try await self.followIntoLog(pages) } }
             group.addTask { try await self.keepHouse(store) }
             // The first to end (normally all three at shutdown) ends the others.
             do {
@@ -154,6 +160,11 @@ public final class Coordinator: Service {
                 throw error
             }
         }
+    }
+
+    /// The readers' page cache: each page read and decoded once for both.
+    private func sharedPages() -> SharedPages {
+        SharedPages(queue: queue, pageSize: configuration.batchSize, wait: configuration.pollWait)
     }
 
     /// Runs `body` until shutdown, retrying with backoff while the queue is unavailable.

@@ -4,16 +4,14 @@ import DarkroomQueue
 extension Coordinator {
     /// Opens the event log and appends page after page to it until shutdown. The log is opened
     /// here, by the one task that writes it, and closed when it stops.
-    func followIntoLog() async throws {
+    func followIntoLog(_ pages: SharedPages) async throws {
         guard let configuration = configuration.eventLog else { return }
         let log = try EventLog(configuration: configuration)
         defer { log.close() }
         logger.info("event log open", metadata: ["file": "\(log.path)", "checkpoint": "\(log.checkpoint?.rawValue ?? "none")"])
         progress.withLock { $0.logCheckpoint = log.checkpoint }
-        var reader = PageReader(queue: queue, pageSize: self.configuration.batchSize, wait: self.configuration.pollWait)
-        defer { reader.discard() }
         try await repeatUntilStopped("event log") {
-            _ = try await append(try await reader.page(after: log.checkpoint ?? .start), to: log)
+            _ = try await append(try await pages.page(after: log.checkpoint ?? .start, for: "event log"), to: log)
         }
     }
 

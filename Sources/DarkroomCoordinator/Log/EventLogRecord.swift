@@ -21,7 +21,12 @@ package enum EventLogRecord {
         // `EventLine`, at a fraction of the cost (the log writes every event of the fleet).
         bytes.reserveCapacity(bytes.count + envelopes.count * 360)
         for envelope in envelopes {
-            EventJSONWriter.write(envelope.event, streamId: envelope.cursor.rawValue, into: &bytes)
+            // The record as read, when the driver kept it, is copied rather than written again.
+            if let record = envelope.record, EventJSONWriter.write(record: record, streamId: envelope.cursor.rawValue, into: &bytes) {
+                // Spliced.
+            } else {
+                EventJSONWriter.write(envelope.event, streamId: envelope.cursor.rawValue, into: &bytes)
+            }
             bytes.append(UInt8(ascii: "\n"))
         }
         return bytes

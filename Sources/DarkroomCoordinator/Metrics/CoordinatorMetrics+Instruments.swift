@@ -13,7 +13,7 @@ extension CoordinatorMetrics {
     /// come from events (outcome and error code) are made on first use and kept by label.
     final class Instruments: Sendable {
         let events: [JobEventType: MetricsCounter]
-        let stages: [String: MetricsTimer]
+        let stageTimers: (fetch: MetricsTimer, decode: MetricsTimer, process: MetricsTimer, encode: MetricsTimer, store: MetricsTimer)
         let jobDuration: [CacheOutcome: MetricsTimer]
         let deadLetterEvents: MetricsCounter
         let liveWorkers: MetricsGauge
@@ -28,7 +28,6 @@ extension CoordinatorMetrics {
         /// `darkroom_jobs_total` by "outcome code".
         let jobs = Mutex<[String: MetricsCounter]>([:])
 
-        static let stageNames = ["fetch", "decode", "process", "encode", "store"]
         /// The most `darkroom_jobs_total` series (outcome × code) before codes fold into `other`.
         static let maxJobSeries = 500
 
@@ -36,7 +35,10 @@ extension CoordinatorMetrics {
             events = Self.each(JobEventType.allCases) {
                 MetricsCounter(label: "darkroom_coordinator_events_total", dimensions: [("type", $0.rawValue)], factory: factory)
             }
-            stages = Self.each(Self.stageNames) { MetricsTimer(label: "darkroom_job_stage_duration_seconds", dimensions: [("stage", $0)], factory: factory) }
+            func stage(_ name: String) -> MetricsTimer {
+                MetricsTimer(label: "darkroom_job_stage_duration_seconds", dimensions: [("stage", name)], factory: factory)
+            }
+            stageTimers = (stage("fetch"), stage("decode"), stage("process"), stage("encode"), stage("store"))
             jobDuration = Self.each(CacheOutcome.allCases) {
                 MetricsTimer(label: "darkroom_job_duration_seconds", dimensions: [("cache", $0.rawValue)], factory: factory)
             }
@@ -59,32 +61,60 @@ extension CoordinatorMetrics {
             Dictionary(uniqueKeysWithValues: keys.map { ($0, make($0)) })
         }
 
-        /// Counts one event: by type, and for job outcomes by outcome and code, with its timings.
-        func count(_ event: JobEvent, change: MetricsFold.Change, factory: PrometheusMetricsFactory) {
-            events[event.type]?.increment()
-            guard let outcome = change.outcome else { return }
-            let counter = jobs.withLock { counters in
-                var code = event.error?.code ?? "none"
-                // Codes come from workers; a runaway set of them must not grow the registry (and
-                // every scrape) without bound, so past the cap new codes count as `other`.
-                if counters.count >= Self.maxJobSeries, counters[outcome + " " + code] == nil { code = "other" }
-                let key = outcome + " " + code
-                if let counter = counters[key] { return counter }
-                let counter = MetricsCounter(label: "darkroom_jobs_total", dimensions: [("outcome", outcome), ("code", code)], factory: factory)
-                counters[key] = counter
+        /// Counts a page of events: by type, and for job outcomes by outcome and code (each counter
+        /// once per page), with each job's stage timings.
+        func count(_ envelopes: [EventEnvelope], changes: [MetricsFold.Change], factory: PrometheusMetricsFactory) {
+            var types: [JobEventType: Int] = [:]
+            var outcomes: [OutcomeCode: Int] = [:]
+            var dead = 0
+            for (envelope, change) in zip(envelopes, changes) {
+                let event = envelope.event
+                types[event.type, default: 0] += 1
+                guard let outcome = change.outcome else { continue }
+                outcomes[OutcomeCode(outcome: outcome, code: event.error?.code ?? "none"), default: 0] += 1
+                if event.type == .dead { dead += 1 }
+                if let result = event.result { time(result) }
+            }
+            for (type, count) in types { events[type]?.increment(by: count) }
+            for (key, count) in outcomes { counter(for: key, factory: factory).increment(by: count) }
+            if dead > 0 { deadLetterEvents.increment(by: dead) }
+        }
+
+        private struct OutcomeCode: Hashable {
+            var outcome: String
+            var code: String
+        }
+
+        /// `darkroom_jobs_total`'s counter for an outcome and code. Codes come from workers; a
+        /// runaway set of them must not grow the registry (and every scrape) without bound, so
+        /// past the cap new codes count as `other`.
+        private func counter(for key: OutcomeCode, factory: PrometheusMetricsFactory) -> MetricsCounter {
+            jobs.withLock { counters in
+                var code = key.code
+                if counters.count >= Self.maxJobSeries, counters[key.outcome + " " + code] == nil { code = "other" }
+                let name = key.outcome + " " + code
+                if let counter = counters[name] { return counter }
+                let counter = MetricsCounter(
+                    label: "darkroom_jobs_total", dimensions: [("outcome", key.outcome), ("code", code)], factory: factory)
+                counters[name] = counter
                 return counter
             }
-            counter.increment()
-            if event.type == .dead { deadLetterEvents.increment() }
-            guard let result = event.result else { return }
-            let timings = result.ms
-            let values = [timings.fetch, timings.decode, timings.process, timings.encode, timings.store]
+        }
+
+        /// Records a result's stage times and their sum.
+        private func time(_ result: JobResult) {
             var total = 0.0
-            for (name, milliseconds) in zip(Self.stageNames, values) {
-                guard let milliseconds, milliseconds.isFinite, milliseconds >= 0 else { continue }
+            func stage(_ timer: MetricsTimer, _ milliseconds: Double?) {
+                guard let milliseconds, milliseconds.isFinite, milliseconds >= 0 else { return }
                 total += milliseconds
-                stages[name]?.recordNanoseconds(Int64(milliseconds * 1_000_000))
+                timer.recordNanoseconds(Int64(milliseconds * 1_000_000))
             }
+            let timings = result.ms
+            stage(stageTimers.fetch, timings.fetch)
+            stage(stageTimers.decode, timings.decode)
+            stage(stageTimers.process, timings.process)
+            stage(stageTimers.encode, timings.encode)
+            stage(stageTimers.store, timings.store)
             jobDuration[result.cache]?.recordNanoseconds(Int64(total * 1_000_000))
         }
     }

@@ -39,11 +39,11 @@ public final class CoordinatorMetrics: Sendable {
         guard !envelopes.isEmpty else { return }
         let changes = state.withLock { fold in
             fold.caughtUp = false
-            return envelopes.map { fold.apply($0) }
+            let changes = envelopes.map { fold.apply($0) }
+            if let last = envelopes.last { fold.advance(to: last) }
+            return changes
         }
-        for (envelope, change) in zip(envelopes, changes) {
-            instruments.count(envelope.event, change: change, factory: factory)
-        }
+        instruments.count(envelopes, changes: changes, factory: factory)
         refreshCheckpointLag(now: now)
         instruments.liveWorkers.record(state.withLock { $0.liveWorkerCount })
     }

@@ -36,9 +36,6 @@ struct MetricsFold: Sendable {
     mutating func apply(_ envelope: EventEnvelope) -> Change {
         let event = envelope.event
         eventsProcessed += 1
-        checkpoint = envelope.cursor
-        lastStreamTime = CoordinatorMetrics.streamTime(of: envelope)
-        advancedAt = .now
         let outcome = Self.outcome(of: event)
         if let outcome { outcomes[outcome, default: 0] += 1 }
         updateWorker(event, outcome: outcome)
@@ -51,6 +48,14 @@ struct MetricsFold: Sendable {
             if failures.count > Self.maxFailures { failures.removeFirst(failures.count - Self.maxFailures) }
         }
         return Change(outcome: outcome)
+    }
+
+    /// Moves the checkpoint to a page's last event: once per page, not per event (reading the
+    /// clock and the stream id per event cost more than the rest of the fold).
+    mutating func advance(to last: EventEnvelope) {
+        checkpoint = last.cursor
+        lastStreamTime = CoordinatorMetrics.streamTime(of: last)
+        advancedAt = .now
     }
 
     static func outcome(of event: JobEvent) -> String? {
@@ -107,8 +112,11 @@ struct MetricsFold: Sendable {
         default: break
         }
         batches[name] = batch
-        if let index = batchOrder.lastIndex(of: name) { batchOrder.remove(at: index) }
-        batchOrder.append(name)
+        // Most events belong to the batch touched last, which is already at the end.
+        if batchOrder.last != name {
+            if let index = batchOrder.lastIndex(of: name) { batchOrder.remove(at: index) }
+            batchOrder.append(name)
+        }
         if batchOrder.count > Self.maxBatches { batches[batchOrder.removeFirst()] = nil }
     }
 }

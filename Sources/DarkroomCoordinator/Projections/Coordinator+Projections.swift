@@ -4,13 +4,11 @@ import DarkroomQueue
 extension Coordinator {
     /// Folds page after page into the store's projections until shutdown; throws `LeaseLost` when
     /// another coordinator took over.
-    func followIntoProjections(_ store: any CoordinatorStore) async throws {
+    func followIntoProjections(_ store: any CoordinatorStore, pages: SharedPages) async throws {
         var checkpoint = try await store.coordinatorRegistration()?.checkpoint
         progress.withLock { $0.projectionCheckpoint = checkpoint }
-        var reader = PageReader(queue: queue, pageSize: configuration.batchSize, wait: configuration.pollWait)
-        defer { reader.discard() }
         try await repeatUntilStopped("projections") {
-            let page = try await reader.page(after: checkpoint ?? .start)
+            let page = try await pages.page(after: checkpoint ?? .start, for: "projections")
             guard !page.isEmpty else {
                 metrics?.recordCaughtUp()
                 return

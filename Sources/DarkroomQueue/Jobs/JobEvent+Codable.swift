@@ -103,9 +103,26 @@ extension JobEvent: Codable {
     }
 
     /// Reads an event-stream entry without throwing.
+    /// `decode(_:)` over bytes as they came (a Redis reply's), copied into `Data` only when the
+    /// fast path declines them.
+    package static func decode(bytes: [UInt8]) -> JobEventDecoding {
+        decodeNoting(bytes).decoding
+    }
+
+    /// `decode(bytes:)`, also saying whether the fast path took the bytes, which are then the
+    /// event's canonical record (`EventEnvelope.record`).
+    package static func decodeNoting(_ bytes: [UInt8]) -> (decoding: JobEventDecoding, canonical: Bool) {
+        if let event = bytes.withUnsafeBytes({ EventJSONReader.read($0) }) { return (.event(event), true) }
+        return (decodeWithFoundation(Data(bytes)), false)
+    }
+
     public static func decode(_ data: Data) -> JobEventDecoding {
         // Canonical records (what Darkroom writes) take the fast path; `JSONDecoder` decides the rest.
         if let event = data.withUnsafeBytes({ EventJSONReader.read($0) }) { return .event(event) }
+        return decodeWithFoundation(data)
+    }
+
+    private static func decodeWithFoundation(_ data: Data) -> JobEventDecoding {
         do {
             return .event(try RecordJSON.decoder().decode(JobEvent.self, from: data))
         } catch let unsupported as Unsupported {

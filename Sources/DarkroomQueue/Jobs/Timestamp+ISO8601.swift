@@ -3,6 +3,15 @@
 extension Timestamp {
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, always 24 ASCII characters.
     public var iso8601: String {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(24)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `iso8601`'s 24 bytes to `out` without making a `String` (the record writers call
+    /// this for every event and job they write).
+    package func appendISO8601(to out: inout [UInt8]) {
         let millisecondsPerDay: Int64 = 86_400_000
         var days = millisecondsSince1970 / millisecondsPerDay
         var rest = millisecondsSince1970 % millisecondsPerDay
@@ -12,32 +21,38 @@ extension Timestamp {
         }
         let (year, month, day) = Timestamp.civil(fromDays: days)
         let secondsOfDay = rest / 1000
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(24)
-        func append(_ value: Int64, width: Int, then separator: Character) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-            bytes.append(separator.asciiValue ?? UInt8(ascii: "?"))
+        Self.append(year, width: 4, then: "-", to: &out)
+        Self.append(month, width: 2, then: "-", to: &out)
+        Self.append(day, width: 2, then: "T", to: &out)
+        Self.append(secondsOfDay / 3600, width: 2, then: ":", to: &out)
+        Self.append(secondsOfDay / 60 % 60, width: 2, then: ":", to: &out)
+        Self.append(secondsOfDay % 60, width: 2, then: ".", to: &out)
+        Self.append(rest % 1000, width: 3, then: "Z", to: &out)
+    }
+
+    /// `value`'s last `width` decimal digits, zero-padded, then `separator`.
+    @inline(__always)
+    private static func append(_ value: Int64, width: Int, then separator: Unicode.Scalar, to out: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
+            divisor /= 10
         }
-        append(year, width: 4, then: "-")
-        append(month, width: 2, then: "-")
-        append(day, width: 2, then: "T")
-        append(secondsOfDay / 3600, width: 2, then: ":")
-        append(secondsOfDay / 60 % 60, width: 2, then: ":")
-        append(secondsOfDay % 60, width: 2, then: ".")
-        append(rest % 1000, width: 3, then: "Z")
-        return String(decoding: bytes, as: UTF8.self)
+        out.append(UInt8(ascii: separator))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`. Fractions beyond milliseconds are
     /// truncated; offsets are converted to UTC. Returns nil for anything else (including
     /// out-of-range fields such as month 13 or February 30).
     public init?(iso8601 text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let parsed = text.withUTF8({ Timestamp(iso8601Bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = parsed
+    }
+
+    /// `init(iso8601:)` over the text's UTF-8 bytes (the event reader parses records in place).
+    package init?(iso8601Bytes bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 20, bytes.count <= 64 else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {
             var value: Int64 = 0

@@ -1,4 +1,5 @@
 import DarkroomSystem
+import Glibc
 
 /// Reads an event record in its canonical form — exactly the bytes `EventJSONWriter` (and so
 /// `JSONEncoder`) writes — without `JSONDecoder`, which cost more than half of a coordinator's CPU.
@@ -14,8 +15,11 @@ package enum EventJSONReader {
         var scanner = Scanner(bytes: bytes)
         guard let event = scanner.event(), scanner.atEnd, event.problem == nil else { return nil }
         // The round trip is what makes the fast path safe: only canonical bytes pass.
-        let written = EventJSONWriter.bytes(event)
-        guard written.count == bytes.count, written.withUnsafeBytes({ $0.elementsEqual(bytes) }) else { return nil }
+        var written: [UInt8] = []
+        written.reserveCapacity(bytes.count + 16)
+        EventJSONWriter.write(event, into: &written)
+        guard written.count == bytes.count, written.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        else { return nil }
         return event
     }
 
@@ -94,12 +98,30 @@ package enum EventJSONReader {
             return String(decoding: out, as: UTF8.self)
         }
 
+        /// An optional `-` and 1 to 18 digits (so no overflow); leading zeros and `-0` are read
+        /// here and refused by the round trip.
         mutating func integer() -> Int? {
+            let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
             let start = index
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            guard index > start, index - start <= 19 else { return nil }
-            return Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            var value = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > start, index - start <= 18 else { return nil }
+            return negative ? -value : value
+        }
+
+        /// A string holding a timestamp, parsed in place.
+        mutating func timestamp() -> Timestamp? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+            guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+            index = end + 1
+            return Timestamp(iso8601Bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
         }
 
         mutating func double() -> Double? {
@@ -125,7 +147,7 @@ package enum EventJSONReader {
 
         /// The keys in `EventJSONWriter`'s order.
         mutating func event() -> JobEvent? {
-            guard literal(#"{"at":"#), let atText = string(), let at = Timestamp(iso8601: atText) else { return nil }
+            guard literal(#"{"at":"#), let at = timestamp() else { return nil }
             var attempt: Int?
             var batch: String?
             var count: Int?
@@ -181,21 +203,23 @@ package enum EventJSONReader {
             else { return nil }
             // Each stage is optional; the first present one has no leading comma.
             var first = true
-            var values: [Double?] = []
-            for (name, later) in [
-                (#""decode":"# as StaticString, #","decode":"# as StaticString), (#""encode":"#, #","encode":"#),
-                (#""fetch":"#, #","fetch":"#), (#""process":"#, #","process":"#), (#""store":"#, #","store":"#),
-            ] {
-                guard first ? key(name) : key(later) else {
-                    values.append(nil)
-                    continue
+            var failed = false
+            func stage(_ name: StaticString, _ later: StaticString) -> Double? {
+                guard !failed, first ? key(name) : key(later) else { return nil }
+                guard let value = double(), value.isFinite, value >= 0 else {
+                    failed = true
+                    return nil
                 }
-                guard let value = double(), value.isFinite, value >= 0 else { return nil }
-                values.append(value)
                 first = false
+                return value
             }
-            let timings = StageTimings(
-                fetch: values[2], decode: values[0], process: values[3], encode: values[1], store: values[4])
+            let decode = stage(#""decode":"#, #","decode":"#)
+            let encode = stage(#""encode":"#, #","encode":"#)
+            let fetch = stage(#""fetch":"#, #","fetch":"#)
+            let process = stage(#""process":"#, #","process":"#)
+            let store = stage(#""store":"#, #","store":"#)
+            guard !failed else { return nil }
+            let timings = StageTimings(fetch: fetch, decode: decode, process: process, encode: encode, store: store)
             guard literal("}") else { return nil }
             var output: String?
             if key(#","output":"#) {

@@ -23,82 +23,111 @@ package enum EventJSONWriter {
     /// Writes the record; with `streamId`, that key too, in its sorted place (between `result`
     /// and `type`): the event log's line (`EventLogRecord`).
     package static func write(_ event: JobEvent, streamId: String? = nil, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"at":""#.utf8)
-        out.append(contentsOf: event.at.iso8601.utf8)
+        JobJSONWriter.literal(#"{"at":""#, into: &out)
+        event.at.appendISO8601(to: &out)
         out.append(UInt8(ascii: "\""))
         if let attempt = event.attempt {
-            out.append(contentsOf: #","attempt":"#.utf8)
+            JobJSONWriter.literal(#","attempt":"#, into: &out)
             JobJSONWriter.integer(attempt, into: &out)
         }
         if let batch = event.batch {
-            out.append(contentsOf: #","batch":"#.utf8)
+            JobJSONWriter.literal(#","batch":"#, into: &out)
             JobJSONWriter.string(batch, into: &out)
         }
         if let count = event.count {
-            out.append(contentsOf: #","count":"#.utf8)
+            JobJSONWriter.literal(#","count":"#, into: &out)
             JobJSONWriter.integer(count, into: &out)
         }
         if let error = event.error {
-            out.append(contentsOf: #","error":{"code":"#.utf8)
+            JobJSONWriter.literal(#","error":{"code":"#, into: &out)
             JobJSONWriter.string(error.code, into: &out)
-            out.append(contentsOf: #","message":"#.utf8)
+            JobJSONWriter.literal(#","message":"#, into: &out)
             JobJSONWriter.string(error.message, into: &out)
-            out.append(contentsOf: (event.willRetry ?? false) ? #","willRetry":true}"#.utf8 : #","willRetry":false}"#.utf8)
+            JobJSONWriter.literal((event.willRetry ?? false) ? #","willRetry":true}"# : #","willRetry":false}"#, into: &out)
         }
-        out.append(contentsOf: #","id":"#.utf8)
+        JobJSONWriter.literal(#","id":"#, into: &out)
         JobJSONWriter.string(event.id, into: &out)
         if let job = event.job {
-            out.append(contentsOf: #","job":"#.utf8)
+            JobJSONWriter.literal(#","job":"#, into: &out)
             JobJSONWriter.string(job.rawValue, into: &out)
         }
         if let result = event.result {
-            out.append(contentsOf: #","result":"#.utf8)
+            JobJSONWriter.literal(#","result":"#, into: &out)
             write(result, into: &out)
         }
         if let streamId {
-            out.append(contentsOf: #","streamId":"#.utf8)
+            JobJSONWriter.literal(#","streamId":"#, into: &out)
             JobJSONWriter.string(streamId, into: &out)
         }
-        out.append(contentsOf: #","type":"#.utf8)
+        JobJSONWriter.literal(#","type":"#, into: &out)
         JobJSONWriter.string(event.type.rawValue, into: &out)
-        out.append(contentsOf: #","version":"#.utf8)
+        JobJSONWriter.literal(#","version":"#, into: &out)
         JobJSONWriter.integer(JobEvent.currentVersion, into: &out)
         if let worker = event.worker {
-            out.append(contentsOf: #","worker":"#.utf8)
+            JobJSONWriter.literal(#","worker":"#, into: &out)
             JobJSONWriter.string(worker, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }
 
+    /// Writes what `write(event, streamId:)` writes, from the event's canonical record (as
+    /// `bytes(event)` gives it): the record with `streamId` spliced in before `type`. Returns
+    /// false, having written nothing, when the record has no `type` key.
+    package static func write(record: [UInt8], streamId: String, into out: inout [UInt8]) -> Bool {
+        guard let split = typeKeyOffset(in: record) else { return false }
+        out.append(contentsOf: record[..<split])
+        JobJSONWriter.literal(#","streamId":"#, into: &out)
+        JobJSONWriter.string(streamId, into: &out)
+        out.append(contentsOf: record[split...])
+        return true
+    }
+
+    private static let typeKey: [UInt8] = Array(#","type":""#.utf8)
+
+    /// Where `,"type":"` starts in a canonical record. There a `"` inside a string is always
+    /// escaped, so `,"` followed by a key occurs only between members, and only the top level has
+    /// a `type`; it sits near the end, so the search runs backwards.
+    static func typeKeyOffset(in record: [UInt8]) -> Int? {
+        let key = typeKey
+        guard record.count > key.count else { return nil }
+        var start = record.count - key.count
+        while start >= 0 {
+            if record[start] == key[0], record[start..<(start + key.count)].elementsEqual(key) { return start }
+            start -= 1
+        }
+        return nil
+    }
+
     private static func write(_ result: JobResult, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"bytes":"#.utf8)
+        JobJSONWriter.literal(#"{"bytes":"#, into: &out)
         JobJSONWriter.integer(result.bytes, into: &out)
-        out.append(contentsOf: #","cache":"#.utf8)
+        JobJSONWriter.literal(#","cache":"#, into: &out)
         JobJSONWriter.string(result.cache.rawValue, into: &out)
-        out.append(contentsOf: #","format":"#.utf8)
+        JobJSONWriter.literal(#","format":"#, into: &out)
         JobJSONWriter.string(result.format, into: &out)
-        out.append(contentsOf: #","height":"#.utf8)
+        JobJSONWriter.literal(#","height":"#, into: &out)
         JobJSONWriter.integer(result.height, into: &out)
-        out.append(contentsOf: #","ms":{"#.utf8)
+        JobJSONWriter.literal(#","ms":{"#, into: &out)
+        // Each stage is optional; the first one present has no comma before it.
         var first = true
-        for (key, value) in [
-            ("decode", result.ms.decode), ("encode", result.ms.encode), ("fetch", result.ms.fetch),
-            ("process", result.ms.process), ("store", result.ms.store),
-        ] {
-            guard let value, value.isFinite else { continue }
+        func stage(_ key: StaticString, _ value: Double?) {
+            guard let value, value.isFinite else { return }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: key.utf8)
-            out.append(contentsOf: #"":"#.utf8)
+            key.withUTF8Buffer { out.append(contentsOf: $0) }
             double((Swift.max(value, 0) * 1000).rounded() / 1000, into: &out)
         }
+        stage(#""decode":"#, result.ms.decode)
+        stage(#""encode":"#, result.ms.encode)
+        stage(#""fetch":"#, result.ms.fetch)
+        stage(#""process":"#, result.ms.process)
+        stage(#""store":"#, result.ms.store)
         out.append(UInt8(ascii: "}"))
         if let output = result.output {
-            out.append(contentsOf: #","output":"#.utf8)
+            JobJSONWriter.literal(#","output":"#, into: &out)
             JobJSONWriter.string(output, into: &out)
         }
-        out.append(contentsOf: #","width":"#.utf8)
+        JobJSONWriter.literal(#","width":"#, into: &out)
         JobJSONWriter.integer(result.width, into: &out)
         out.append(UInt8(ascii: "}"))
     }

@@ -18,11 +18,11 @@ package enum JobJSONWriter {
     }
 
     package static func write(_ job: Job, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"attempt":"#.utf8)
+        append(#"{"attempt":"#, to: &out)
         integer(job.attempt, into: &out)
         field(#","batch":"#, job.batch, into: &out)
         field(#","chain":"#, job.chain, into: &out)
-        verbatimStringField(#","enqueuedAt":""#, job.enqueuedAt.iso8601, into: &out)
+        timestampField(#","enqueuedAt":""#, job.enqueuedAt, into: &out)
         if let format = job.format { field(#","format":"#, format, into: &out) }
         field(#","id":"#, job.id.rawValue, into: &out)
         if let error = job.lastError {
@@ -30,15 +30,15 @@ package enum JobJSONWriter {
             field(#","message":"#, error.message, into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        if let notBefore = job.notBefore { verbatimStringField(#","notBefore":""#, notBefore.iso8601, into: &out) }
+        if let notBefore = job.notBefore { timestampField(#","notBefore":""#, notBefore, into: &out) }
         if let output = job.output { field(#","output":"#, output, into: &out) }
         verbatimStringField(#","priority":""#, job.priority.rawValue, into: &out)
         if let quality = job.quality {
-            out.append(contentsOf: #","quality":"#.utf8)
+            append(#","quality":"#, to: &out)
             integer(quality, into: &out)
         }
         field(#","source":"#, job.source, into: &out)
-        out.append(contentsOf: #","version":"#.utf8)
+        append(#","version":"#, to: &out)
         integer(Job.currentVersion, into: &out)
         out.append(UInt8(ascii: "}"))
     }
@@ -59,20 +59,53 @@ package enum JobJSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `key` (which ends with the opening quote) and `time` in ISO 8601, then the closing quote.
+    @inline(__always)
+    private static func timestampField(_ key: StaticString, _ time: Timestamp, into out: inout [UInt8]) {
+        append(key, to: &out)
+        time.appendISO8601(to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
     @inline(__always)
     private static func append(_ literal: StaticString, to out: inout [UInt8]) {
         literal.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
+    /// Appends a literal's bytes in one copy (a `String` literal's `utf8` view goes through the
+    /// generic, element-by-element path).
+    @inline(__always)
+    package static func literal(_ text: StaticString, into out: inout [UInt8]) {
+        append(text, to: &out)
+    }
+
+    /// `value` in decimal, digit by digit (no `String` in between).
     package static func integer(_ value: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so `Int.min` has one too.
+        var rest = value.magnitude
+        var divisor: UInt = 1
+        while divisor <= rest / 10 { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// A JSON string literal. Most strings need no escaping and are copied in one go.
     package static func string(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         let utf8 = text.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // Native strings are contiguous: check and copy them through one buffer pointer.
+        let copied = utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: buffer)
+            return true
+        }
+        if copied == true {
+            // Copied as is.
+        } else if copied == nil, !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out.append(contentsOf: utf8)
         } else {
             let hex = HexDigits.lowercaseDigits

@@ -92,6 +92,22 @@ enum CoordinatorScripts {
           return math.floor(math.log(ms) / logOfStep) + 1
         end
 
+        -- A job's hash is read once per page and written once at its end: a page usually holds
+        -- a job's start and its end.
+        local jobs, jobOrder = {}, {}
+        local function jobOf(job)
+          local j = jobs[job]
+          if not j then
+            local before = redis.call('HMGET', prefix .. ':jobstate:' .. job, 'state', 'worker', 'startedAt', 'starts', 'durationMs')
+            j = { state = before[1], worker = before[2], startedAt = tonumber(before[3]), starts = tonumber(before[4]) or 0,
+              hadDuration = before[5] ~= false, startsChanged = false }
+            j.initialWorker = (before[1] == 'running' and before[2] and before[2] ~= '') and before[2] or nil
+            jobs[job] = j
+            jobOrder[#jobOrder + 1] = job
+          end
+          return j
+        end
+
         local ended, seconds, failures = {}, {}, 0
         local last = expected
         for i = 7, #ARGV, 8 do
@@ -101,37 +117,26 @@ enum CoordinatorScripts {
           if worker ~= '' then w = workerOf(worker) end
           touch(batch)
           if job ~= '' then
-            local jobKey = prefix .. ':jobstate:' .. job
-            local before = redis.call('HMGET', jobKey, 'state', 'worker', 'startedAt', 'starts', 'durationMs')
-            local wasRunning = before[1] == 'running'
-            if wasRunning then
-              if before[2] and before[2] ~= '' then redis.call('SREM', prefix .. ':workerjobs:' .. before[2], job) end
-              if batch ~= '' then running[batch] = running[batch] - 1 end
-            end
+            local j = jobOf(job)
+            if j.state == 'running' and batch ~= '' then running[batch] = running[batch] - 1 end
             if kind == 'started' then
-              redis.call('HSET', jobKey, 'state', 'running', 'worker', worker, 'startedAt', at,
-                'starts', (tonumber(before[4]) or 0) + 1, 'event', json, 'id', id)
-              if before[5] then redis.call('HDEL', jobKey, 'durationMs') end
+              j.state, j.worker, j.startedAt, j.starts, j.startsChanged = 'running', worker, at, j.starts + 1, true
+              j.durationMs = nil
               if batch ~= '' then running[batch] = running[batch] + 1 end
-              if w then
-                redis.call('SADD', prefix .. ':workerjobs:' .. worker, job)
-                w.hasJobs = true
-              end
+              if w then w.hasJobs = true end
             else
               local state = kind
               if kind == 'failed' and retry == '1' then state = 'retrying' end
-              local started = tonumber(before[3])
-              if state ~= 'retrying' and wasRunning and started then
-                local ms = math.max(at - started, 0)
-                redis.call('HSET', jobKey, 'state', state, 'worker', worker, 'event', json, 'id', id, 'durationMs', ms)
+              j.durationMs = nil
+              if state ~= 'retrying' and j.state == 'running' and j.startedAt then
+                local ms = math.max(at - j.startedAt, 0)
+                j.durationMs = ms
                 if batch ~= '' then
                   local bucket = bucketOf(ms)
                   times[batch][bucket] = (times[batch][bucket] or 0) + 1
                 end
-              else
-                redis.call('HSET', jobKey, 'state', state, 'worker', worker, 'event', json, 'id', id)
-                if before[5] then redis.call('HDEL', jobKey, 'durationMs') end
               end
+              j.state, j.worker = state, worker
               if kind == 'failed' or kind == 'dead' then
                 redis.call('LPUSH', prefix .. ':failures', json)
                 failures = failures + 1
@@ -146,7 +151,9 @@ enum CoordinatorScripts {
                 if kind == 'failed' or kind == 'dead' then w.errors = w.errors + 1 end
               end
             end
-            redis.call('PEXPIRE', jobKey, ttl)
+            -- The arguments carry the record only for a job's last event in the page.
+            if json ~= '' then j.event = json end
+            j.id = id
           end
           if w then
             -- An event from before the worker went offline (read late) must not bring it back.
@@ -159,6 +166,33 @@ enum CoordinatorScripts {
             if at > w.lastAt then w.lastAt = at end
           end
           last = id
+        end
+
+        for _, job in ipairs(jobOrder) do
+          local j = jobs[job]
+          local jobKey = prefix .. ':jobstate:' .. job
+          local finalWorker = (j.state == 'running' and j.worker ~= '') and j.worker or nil
+          if j.initialWorker and j.initialWorker ~= finalWorker then
+            redis.call('SREM', prefix .. ':workerjobs:' .. j.initialWorker, job)
+          end
+          if finalWorker and finalWorker ~= j.initialWorker then
+            redis.call('SADD', prefix .. ':workerjobs:' .. finalWorker, job)
+          end
+          local fields = { 'state', j.state, 'worker', j.worker or '', 'event', j.event or '', 'id', j.id }
+          if j.startsChanged then
+            fields[#fields + 1] = 'startedAt'
+            fields[#fields + 1] = j.startedAt
+            fields[#fields + 1] = 'starts'
+            fields[#fields + 1] = j.starts
+          end
+          if j.durationMs then
+            fields[#fields + 1] = 'durationMs'
+            fields[#fields + 1] = j.durationMs
+          elseif j.hadDuration then
+            redis.call('HDEL', jobKey, 'durationMs')
+          end
+          redis.call('HSET', jobKey, unpack(fields))
+          redis.call('PEXPIRE', jobKey, ttl)
         end
 
         for _, name in ipairs(workerOrder) do

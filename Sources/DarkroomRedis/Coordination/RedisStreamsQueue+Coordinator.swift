@@ -56,7 +56,13 @@ extension RedisStreamsQueue: CoordinatorStore {
             owner, checkpoint?.rawValue ?? "", keyPrefix, String(Self.milliseconds(idempotencyWindow)),
             String(Self.milliseconds(Self.coordinatorRegistrationTTL)), String(clock.now().millisecondsSince1970),
         ])
-        for envelope in events {
+        // The script keeps a job's record from its last event in the page, and the records of
+        // failures; every other event goes without its record (most of what the script is sent).
+        var lastOfJob: [JobID: Int] = [:]
+        for (index, envelope) in events.enumerated() {
+            if let job = envelope.event.job { lastOfJob[job] = index }
+        }
+        for (index, envelope) in events.enumerated() {
             let event = envelope.event
             arguments.append(envelope.cursor.rawValue)
             arguments.append(event.type.rawValue)
@@ -65,7 +71,8 @@ extension RedisStreamsQueue: CoordinatorStore {
             arguments.append(event.worker ?? "")
             arguments.append(event.at.millisecondsSince1970)
             arguments.append(event.type == .failed && event.willRetry == true ? "1" : "")
-            arguments.append(EventJSONWriter.bytes(event))
+            let needsRecord = event.job.map { lastOfJob[$0] == index } == true || event.type == .failed || event.type == .dead
+            arguments.append(needsRecord ? envelope.canonicalRecord : [])
         }
         let sent = arguments
         let reply = try await redis {

@@ -7,9 +7,8 @@ struct StreamEntry: Sendable {
     var fields: [(name: [UInt8], value: [UInt8])]
 
     /// The value of `name`, or nil.
-    func value(_ name: String) -> [UInt8]? {
-        let wanted = Array(name.utf8)
-        return fields.first { $0.name == wanted }?.value
+    func value(_ name: StaticString) -> [UInt8]? {
+        name.withUTF8Buffer { wanted in fields.first { $0.name.elementsEqual(wanted) }?.value }
     }
 
     /// The job record: the `job` field. An entry without one (written by someone else) is

@@ -110,4 +110,21 @@ struct EventJSONWriterTests {
                 == #"{"at":"2025-06-15T15:06:40.123Z","attempt":2,"batch":"b","id":"e1","job":"j1","result":{"bytes":10,"cache":"memory","format":"webp","height":3,"ms":{"fetch":0.012,"store":2},"output":"/out/a.webp","width":4},"type":"succeeded","version":1,"worker":"w"}"#
         )
     }
+
+    @Test("Given 4,000 randomised events, splicing a stream id into the written record gives the log line written whole")
+    func streamIdSplice() throws {
+        var random = QueueContractRandom(seed: 11)
+        for index in 0..<4000 {
+            let event = Self.event(&random, index: index)
+            let streamId = "\(Int.random(in: 0...Int(Int32.max), using: &random))-\(index)"
+            var whole: [UInt8] = []
+            EventJSONWriter.write(event, streamId: streamId, into: &whole)
+            var spliced: [UInt8] = []
+            #expect(EventJSONWriter.write(record: EventJSONWriter.bytes(event), streamId: streamId, into: &spliced))
+            #expect(spliced == whole, "event \(index): \(String(decoding: spliced, as: UTF8.self))")
+        }
+        var untouched: [UInt8] = []
+        #expect(!EventJSONWriter.write(record: Array(#"{"at":"x"}"#.utf8), streamId: "1-0", into: &untouched))
+        #expect(untouched.isEmpty)
+    }
 }

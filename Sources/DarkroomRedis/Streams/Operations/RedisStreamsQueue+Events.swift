@@ -46,8 +46,13 @@ extension RedisStreamsQueue {
                     continue
                 }
                 let envelopes = entries.compactMap { entry -> EventEnvelope? in
-                    guard let json = entry.value("event"), case .event(let event) = JobEvent.decode(Data(json)) else { return nil }
-                    return EventEnvelope(cursor: EventCursor(rawValue: entry.id), event: event)
+                    guard let json = entry.value("event") else { return nil }
+                    let (decoding, canonical) = JobEvent.decodeNoting(json)
+                    guard case .event(let event) = decoding else { return nil }
+                    let cursor = EventCursor(rawValue: entry.id)
+                    return canonical
+                        ? EventEnvelope(cursor: cursor, event: event, canonicalRecord: json)
+                        : EventEnvelope(cursor: cursor, event: event)
                 }
                 if !envelopes.isEmpty { return envelopes }
                 position = last.id

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure how long a job's terminal event takes to reach its followers: `darkroom events --follow`
 (the `EventSource` that `wait` uses too) and the coordinator's `/events` (what the dashboard
-follows), on loopback.
+follows), and the dashboard page itself in headless Chromium, on loopback.
 
 Usage (from the repository root, after `swift build -c release --product darkroom`):
     python3 scripts/bench-event-latency.py [--darkroom PATH] [--events 2000] [--rate 200]
@@ -11,7 +11,10 @@ a `darkroom events --follow --json` process and an SSE client on `/events`. Then
 `--events` `succeeded` events to the stream at `--rate` per second, each stamped with the time of
 its XADD (what a worker's acknowledgement script does), through one pipelined redis-cli. Each
 follower notes when each event arrives; the latency is arrival minus the event's `at` (one clock:
-everything runs on this machine). Prints p50, p95 and p99 per follower as a Markdown table.
+everything runs on this machine). The dashboard is opened in headless Chromium (when `chromium`
+is installed, unless `--no-browser`) with a hook, installed over the DevTools protocol before the
+page runs, that notes in the page when its own EventSource's handler gets each event (the page
+takes its figures from those; its chart redraws once a second by design). Prints p50, p95 and p99 per follower as a Markdown table.
 """
 
 import argparse
@@ -74,11 +77,89 @@ def sse_client(port, arrivals, ready):
         follow_lines(sock.makefile("rb"), arrivals, prefix="data: ")
 
 
+BROWSER_HOOK = """
+(() => {
+  // Wraps EventSource so the dashboard's own stream notes, per event of the bench's batch, how
+  // long after its `at` the page's message handler got it.
+  window.__latencies = [];
+  const Original = window.EventSource;
+  window.EventSource = function (url, options) {
+    const source = new Original(url, options);
+    source.addEventListener("message", (message) => {
+      const now = Date.now();
+      try {
+        const record = JSON.parse(message.data);
+        if (record.type === "succeeded" && record.batch === "latency") window.__latencies.push(now - Date.parse(record.at));
+      } catch (error) {}
+    });
+    return source;
+  };
+  window.EventSource.prototype = Original.prototype;
+})();
+"""
+
+
+class Browser:
+    """Headless Chromium on the dashboard, driven over --remote-debugging-pipe (DevTools messages
+    separated by NUL bytes on fds 3 and 4), with `BROWSER_HOOK` installed before the page runs."""
+
+    def __init__(self, chromium, url, workdir):
+        to_r, self.to_w = os.pipe()
+        self.from_r, from_w = os.pipe()
+        args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
+                "--user-data-dir=" + os.path.join(workdir, "profile"), "about:blank"]
+        self.process = subprocess.Popen(["bash", "-c", 'exec "$0" "$@" 3<&%d 4>&%d' % (to_r, from_w), chromium] + args,
+                                        pass_fds=(to_r, from_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_r)
+        os.close(from_w)
+        self.pending, self.next_id = b"", 0
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.call("Page.enable", session=self.session)
+        self.call("Page.addScriptToEvaluateOnNewDocument", {"source": BROWSER_HOOK}, self.session)
+        self.call("Page.navigate", {"url": url}, self.session)
+
+    def call(self, method, params=None, session=None):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self.to_w, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self.pending:
+                chunk = os.read(self.from_r, 1 << 16)
+                if not chunk:
+                    raise SystemExit("chromium closed the DevTools pipe")
+                self.pending += chunk
+            raw, self.pending = self.pending.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise SystemExit("%s: %s" % (method, reply["error"]))
+                return reply["result"]
+
+    def latencies(self):
+        result = self.call("Runtime.evaluate", {"expression": "JSON.stringify(window.__latencies || [])",
+                                                "returnByValue": True}, self.session)
+        return [ms / 1000 for ms in json.loads(result["result"].get("value", "[]"))]
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except SystemExit:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--darkroom", default=".build/release/darkroom")
     parser.add_argument("--events", type=int, default=2000)
     parser.add_argument("--rate", type=float, default=200)
+    parser.add_argument("--no-browser", action="store_true", help="leave out the dashboard in headless Chromium")
     args = parser.parse_args()
     if not os.access(args.darkroom, os.X_OK) or shutil.which("redis-server") is None:
         print("needs %s (swift build -c release --product darkroom) and redis-server" % args.darkroom, file=sys.stderr)
@@ -106,7 +187,13 @@ def main():
         ready = threading.Event()
         threading.Thread(target=sse_client, args=(http_port, sse_arrivals, ready), daemon=True).start()
         ready.wait(5)
-        time.sleep(1.5)
+        browser = None
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if chromium and not args.no_browser:
+            browser = Browser(chromium, "http://127.0.0.1:%d/" % http_port, workdir)
+        elif not args.no_browser:
+            print("chromium is missing (apt-get install chromium): the dashboard row is left out", file=sys.stderr)
+        time.sleep(1.5 if browser is None else 4)
         cli = subprocess.Popen(["redis-cli", "-p", str(port)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         interval = 1 / args.rate
         start = time.monotonic()
@@ -126,10 +213,21 @@ def main():
         deadline = time.time() + 10
         while (len(cli_arrivals) < args.events or len(sse_arrivals) < args.events) and time.time() < deadline:
             time.sleep(0.1)
+        browser_arrivals = []
+        if browser is not None:
+            while time.time() < deadline:
+                browser_arrivals = browser.latencies()
+                if len(browser_arrivals) >= args.events:
+                    break
+                time.sleep(0.2)
+            browser.close()
         print("| follower | events | p50 ms | p95 ms | p99 ms |")
         print("|---|---:|---:|---:|---:|")
         for name, values in (("darkroom events --follow (EventSource, as wait)", cli_arrivals),
-                             ("coordinator /events (SSE, as the dashboard)", sse_arrivals)):
+                             ("coordinator /events (SSE, as the dashboard)", sse_arrivals),
+                             ("the dashboard in headless Chromium (its EventSource's message handler)", browser_arrivals)):
+            if name.startswith("the dashboard") and browser is None:
+                continue
             if not values:
                 print("| %s | 0 | – | – | – |" % name)
                 continue

@@ -32,9 +32,12 @@ enum CoordinatorScripts {
     /// Folds a page of events into the projections and moves the checkpoint, atomically.
     ///
     /// `KEYS`: lease, coordinator hash. `ARGV`: 1. owner, 2. expected checkpoint ('' = none yet),
-    /// 3. key prefix, 4. projection ttl (ms), 5. registration ttl (ms), 6. now (ms), then per event
-    /// eight values: stream id, type, job ('' = none), batch ('' = none), worker ('' = none), time
-    /// (ms), `1` for a `failed` that will be retried ('' otherwise), and the event JSON.
+    /// 3. key prefix, 4. projection ttl (ms), 5. registration ttl (ms), 6. now (ms), 7. the page's
+    /// last stream id, then per event seven values: its stream id (only for a job's last event in
+    /// the page, else ''), type (`retrying` for a `failed` that will be retried), job ('' = none),
+    /// batch ('' = none), worker ('' = none), time (ms), and the event JSON (only for a job's last
+    /// event in the page and for failures, else ''). Most values repeat from event to event or
+    /// are empty, which is cheap for Lua: every argument becomes a Lua string.
     ///
     /// Returns `{1}` when applied, `{0}` when `owner` does not hold the lease, `{-1, checkpoint}`
     /// when the stored checkpoint is not the expected one; nothing is written in the last two.
@@ -109,10 +112,11 @@ enum CoordinatorScripts {
         end
 
         local ended, seconds, failures = {}, {}, 0
-        local last = expected
-        for i = 7, #ARGV, 8 do
+        for i = 8, #ARGV, 7 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
-          local at, retry, json = tonumber(ARGV[i + 5]), ARGV[i + 6], ARGV[i + 7]
+          local at, json = tonumber(ARGV[i + 5]), ARGV[i + 6]
+          local retry = kind == 'retrying'
+          if retry then kind = 'failed' end
           local w = nil
           if worker ~= '' then w = workerOf(worker) end
           touch(batch)
@@ -126,7 +130,7 @@ enum CoordinatorScripts {
               if w then w.hasJobs = true end
             else
               local state = kind
-              if kind == 'failed' and retry == '1' then state = 'retrying' end
+              if retry then state = 'retrying' end
               j.durationMs = nil
               if state ~= 'retrying' and j.state == 'running' and j.startedAt then
                 local ms = math.max(at - j.startedAt, 0)
@@ -153,7 +157,7 @@ enum CoordinatorScripts {
             end
             -- The arguments carry the record only for a job's last event in the page.
             if json ~= '' then j.event = json end
-            j.id = id
+            if id ~= '' then j.id = id end
           end
           if w then
             -- An event from before the worker went offline (read late) must not bring it back.
@@ -165,8 +169,8 @@ enum CoordinatorScripts {
             end
             if at > w.lastAt then w.lastAt = at end
           end
-          last = id
         end
+        local last = ARGV[7]
 
         for _, job in ipairs(jobOrder) do
           local j = jobs[job]

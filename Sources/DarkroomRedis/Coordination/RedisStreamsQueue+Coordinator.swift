@@ -55,6 +55,7 @@ extension RedisStreamsQueue: CoordinatorStore {
         var arguments = ScriptArguments([
             owner, checkpoint?.rawValue ?? "", keyPrefix, String(Self.milliseconds(idempotencyWindow)),
             String(Self.milliseconds(Self.coordinatorRegistrationTTL)), String(clock.now().millisecondsSince1970),
+            events[events.count - 1].cursor.rawValue,
         ])
         // The script keeps a job's record from its last event in the page, and the records of
         // failures; every other event goes without its record (most of what the script is sent).
@@ -64,15 +65,14 @@ extension RedisStreamsQueue: CoordinatorStore {
         }
         for (index, envelope) in events.enumerated() {
             let event = envelope.event
-            arguments.append(envelope.cursor.rawValue)
-            arguments.append(event.type.rawValue)
+            let lastOfItsJob = event.job.map { lastOfJob[$0] == index } == true
+            arguments.append(lastOfItsJob ? envelope.cursor.rawValue : "")
+            arguments.append(event.type == .failed && event.willRetry == true ? "retrying" : event.type.rawValue)
             arguments.append(event.job?.rawValue ?? "")
             arguments.append(event.batch ?? "")
             arguments.append(event.worker ?? "")
             arguments.append(event.at.millisecondsSince1970)
-            arguments.append(event.type == .failed && event.willRetry == true ? "1" : "")
-            let needsRecord = event.job.map { lastOfJob[$0] == index } == true || event.type == .failed || event.type == .dead
-            arguments.append(needsRecord ? envelope.canonicalRecord : [])
+            arguments.append(lastOfItsJob || event.type == .failed || event.type == .dead ? envelope.canonicalRecord : [])
         }
         let sent = arguments
         let reply = try await redis {

@@ -2,6 +2,7 @@ import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomSources
+import Foundation
 
 /// Runs a `ProcessPlan` through an `ImagePipeline` and writes every result. Different images go
 /// to different cores (for thumbnails that beats splitting one small image); the pipeline keeps
@@ -15,15 +16,17 @@ struct ProcessRunner: Sendable {
     /// network while others compute.
     var inFlight: Int
 
-    /// Processes everything; `onRecord` is called once per input as each finishes (any order).
+    /// Processes everything, starting the most expensive inputs first (`LargestFirst`); `onRecord`
+    /// is called once per input as each finishes (any order).
     func run(onRecord: @escaping @Sendable (ProcessRecord) -> Void) async -> (succeeded: Int, failed: Int) {
         var succeeded = 0
         var failed = 0
+        let items = LargestFirst.ordered(plan.items, workingDirectory: FileManager.default.currentDirectoryPath) { $0.input }
         await withTaskGroup(of: ProcessRecord.self) { group in
             var next = 0
             func startNext() {
-                guard next < plan.items.count else { return }
-                let item = plan.items[next]
+                guard next < items.count else { return }
+                let item = items[next]
                 next += 1
                 group.addTask { await processOne(item) }
             }

@@ -100,7 +100,8 @@ struct RunCommand: AsyncParsableCommand {
         let worker = Worker(queue: queue, pipeline: pipeline, configuration: workerConfiguration, logger: logger)
         let reporter = RunReporter(jobs: jobs, json: json, outputDirectory: directory)
         let cursor = try await queue.latestEventCursor()
-        _ = try await queue.enqueue(jobs)
+        // Largest first: the queue hands jobs out in the order they were enqueued.
+        _ = try await queue.enqueue(LargestFirst.ordered(jobs, workingDirectory: FileManager.default.currentDirectoryPath) { $0.source })
         let running = Task { try await worker.run() }
         let outcome = try await reporter.follow(queue, after: cursor)
         worker.shutdownGracefully()

@@ -41,6 +41,14 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(name: [.customShort("j"), .long], help: "Jobs run at once (default: the number of cores).")
     var concurrency: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Threads for pixel work: decoding, processing, encoding (default: the cores this process may use, at most --concurrency).",
+            discussion:
+                "The cores this process may use are the fewest of the online cores, its CPU affinity and its cgroup's CPU limit (cpu.max, or cgroup v1's quota), rounded up."
+        ))
+    var cpus: Int?
+
     @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
     var cache: String?
 
@@ -143,6 +151,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     private func makeSettings() throws(UsageFailure) -> Settings {
         guard concurrency.map({ (1...4096).contains($0) }) ?? true else { throw UsageFailure("--concurrency must be 1…4096") }
+        guard cpus.map({ (1...1024).contains($0) }) ?? true else { throw UsageFailure("--cpus must be 1…1024") }
         guard visibilityTimeout.isFinite, (0.1...86_400).contains(visibilityTimeout) else {
             throw UsageFailure("--visibility-timeout must be 0.1…86400 seconds (got \(visibilityTimeout))")
         }
@@ -172,7 +181,9 @@ struct WorkerCommand: AsyncParsableCommand {
         pipeline.sourcePolicy = policy
         pipeline.limits = renderLimits
         pipeline.diskCache = try CacheDirectory.open(flag: cache, disabled: false)
-        pipeline.maxConcurrentProcessing = min(cores, Cores.count)
+        // Jobs in flight beyond the CPU threads overlap Redis round trips and downloads; the pixel
+        // work never runs on more threads than the cores the process may use, unless told to.
+        pipeline.maxConcurrentProcessing = cpus ?? min(cores, Cores.count)
 
         let visibility = Duration.milliseconds(Int64((visibilityTimeout * 1000).rounded()))
         var worker = WorkerConfiguration(

@@ -17,42 +17,45 @@ extension Bitmap {
         return try Bitmap(width: outW, height: outH, isOpaque: isOpaque, limits: limits) { dst, dstRow in
             // Column sums of the block's rows first, then the sums of each block's columns: every
             // input byte is touched once, in row order.
-            let columnSums = UnsafeMutablePointer<UInt32>.allocate(capacity: inW * 4)
-            defer { columnSums.deallocate() }
-            self.withUnsafeBytes { srcBytes in
+            try self.withUnsafeBytes { srcBytes in
                 let src = srcBytes.baseAddress!
                 let out = UnsafeMutableRawPointer(dst.baseAddress!)
-                for oy in 0..<outH {
-                    let y0 = oy * fy
-                    let y1 = min(y0 + fy, inH)
-                    Self.sumRows(from: src + y0 * srcRow, count: y1 - y0, stride: srcRow, byteCount: inW * 4, into: columnSums)
-                    let rows = UInt64(y1 - y0)
-                    let fullReciprocal = Self.reciprocal(rows * UInt64(fx))
-                    let lastReciprocal = Self.reciprocal(rows * UInt64(inW - (outW - 1) * fx))
-                    let d = (out + oy * dstRow).assumingMemoryBound(to: UInt8.self)
-                    for ox in 0..<outW {
-                        let x0 = ox * fx
-                        let x1 = min(x0 + fx, inW)
-                        var s0: UInt32 = 0
-                        var s1: UInt32 = 0
-                        var s2: UInt32 = 0
-                        var s3: UInt32 = 0
-                        var c = columnSums + x0 * 4
-                        for _ in x0..<x1 {
-                            s0 &+= c[0]
-                            s1 &+= c[1]
-                            s2 &+= c[2]
-                            s3 &+= c[3]
-                            c += 4
+                // Bands of output rows on idle cores, each with its own column sums.
+                try RowBands.forEach(rows: outH, width: outW) { band in
+                    let columnSums = UnsafeMutablePointer<UInt32>.allocate(capacity: inW * 4)
+                    defer { columnSums.deallocate() }
+                    for oy in band {
+                        let y0 = oy * fy
+                        let y1 = min(y0 + fy, inH)
+                        Self.sumRows(from: src + y0 * srcRow, count: y1 - y0, stride: srcRow, byteCount: inW * 4, into: columnSums)
+                        let rows = UInt64(y1 - y0)
+                        let fullReciprocal = Self.reciprocal(rows * UInt64(fx))
+                        let lastReciprocal = Self.reciprocal(rows * UInt64(inW - (outW - 1) * fx))
+                        let d = (out + oy * dstRow).assumingMemoryBound(to: UInt8.self)
+                        for ox in 0..<outW {
+                            let x0 = ox * fx
+                            let x1 = min(x0 + fx, inW)
+                            var s0: UInt32 = 0
+                            var s1: UInt32 = 0
+                            var s2: UInt32 = 0
+                            var s3: UInt32 = 0
+                            var c = columnSums + x0 * 4
+                            for _ in x0..<x1 {
+                                s0 &+= c[0]
+                                s1 &+= c[1]
+                                s2 &+= c[2]
+                                s3 &+= c[3]
+                                c += 4
+                            }
+                            let reciprocal = ox == outW - 1 ? lastReciprocal : fullReciprocal
+                            @inline(__always) func mean(_ s: UInt32) -> UInt8 {
+                                UInt8(truncatingIfNeeded: (UInt64(s) * reciprocal + (1 << 31)) >> 32)
+                            }
+                            d[ox * 4] = mean(s0)
+                            d[ox * 4 + 1] = mean(s1)
+                            d[ox * 4 + 2] = mean(s2)
+                            d[ox * 4 + 3] = mean(s3)
                         }
-                        let reciprocal = ox == outW - 1 ? lastReciprocal : fullReciprocal
-                        @inline(__always) func mean(_ s: UInt32) -> UInt8 {
-                            UInt8(truncatingIfNeeded: (UInt64(s) * reciprocal + (1 << 31)) >> 32)
-                        }
-                        d[ox * 4] = mean(s0)
-                        d[ox * 4 + 1] = mean(s1)
-                        d[ox * 4 + 2] = mean(s2)
-                        d[ox * 4 + 3] = mean(s3)
                     }
                 }
             }

@@ -13,10 +13,14 @@ extension Bitmap {
     ) throws -> Bitmap {
         let h = height
         let srcRow = bytesPerRow
+        let w = width
         var result = try Bitmap(width: width, height: h, isOpaque: isOpaque, limits: limits) { dst, dstRow in
-            self.withUnsafeBytes { src in
+            try self.withUnsafeBytes { src in
                 guard let sp = src.baseAddress, let dp = dst.baseAddress else { return }
-                for y in 0..<h { row(sp + y * srcRow, dp + y * dstRow) }
+                // Bands of rows on idle cores (`RowBands`): each row is independent.
+                try RowBands.forEach(rows: h, width: w) { band in
+                    for y in band { row(sp + y * srcRow, dp + y * dstRow) }
+                }
             }
         }
         result.sizeBeforeShrinkOnLoad = sizeBeforeShrinkOnLoad

@@ -31,44 +31,49 @@ enum SeparableConvolution {
                 let src = UnsafeRawPointer(srcBytes.baseAddress!)
                 try h.withKernel { hk in
                     try v.withKernel { vk in
-                        if skipV {
-                            for y in 0..<outH {
-                                hk.row(src + y * srcRow, into: out + y * dstRow, clampToAlpha: clampToAlpha)
-                            }
-                        } else if skipH {
-                            vk.withRowTable { rows in
-                                for y in 0..<outH {
-                                    for k in 0..<vk.taps { rows[k] = src + (vk.start(y) + k) * srcRow }
-                                    vk.combine(rows, output: y, width: inW, into: out + y * dstRow, clampToAlpha: clampToAlpha)
+                        let verticalFirst = verticalFirstIsCheaper(h: h, v: v)
+                        // Bands of output rows on idle cores; each band has its own scratch rows.
+                        try RowBands.forEach(rows: outH, width: outW) { band in
+                            if skipV {
+                                for y in band {
+                                    hk.row(src + y * srcRow, into: out + y * dstRow, clampToAlpha: clampToAlpha)
                                 }
-                            }
-                        } else if verticalFirstIsCheaper(h: h, v: v) {
-                            let temp = try ScratchRows(count: 1, bytesPerRow: inW * 4, limits: source.limits)
-                            defer { temp.release() }
-                            vk.withRowTable { rows in
-                                for y in 0..<outH {
-                                    for k in 0..<vk.taps { rows[k] = src + (vk.start(y) + k) * srcRow }
-                                    vk.combine(rows, output: y, width: inW, into: temp.base, clampToAlpha: false)
-                                    hk.row(temp.base, into: out + y * dstRow, clampToAlpha: clampToAlpha)
-                                }
-                            }
-                        } else {
-                            // A ring of `taps` horizontally filtered rows: input row r lives in slot
-                            // r % taps. Window starts never decrease, so a slot is reused only once
-                            // its row has left every later window.
-                            let ring = try ScratchRows(count: vk.taps, bytesPerRow: outW * 4, limits: source.limits)
-                            defer { ring.release() }
-                            var nextRow = 0
-                            vk.withRowTable { rows in
-                                for y in 0..<outH {
-                                    let first = vk.start(y)
-                                    nextRow = max(nextRow, first)
-                                    while nextRow < first + vk.taps {
-                                        hk.row(src + nextRow * srcRow, into: ring.row(nextRow % vk.taps), clampToAlpha: false)
-                                        nextRow += 1
+                            } else if skipH {
+                                vk.withRowTable { rows in
+                                    for y in band {
+                                        for k in 0..<vk.taps { rows[k] = src + (vk.start(y) + k) * srcRow }
+                                        vk.combine(rows, output: y, width: inW, into: out + y * dstRow, clampToAlpha: clampToAlpha)
                                     }
-                                    for k in 0..<vk.taps { rows[k] = UnsafeRawPointer(ring.row((first + k) % vk.taps)) }
-                                    vk.combine(rows, output: y, width: outW, into: out + y * dstRow, clampToAlpha: clampToAlpha)
+                                }
+                            } else if verticalFirst {
+                                let temp = try ScratchRows(count: 1, bytesPerRow: inW * 4, limits: source.limits)
+                                defer { temp.release() }
+                                vk.withRowTable { rows in
+                                    for y in band {
+                                        for k in 0..<vk.taps { rows[k] = src + (vk.start(y) + k) * srcRow }
+                                        vk.combine(rows, output: y, width: inW, into: temp.base, clampToAlpha: false)
+                                        hk.row(temp.base, into: out + y * dstRow, clampToAlpha: clampToAlpha)
+                                    }
+                                }
+                            } else {
+                                // A ring of `taps` horizontally filtered rows: input row r lives in
+                                // slot r % taps. Window starts never decrease, so a slot is reused
+                                // only once its row has left every later window. A band fills its
+                                // ring from its own first window.
+                                let ring = try ScratchRows(count: vk.taps, bytesPerRow: outW * 4, limits: source.limits)
+                                defer { ring.release() }
+                                var nextRow = 0
+                                vk.withRowTable { rows in
+                                    for y in band {
+                                        let first = vk.start(y)
+                                        nextRow = max(nextRow, first)
+                                        while nextRow < first + vk.taps {
+                                            hk.row(src + nextRow * srcRow, into: ring.row(nextRow % vk.taps), clampToAlpha: false)
+                                            nextRow += 1
+                                        }
+                                        for k in 0..<vk.taps { rows[k] = UnsafeRawPointer(ring.row((first + k) % vk.taps)) }
+                                        vk.combine(rows, output: y, width: outW, into: out + y * dstRow, clampToAlpha: clampToAlpha)
+                                    }
                                 }
                             }
                         }

@@ -30,7 +30,10 @@ extension ImagePipeline {
         let renderRequest = RenderRequest(
             source: EncodedImage(bytes: original, sourceName: request.source.description),
             chain: request.chain, output: request.output)
-        let rendered = try await cpuPool.run { [renderer] in try renderer.render(renderRequest) }
+        let rendered = try await cpuPool.run { [renderer] in
+            // Counted, so kernels split rows only over cores no other image is using.
+            try RowBands.countingImage { try renderer.render(renderRequest) }
+        }
         timings.decode = rendered.timings.decode
         timings.process = rendered.timings.process
         timings.encode = rendered.timings.encode

@@ -7,13 +7,16 @@ import DarkroomCore
 ///
 /// Every frame's own size is checked against `DecodeLimits` like the screen: a frame is decoded
 /// in full even where it is clipped away, so a 65535×65535 frame on a small screen would cost
-/// that much LZW work. A frame with pixels but no colour table is refused here too.
+/// that much LZW work. For the same reason the frames' own areas, added up, must stay within
+/// `maxAnimationPixels` too (frames × screen alone would let oversized frames on a tiny screen
+/// through). A frame with pixels but no colour table is refused here too.
 enum GIFAnimationSurvey {
     static func run(_ file: borrowing GIFFile, limits: DecodeLimits) throws(CodecError) -> AnimationInfo {
         let screen = file.screenSize
         try limits.check(screen, source: file.source)
         var frameCount = 0
         var storedLoopCount: Int?
+        var declaredFramePixels = 0
         var control = GIFGraphicsControl()
         var hasAlpha = false
         var dataEnded = false
@@ -41,6 +44,13 @@ enum GIFAnimationSurvey {
                     let rect = header.rect
                     if rect.width > 0 && rect.height > 0 {
                         try limits.check(PixelSize(width: rect.width, height: rect.height), source: file.source)
+                        declaredFramePixels += rect.width * rect.height
+                        if declaredFramePixels > limits.maxAnimationPixels {
+                            throw CodecError(
+                                .tooLarge, source: file.source,
+                                "GIF frames declare more than \(DecodeLimits.pixelCount(limits.maxAnimationPixels)) in all by frame \(frameCount) (each is decoded in full, even where the screen clips it), over the animation limit (raise it with --max-animation-pixels)"
+                            )
+                        }
                         guard header.localColors != nil || file.globalColors != nil else {
                             throw CodecError(
                                 .corrupt, source: file.source,

@@ -57,6 +57,20 @@ struct AnimationLimitTests {
         #expect(refused.count == 0)
     }
 
+    @Test("Given GIF frames much larger than their small screen, then their own areas count against maxAnimationPixels")
+    func gifOversizedFramesCount() {
+        // 3 frames of 100×100 on a 10×10 screen: 300 px of canvas, but 30,000 px to decode.
+        var gif = PWGGIFBuilder(width: 10, height: 10, globalColors: [(255, 0, 0), (0, 0, 255)])
+        for _ in 0..<3 {
+            gif.append([0x2C, 0, 0, 0, 0, 100, 0, 100, 0, 0, 8, 2, 0xFF, 0xFF, 0])
+        }
+        gif.trailer()
+        let refused = open(gif.bytes, name: "oversized.gif", limits: DecodeLimits(maxAnimationPixels: 20_000))
+        #expect(refused.error?.code == .tooLarge)
+        #expect(refused.error?.message.contains("--max-animation-pixels") == true)
+        #expect(refused.count == 0)
+    }
+
     @Test("Given a WebP whose frames × canvas exceed a small maxAnimationPixels, then it is refused with nothing decoded")
     func webpAnimationPixels() throws {
         var bytes = try PWGTestKit.fixture("webp/anim.webp")

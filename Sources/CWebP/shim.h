@@ -16,4 +16,19 @@ static inline int darkroom_webp_config_init(WebPConfig *config, float quality) {
 static inline int darkroom_webp_picture_init(WebPPicture *picture) {
     return WebPPictureInit(picture);
 }
+
+/// The animation API's option initialisers and constructors are inline wrappers that pass the
+/// demux/mux ABI versions; these shims keep those version checks beside the others.
+static inline int darkroom_webp_anim_decoder_options_init(WebPAnimDecoderOptions *options) {
+    return WebPAnimDecoderOptionsInit(options);
+}
+static inline WebPAnimDecoder *darkroom_webp_anim_decoder_new(const WebPData *data, const WebPAnimDecoderOptions *options) {
+    return WebPAnimDecoderNew(data, options);
+}
+static inline int darkroom_webp_anim_encoder_options_init(WebPAnimEncoderOptions *options) {
+    return WebPAnimEncoderOptionsInit(options);
+}
+static inline WebPAnimEncoder *darkroom_webp_anim_encoder_new(int width, int height, const WebPAnimEncoderOptions *options) {
+    return WebPAnimEncoderNew(width, height, options);
+}
 #endif

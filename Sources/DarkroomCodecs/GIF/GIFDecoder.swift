@@ -50,7 +50,9 @@ public struct GIFDecoder: ImageDecoding {
                     limits: options.bitmapLimits, source: source)
                 let palette = GIFFrameDrawing.palette(colors, transparentIndex: transparentIndex)
                 do throws(CodecError) {
-                    complete = try GIFFrameDrawing.draw(file, header: header, palette: palette, into: &bitmap, strict: limits.strict)
+                    complete = try GIFFrameDrawing.draw(
+                        file, header: header, palette: palette, transparentIndex: transparentIndex,
+                        into: &bitmap, strict: limits.strict)
                 } catch {
                     drawFailure = error
                     throw error

@@ -33,7 +33,15 @@ struct GIFFile: ~Copyable {
 
     /// Opens the stream and reads the logical screen descriptor and global colour table.
     init(bytes: UnsafeRawBufferPointer, source: String) throws(CodecError) {
-        let reader = GIFMemoryReader(bytes: bytes)
+        try self.init(reader: GIFMemoryReader(bytes: bytes), source: source)
+    }
+
+    /// Opens a stream over bytes this session keeps alive itself (for readers spanning calls).
+    init(owned: OwnedBytes, source: String) throws(CodecError) {
+        try self.init(reader: GIFMemoryReader(owned: owned), source: source)
+    }
+
+    private init(reader: GIFMemoryReader, source: String) throws(CodecError) {
         var status: Int32 = 0
         guard let gif = DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), GIFMemoryReader.inputFunction, &status) else {
             throw Self.error(code: status, ranOut: reader.ranOut, source: source, while: "reading the header")
@@ -94,23 +102,36 @@ struct GIFFile: ~Copyable {
         }
     }
 
-    /// Reads an extension after `.extensionBlock`. Returns the transparent colour index when it
-    /// is a Graphics Control Extension that sets one (nil otherwise).
-    func readExtension() throws(CodecError) -> (isGraphicsControl: Bool, transparentIndex: Int?) {
+    /// Reads an extension after `.extensionBlock`: a Graphics Control Extension's fields, the
+    /// NETSCAPE2.0 (or ANIMEXTS1.0) loop count, and nothing of any other extension.
+    func readExtension() throws(CodecError) -> GIFExtension {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
         guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure("reading an extension") }
-        var transparent: Int?
-        let isGraphicsControl = code == GRAPHICS_EXT_FUNC_CODE
-        // giflib hands out sub-blocks with their length in the first byte. A GCE's packed byte
-        // has the transparency flag in bit 0 and the index in the fourth data byte.
-        if isGraphicsControl, let block, block[0] >= 4, block[1] & 1 != 0 {
-            transparent = Int(block[4])
+        var result = GIFExtension()
+        // giflib hands out sub-blocks with their length in the first byte.
+        if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+            result.graphicsControl = GIFGraphicsControl(
+                packed: block[1], delayLow: block[2], delayHigh: block[3], transparentIndex: block[4])
         }
+        let isLooping = code == APPLICATION_EXT_FUNC_CODE && block.map(Self.isLoopingApplication) == true
+        var isFirstSubBlock = true
         while block != nil {
             guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure("reading an extension") }
+            // The looping extension's first data sub-block is [3, 1, count low, count high].
+            if isLooping, isFirstSubBlock, let sub = block, sub[0] >= 3, sub[1] == 1 {
+                result.netscapeLoopCount = Int(sub[2]) | Int(sub[3]) << 8
+            }
+            isFirstSubBlock = false
         }
-        return (isGraphicsControl, transparent)
+        return result
+    }
+
+    /// Whether an application extension's identifier block names the looping extension.
+    private static func isLoopingApplication(_ block: UnsafeMutablePointer<GifByteType>) -> Bool {
+        guard block[0] == 11 else { return false }
+        let identifier = (1...11).map { block[$0] }
+        return identifier == Array("NETSCAPE2.0".utf8) || identifier == Array("ANIMEXTS1.0".utf8)
     }
 
     private func failure(_ stage: String) -> CodecError {

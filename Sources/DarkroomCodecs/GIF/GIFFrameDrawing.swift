@@ -1,11 +1,13 @@
 import CGif
 import DarkroomCore
 
-/// Draws the first frame of a GIF onto its (transparent) canvas.
+/// Draws a frame of a GIF onto its canvas: the first frame onto a transparent one, or any frame
+/// of an animation onto what the frames before it left.
 ///
 /// The frame is decoded row by row with `DGifGetLine` into one line of indices, which is mapped
-/// through a 256-entry premultiplied colour table straight into the canvas. Rows and columns
-/// outside the logical screen are decoded (the LZW stream must be consumed) but not drawn.
+/// through a 256-entry premultiplied colour table straight into the canvas. Pixels of the
+/// transparent index are not drawn, so the canvas shows through them. Rows and columns outside
+/// the logical screen are decoded (the LZW stream must be consumed) but not drawn.
 enum GIFFrameDrawing {
     /// The row order of an interlaced frame: four passes of (first row, step).
     private static let interlacePasses = [(0, 8), (4, 8), (2, 4), (1, 2)]
@@ -23,10 +25,11 @@ enum GIFFrameDrawing {
         return table
     }
 
-    /// Decodes the current frame (`header`, just read) into `canvas`. Returns false when the data
-    /// broke off and lenient mode kept the rows decoded so far; throws in strict mode.
+    /// Decodes the current frame (`header`, just read) into `canvas`, leaving the canvas as it
+    /// was under pixels of `transparentIndex`. Returns false when the data broke off and lenient
+    /// mode kept the rows decoded so far; throws in strict mode.
     static func draw(
-        _ file: borrowing GIFFile, header: GIFFile.ImageHeader, palette: [UInt32],
+        _ file: borrowing GIFFile, header: GIFFile.ImageHeader, palette: [UInt32], transparentIndex: Int?,
         into canvas: inout Bitmap, strict: Bool
     ) throws(CodecError) -> Bool {
         let frame = header.rect
@@ -36,6 +39,8 @@ enum GIFFrameDrawing {
         // Columns of the frame that land on the canvas.
         let firstColumn = max(0, -frame.x)
         let lastColumn = min(frame.width, canvasWidth - frame.x)
+        // An index no byte can hold when there is no transparent colour: every pixel is drawn.
+        let skipped = transparentIndex ?? 256
         let line = UnsafeMutablePointer<UInt8>.allocate(capacity: frame.width)
         defer { line.deallocate() }
 
@@ -58,7 +63,10 @@ enum GIFFrameDrawing {
                             let row = UnsafeMutableRawPointer(base + canvasY * stride + (frame.x + firstColumn) * 4)
                             var offset = 0
                             for x in firstColumn..<lastColumn {
-                                row.storeBytes(of: table[Int(line[x])], toByteOffset: offset, as: UInt32.self)
+                                let index = Int(line[x])
+                                if index != skipped {
+                                    row.storeBytes(of: table[index], toByteOffset: offset, as: UInt32.self)
+                                }
                                 offset += 4
                             }
                         }

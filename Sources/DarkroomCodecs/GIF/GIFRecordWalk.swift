@@ -36,7 +36,7 @@ extension GIFDecoder {
                     case .extensionBlock:
                         let ext = try file.readExtension()
                         // A GCE applies to the next frame only.
-                        if ext.isGraphicsControl { transparentIndex = ext.transparentIndex }
+                        if let control = ext.graphicsControl { transparentIndex = control.transparentIndex }
                     case .image:
                         frameCount += 1
                         if frameCount > limits.maxFrames {

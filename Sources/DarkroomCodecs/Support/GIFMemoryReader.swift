@@ -7,15 +7,24 @@ import CGif
 /// stored property (alive as long as the giflib handle) and is itself created and closed inside
 /// the `withUnsafeBytes` scope that produced `bytes`, so neither the object nor the buffer can
 /// go away while giflib may still read. The reader is only used from the thread running that
-/// scope.
+/// scope. An animation reader, whose session spans many calls, passes the `OwnedBytes` the
+/// buffer belongs to instead, which the reader then keeps alive.
 final class GIFMemoryReader {
     private let bytes: UnsafeRawBufferPointer
+    /// The owner of `bytes` when they are not pinned by the caller's scope.
+    private let owner: OwnedBytes?
     private(set) var offset = 0
     /// Set when giflib asked for more bytes than were left: the file is truncated.
     private(set) var ranOut = false
 
     init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
+        self.owner = nil
+    }
+
+    init(owned: OwnedBytes) {
+        self.bytes = owned.buffer
+        self.owner = owned
     }
 
     /// True when every byte has been consumed.

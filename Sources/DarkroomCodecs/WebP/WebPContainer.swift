@@ -15,6 +15,8 @@ struct WebPContainer: ~Copyable {
     let canvasSize: PixelSize
     let frameCount: Int
     let isAnimated: Bool
+    /// How many times an animation plays (0 = forever); 1 for a still image.
+    let loopCount: Int
     /// Whether the header or bitstream says there may be transparency.
     let hasAlpha: Bool
     let hasICCProfile: Bool
@@ -62,6 +64,7 @@ struct WebPContainer: ~Copyable {
         self.canvasSize = size
         self.frameCount = max(frames, 1)
         self.isAnimated = animated
+        self.loopCount = animated ? Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT)) : 1
         self.hasAlpha = flags & ALPHA_FLAG.rawValue != 0 || (featureStatus == VP8_STATUS_OK && features.has_alpha != 0)
         self.hasICCProfile = flags & ICCP_FLAG.rawValue != 0
     }
@@ -70,6 +73,10 @@ struct WebPContainer: ~Copyable {
 
     var info: ImageInfo {
         ImageInfo(format: .webp, storedSize: canvasSize, frameCount: frameCount, hasAlpha: hasAlpha, hasICCProfile: hasICCProfile)
+    }
+
+    var animationInfo: AnimationInfo {
+        AnimationInfo(format: .webp, canvasSize: canvasSize, frameCount: frameCount, loopCount: loopCount, hasAlpha: hasAlpha)
     }
 
     /// The ICCP chunk's bytes, if the file has one.

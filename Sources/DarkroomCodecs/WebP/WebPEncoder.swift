@@ -39,16 +39,8 @@ public struct WebPEncoder: ImageEncoding {
             writer.deallocate()
         }
 
-        let quality = Float(min(100, max(1, options.quality)))
-        guard darkroom_webp_config_init(config, quality) != 0, darkroom_webp_picture_init(picture) != 0 else {
-            throw Self.failure("the installed libwebp does not match the headers Darkroom was built with")
-        }
-        config.pointee.method = Int32(min(6, max(0, method)))
-        if options.lossless {
-            config.pointee.lossless = 1
-            config.pointee.quality = Float(min(100, max(0, losslessEffort)))
-        }
-        guard WebPValidateConfig(config) != 0 else { throw Self.failure("invalid WebP encoder settings") }
+        guard darkroom_webp_picture_init(picture) != 0 else { throw Self.versionMismatch }
+        try configure(config, options: options)
 
         picture.pointee.width = Int32(bitmap.width)
         picture.pointee.height = Int32(bitmap.height)
@@ -68,9 +60,26 @@ public struct WebPEncoder: ImageEncoding {
         return Array(UnsafeBufferPointer(start: output, count: writer.pointee.size))
     }
 
+    /// Fills `config` for `options`: lossy at the quality, or lossless at `losslessEffort`,
+    /// with this encoder's method. Shared with `AnimatedWebPEncoder`, whose frames use it.
+    func configure(_ config: UnsafeMutablePointer<WebPConfig>, options: EncodeOptions) throws(CodecError) {
+        let quality = Float(min(100, max(1, options.quality)))
+        guard darkroom_webp_config_init(config, quality) != 0 else { throw Self.versionMismatch }
+        config.pointee.method = Int32(min(6, max(0, method)))
+        if options.lossless {
+            config.pointee.lossless = 1
+            config.pointee.quality = Float(min(100, max(0, losslessEffort)))
+        }
+        guard WebPValidateConfig(config) != 0 else { throw Self.failure("invalid WebP encoder settings") }
+    }
+
+    static var versionMismatch: CodecError {
+        failure("the installed libwebp does not match the headers Darkroom was built with")
+    }
+
     /// Copies the pixels into libwebp's picture: RGBX straight from the bitmap when opaque, or
     /// through one unpremultiplied copy when not.
-    private static func importPixels(of bitmap: Bitmap, into picture: UnsafeMutablePointer<WebPPicture>) throws(CodecError) {
+    static func importPixels(of bitmap: Bitmap, into picture: UnsafeMutablePointer<WebPPicture>) throws(CodecError) {
         let opaque = bitmap.isOpaque || bitmap.scanIsOpaque()
         let imported: Int32 = bitmap.withUnsafeBytes { pixels in
             guard let base = pixels.baseAddress else { return 0 }
@@ -89,7 +98,7 @@ public struct WebPEncoder: ImageEncoding {
         guard imported != 0 else { throw failure("libwebp could not take the pixels (out of memory)") }
     }
 
-    private static func failure(_ message: String) -> CodecError {
+    static func failure(_ message: String) -> CodecError {
         CodecError(.encodeFailed, source: "output", message)
     }
 }

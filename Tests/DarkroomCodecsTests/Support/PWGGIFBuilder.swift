@@ -23,9 +23,16 @@ struct PWGGIFBuilder {
         }
     }
 
-    /// A Graphics Control Extension for the next frame.
-    mutating func graphicsControl(transparentIndex: UInt8?) {
-        bytes += [0x21, 0xF9, 4, transparentIndex == nil ? 0 : 1, 10, 0, transparentIndex ?? 0, 0]
+    /// A Graphics Control Extension for the next frame: disposal method 0…7 in bits 2–4 of the
+    /// packed byte, the delay in hundredths of a second.
+    mutating func graphicsControl(transparentIndex: UInt8?, disposal: UInt8 = 0, delay: Int = 10) {
+        let packed = (disposal & 0b111) << 2 | (transparentIndex == nil ? 0 : 1)
+        bytes += [0x21, 0xF9, 4, packed] + Self.word(delay) + [transparentIndex ?? 0, 0]
+    }
+
+    /// The NETSCAPE2.0 looping application extension (0 = forever, n = repeat n times).
+    mutating func netscapeLoop(_ count: Int) {
+        bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1] + Self.word(count) + [0]
     }
 
     /// A frame at (x, y) of `width × height` indices (row-major, in display order; interlaced

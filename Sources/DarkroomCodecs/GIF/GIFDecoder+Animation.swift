@@ -1,0 +1,32 @@
+import CGif
+import DarkroomCore
+
+extension GIFDecoder: AnimationDecoding {
+    /// Counts the frames and reads the loop count without decompressing any frame, checking the
+    /// screen, each frame's size, `maxFrames` and `maxAnimationPixels`.
+    public func readAnimationInfo(_ image: EncodedImage, limits: DecodeLimits) throws(CodecError) -> AnimationInfo {
+        try PinnedBytes.with(image.bytes) { buffer throws(CodecError) in
+            let file = try GIFFile(bytes: buffer, source: image.sourceName)
+            return try GIFAnimationSurvey.run(file, limits: limits)
+        }
+    }
+
+    /// Reads every frame composited on the logical screen (disposal, transparency, offsets
+    /// clipped to the screen), each with its delay as browsers play it (10 ms or less becomes
+    /// 100 ms). The file is walked twice: once skipping all compressed data to check the limits,
+    /// then frame by frame as `next()` is called.
+    ///
+    /// Strict: a frame cut short or damaged is an error when it is reached. Lenient: the rows
+    /// decoded so far are kept and the animation ends with that frame, so `next()` may return
+    /// fewer frames than `info.frameCount`.
+    public func animationFrames(of image: EncodedImage, options: DecodeOptions) throws(CodecError) -> AnimationFrameReader {
+        let source = image.sourceName
+        // giflib reads from the bytes on every call, so the session owns a copy of them.
+        let owned = OwnedBytes(copying: image.bytes)
+        let info = try GIFAnimationSurvey.run(GIFFile(owned: owned, source: source), limits: options.limits)
+        let file = try GIFFile(owned: owned, source: source)
+        let session = GIFAnimationSession(
+            file: file, frameCount: info.frameCount, limits: options.limits, bitmapLimits: options.bitmapLimits)
+        return AnimationFrameReader(info: info, session: session)
+    }
+}

@@ -257,7 +257,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomCLITests",
             dependencies: [
-                "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport",
+                "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomSources", "DarkroomTestSupport",
                 "DarkroomQueue", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
             ],
             swiftSettings: strictSettings),

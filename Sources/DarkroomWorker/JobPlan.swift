@@ -26,7 +26,7 @@ struct JobPlan: Sendable {
         if let quality = job.quality { encoding.quality = quality }
         request = ImageRequest(
             source: SourceReference(job.source), chain: chain,
-            output: OutputOptions(format: format, encoding: encoding))
+            output: OutputOptions(format: format, encoding: encoding, frames: job.firstFrameOnly == true ? .first : .all))
         source = job.source
         jobID = job.id
     }

@@ -39,6 +39,11 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(help: "Quality 1-100 for JPEG and lossy WebP.")
     var quality: Int = 80
 
+    @Flag(
+        name: .customLong("first-frame-only"),
+        help: "Process only the first frame of an animated GIF or WebP, as a still image (default: every frame, into an animated WebP).")
+    var firstFrameOnly = false
+
     @Flag(help: "Write progressive JPEG.")
     var progressive = false
 
@@ -90,7 +95,8 @@ struct ProcessCommand: AsyncParsableCommand {
             plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
             output: OutputOptions(
                 format: plan.format,
-                encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless)),
+                encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
+                frames: firstFrameOnly ? .first : .all),
             // Downloads wait on the network, so more images than cores may be in flight; each holds
             // its source (≤ --max-source-mb), so the number stays small to bound memory.
             inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores))

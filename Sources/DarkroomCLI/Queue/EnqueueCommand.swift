@@ -42,6 +42,11 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: "Quality 1-100 for JPEG and lossy WebP (default: the worker's).")
     var quality: Int?
 
+    @Flag(
+        name: .customLong("first-frame-only"),
+        help: "Process only the first frame of an animated GIF or WebP, as a still image (default: every frame, into an animated WebP).")
+    var firstFrameOnly = false
+
     @Option(help: ArgumentHelp("The batch to enqueue into; enqueueing into it again adds to it. Default: a new id.", valueName: "name"))
     var batch: String?
 
@@ -157,7 +162,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         return EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, priority: priority, delay: delayDuration,
             output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
-            workingDirectory: FileManager.default.currentDirectoryPath)
+            workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly)
     }
 
     func readRequests() throws(UsageFailure) -> [JobRequest] {

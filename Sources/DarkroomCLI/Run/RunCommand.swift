@@ -49,6 +49,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Quality 1-100 for JPEG and lossy WebP (default 80).")
     var quality: Int?
 
+    @Flag(
+        name: .customLong("first-frame-only"),
+        help: "Process only the first frame of an animated GIF or WebP, as a still image (default: every frame, into an animated WebP).")
+    var firstFrameOnly = false
+
     @Option(help: "Most attempts per job when it fails transiently.")
     var maxAttempts: Int = 3
 
@@ -124,7 +129,7 @@ struct RunCommand: AsyncParsableCommand {
         for index in requests.indices { requests[index].output = nil }
         let defaults = EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, output: directory,
-            batch: "run", workingDirectory: workingDirectory)
+            batch: "run", workingDirectory: workingDirectory, firstFrameOnly: firstFrameOnly)
         var validator = ChainValidator(registry: processors, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,

@@ -13,6 +13,9 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Largest input in megapixels, checked from the header before decoding.")
     var maxPixels: Double = 50
 
+    @Option(help: "Most pixels of an animation processed frame by frame (frames × width × height), in megapixels, checked from the header.")
+    var maxAnimationPixels: Double = 500
+
     @Option(help: "Longest side of a result, in pixels.")
     var maxOutputDimension: Int = 16_383
 
@@ -28,12 +31,16 @@ struct LimitOptions: ParsableArguments {
         guard (0.001...1000).contains(maxOutputPixels) else {
             throw UsageFailure("--max-output-pixels must be 0.001…1000 megapixels (got \(maxOutputPixels))")
         }
+        guard (0.001...100_000).contains(maxAnimationPixels) else {
+            throw UsageFailure("--max-animation-pixels must be 0.001…100000 megapixels (got \(maxAnimationPixels))")
+        }
         guard (1...65_535).contains(maxOutputDimension) else {
             throw UsageFailure("--max-output-dimension must be 1…65535 pixels (got \(maxOutputDimension))")
         }
         var decode = DecodeLimits()
         decode.maxPixels = Int(maxPixels * 1_000_000)
         decode.strict = !lenient
+        decode.maxAnimationPixels = Int(maxAnimationPixels * 1_000_000)
         // The per-bitmap ceiling must admit every input the decode limit admits.
         let bitmap = BitmapLimits(maxPixelCount: max(Int(maxOutputPixels * 1_000_000), decode.maxPixels))
         return RenderLimits(decode: decode, bitmap: bitmap, maxOutputDimension: maxOutputDimension)

@@ -21,12 +21,14 @@ public struct EnqueueDefaults: Sendable {
     public var batch: String
     /// Where relative paths are resolved from.
     public var workingDirectory: String
+    /// Only the first frame of animated sources (`--first-frame-only`).
+    public var firstFrameOnly: Bool
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.
     public init(
         chain: String? = nil, format: String? = nil, quality: Int? = nil, priority: JobPriority = .normal,
         delay: Duration? = nil, output: String? = nil, idFromSource: Bool = false, batch: String,
-        workingDirectory: String
+        workingDirectory: String, firstFrameOnly: Bool = false
     ) {
         self.chain = chain
         self.format = format
@@ -37,5 +39,6 @@ public struct EnqueueDefaults: Sendable {
         self.idFromSource = idFromSource
         self.batch = batch
         self.workingDirectory = workingDirectory
+        self.firstFrameOnly = firstFrameOnly
     }
 }

@@ -106,7 +106,8 @@ public enum EnqueuePlanner {
             format: format,
             quality: request.quality ?? defaults.quality, priority: request.priority ?? defaults.priority,
             output: request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output,
-            enqueuedAt: now, notBefore: notBefore)
+            enqueuedAt: now, notBefore: notBefore,
+            firstFrameOnly: (request.firstFrameOnly ?? defaults.firstFrameOnly) ? true : nil)
         if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
         return job
     }

@@ -19,6 +19,8 @@ public struct JobRequest: Sendable, Equatable {
     public var id: String?
     /// Destination directory overriding `EnqueueDefaults.output`.
     public var output: String?
+    /// `true` or `false` overriding `EnqueueDefaults.firstFrameOnly`.
+    public var firstFrameOnly: Bool?
 
     /// A request for `source`; every field left nil takes the batch's default.
     public init(

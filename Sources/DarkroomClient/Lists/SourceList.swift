@@ -11,12 +11,13 @@ import Foundation
 ///      "priority": "high", "id": "big-thumb", "output": "/shared/thumbs"}
 ///
 /// A line is JSON when it starts with `{`. Keys: `source` (required), `chain`, `format`,
-/// `quality` (1…100), `priority` (`high`/`normal`/`low`), `id`, `output`; `null` means "use the
+/// `quality` (1…100), `priority` (`high`/`normal`/`low`), `id`, `output`, `firstFrameOnly`
+/// (`true`/`false`); `null` means "use the
 /// flag". Any other key is an error (a typo must not silently fall back to a default). Bare lines
 /// are taken verbatim except for surrounding ASCII blanks (spaces, tabs, a trailing `\r`).
 public enum SourceList {
     /// The keys a JSON line may have.
-    public static let keys: Set<String> = ["source", "chain", "format", "quality", "priority", "id", "output"]
+    public static let keys: Set<String> = ["source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly"]
 
     /// The bytes of a job list: the file at `file`, or standard input for `-`. Unreadable input —
     /// a closed or directory standard input, a missing file — is an error, never a crash.

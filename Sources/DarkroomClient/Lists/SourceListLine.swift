@@ -39,6 +39,11 @@ struct LineRecord: Decodable {
             request.priority = value
         }
         do {
+            request.firstFrameOnly = try container.decodeIfPresent(Bool.self, forKey: Key(stringValue: "firstFrameOnly"))
+        } catch {
+            throw Problem(message: "'firstFrameOnly' must be true or false")
+        }
+        do {
             if let quality = try container.decodeIfPresent(Int.self, forKey: Key(stringValue: "quality")) {
                 guard (1...100).contains(quality) else { throw Problem(message: "'quality' must be 1…100 (got \(quality))") }
                 request.quality = quality

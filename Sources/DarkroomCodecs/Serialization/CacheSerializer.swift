@@ -10,9 +10,12 @@ import DarkroomCore
 public enum CacheSerializer {
     public static func outputFormat(
         requested: ImageFormat?, source: ImageFormat,
-        chainIntroducesTransparency: Bool, resultIsOpaque: Bool
+        chainIntroducesTransparency: Bool, resultIsOpaque: Bool, animated: Bool = false
     ) -> ImageFormat {
         if let requested { return requested }
+        // An animation processed frame by frame is written as an animated WebP (Darkroom writes
+        // no GIF).
+        if animated { return .webp }
         switch source {
         case .jpeg:
             return chainIntroducesTransparency || !resultIsOpaque ? .png : .jpeg

@@ -64,6 +64,61 @@ public enum RowBands {
     }
 }
 
+extension RowBands {
+    /// `transform` applied to each of `count` items, at once on the cores no other image uses
+    /// (the frames of one animation: each frame's processing is independent). Results in order.
+    public static func map<T: Sendable>(count: Int, _ transform: (Int) throws -> T) throws -> [T] {
+        guard count > 0 else { return [] }
+        let results = ResultSlots<T>(count: count)
+        // One band per item, at most as many at once as `forEach` allows for `count` rows.
+        try forEachItem(count: count) { index in results.set(index, try transform(index)) }
+        return results.values()
+    }
+
+    private static func forEachItem(count: Int, _ body: (Int) throws -> Void) throws {
+        let others = max(imagesInWork.load(ordering: .relaxed) - 1, 0)
+        let threads = max(1, min(forcedCount ?? (Cores.count - others), count))
+        guard threads > 1 else {
+            for index in 0..<count { try body(index) }
+            return
+        }
+        let items = { (range: Range<Int>) throws in for index in range { try body(index) } }
+        try withoutActuallyEscaping(items) { items in
+            let work = BandWork(body: items)
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                work.run((count * thread / threads)..<(count * (thread + 1) / threads))
+            }
+            if let error = work.failure.withLock({ $0 }) { throw error }
+        }
+    }
+}
+
+/// The results of `RowBands.map`, one slot per item.
+///
+/// `@unchecked Sendable` is safe because each slot is written by exactly one thread (the one
+/// given its index) before `concurrentPerform` returns, and read only after it has.
+private final class ResultSlots<T>: @unchecked Sendable {
+    // A fixed buffer, not an array: writing through an array from several threads would touch
+    // its shared buffer reference; a pointer's slots are independent memory.
+    private let slots: UnsafeMutablePointer<T?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    func set(_ index: Int, _ value: T) { slots[index] = value }
+
+    func values() -> [T] { (0..<count).map { slots[$0]! } }
+}
+
 /// A kernel's band closure, shared by the threads of one `concurrentPerform`.
 ///
 /// `@unchecked Sendable` is safe because: `body` is only called while `forEach` waits inside

@@ -52,7 +52,8 @@ extension ImagePipeline {
 
         return ImageResult(
             bytes: rendered.bytes, format: rendered.format, size: rendered.size, cachePath: cachePath,
-            origin: .miss, sourceOrigin: sourceOrigin, source: rendered.source, timings: timings)
+            origin: .miss, sourceOrigin: sourceOrigin, source: rendered.source, timings: timings,
+            processedFirstFrameOnly: rendered.processedFirstFrameOnly)
     }
 
     /// The source bytes: memory, then the disk's originals (network sources only: local files

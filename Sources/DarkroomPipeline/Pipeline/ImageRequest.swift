@@ -20,6 +20,8 @@ public struct ImageRequest: Sendable {
         let e = output.encoding
         return "format=\(output.format?.rawValue ?? "auto");q=\(e.quality);progressive=\(e.progressive ? 1 : 0)"
             + ";lossless=\(e.lossless ? 1 : 0);background=\(e.background)"
+            // Always present: results cached before animations were processed hold first frames.
+            + ";frames=\(output.frames.rawValue)"
     }
 
     /// The result cache key for a source whose original is cached under `sourceKey`:
@@ -71,7 +73,21 @@ public struct ImageResult: Sendable {
     /// The source's header facts when it was decoded for this result.
     public var source: ImageInfo?
     public var timings: PipelineTimings
+    /// True when an animated source was processed as its first frame (known when it was computed).
+    public var processedFirstFrameOnly: Bool
 
-    /// True when an animated source was processed as its first frame.
-    public var processedFirstFrameOnly: Bool { source?.isAnimated ?? false }
+    public init(
+        bytes: [UInt8], format: ImageFormat, size: PixelSize, cachePath: String?, origin: ResultOrigin,
+        sourceOrigin: SourceOrigin?, source: ImageInfo?, timings: PipelineTimings, processedFirstFrameOnly: Bool? = nil
+    ) {
+        self.bytes = bytes
+        self.format = format
+        self.size = size
+        self.cachePath = cachePath
+        self.origin = origin
+        self.sourceOrigin = sourceOrigin
+        self.source = source
+        self.timings = timings
+        self.processedFirstFrameOnly = processedFirstFrameOnly ?? (source?.isAnimated ?? false)
+    }
 }

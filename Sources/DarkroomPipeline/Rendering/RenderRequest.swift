@@ -19,11 +19,23 @@ public struct OutputOptions: Sendable, Hashable {
     /// The format to write; nil lets `CacheSerializer` choose from the source.
     public var format: ImageFormat?
     public var encoding: EncodeOptions
+    /// Which frames of an animated source are processed.
+    public var frames: FrameMode
 
-    public init(format: ImageFormat? = nil, encoding: EncodeOptions = EncodeOptions()) {
+    public init(format: ImageFormat? = nil, encoding: EncodeOptions = EncodeOptions(), frames: FrameMode = .all) {
         self.format = format
         self.encoding = encoding
+        self.frames = frames
     }
+}
+
+/// Which frames of an animated source (GIF, animated WebP) are processed.
+public enum FrameMode: String, Sendable, Hashable {
+    /// Every frame, written as an animated WebP (unless the output format has no animation, when
+    /// only the first frame is written).
+    case all
+    /// Only the first frame, as a still image (`--first-frame-only`).
+    case first
 }
 
 /// Milliseconds spent in each stage of one render.
@@ -50,7 +62,18 @@ public struct RenderResult: Sendable {
     /// What the decoder learnt about the source (format, size, frames).
     public var source: ImageInfo
     public var timings: StageTimings
-
     /// True when the source was an animation of which only the first frame was processed.
-    public var processedFirstFrameOnly: Bool { source.isAnimated }
+    public var processedFirstFrameOnly: Bool
+
+    public init(
+        bytes: [UInt8], format: ImageFormat, size: PixelSize, source: ImageInfo, timings: StageTimings,
+        processedFirstFrameOnly: Bool? = nil
+    ) {
+        self.bytes = bytes
+        self.format = format
+        self.size = size
+        self.source = source
+        self.timings = timings
+        self.processedFirstFrameOnly = processedFirstFrameOnly ?? source.isAnimated
+    }
 }

@@ -17,6 +17,7 @@ import Foundation
 /// | `enqueuedAt` | string | ISO-8601 UTC with milliseconds, `2025-03-01T12:34:56.789Z` |
 /// | `notBefore` | string? | not handed out before this time |
 /// | `lastError` | object? | `{"code","message"}` of the attempt that caused the latest retry |
+/// | `firstFrameOnly` | bool? | `true`: only the first frame of an animated source; absent = every frame |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
 /// ignored on decode, so newer writers may add keys without a version bump; a change that older
@@ -24,6 +25,7 @@ import Foundation
 extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
+        case firstFrameOnly
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -49,7 +51,8 @@ extension Job: Codable {
             attempt: try container.decode(Int.self, forKey: .attempt),
             enqueuedAt: try container.decode(Timestamp.self, forKey: .enqueuedAt),
             notBefore: try container.decodeIfPresent(Timestamp.self, forKey: .notBefore),
-            lastError: try container.decodeIfPresent(JobError.self, forKey: .lastError))
+            lastError: try container.decodeIfPresent(JobError.self, forKey: .lastError),
+            firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -70,6 +73,7 @@ extension Job: Codable {
         try container.encode(enqueuedAt, forKey: .enqueuedAt)
         try container.encodeIfPresent(notBefore, forKey: .notBefore)
         try container.encodeIfPresent(lastError, forKey: .lastError)
+        try container.encodeIfPresent(firstFrameOnly, forKey: .firstFrameOnly)
     }
 
     /// The record as compact JSON, ready for a stream entry.

@@ -32,11 +32,15 @@ public struct Job: Sendable, Hashable {
     public var notBefore: Timestamp?
     /// The error of the attempt that caused the latest retry.
     public var lastError: JobError?
+    /// True to process only the first frame of an animated source (`--first-frame-only`); absent
+    /// (nil) processes every frame into an animated WebP.
+    public var firstFrameOnly: Bool?
 
     public init(
         id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
         quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
-        enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil
+        enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
+        firstFrameOnly: Bool? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -50,6 +54,7 @@ public struct Job: Sendable, Hashable {
         self.enqueuedAt = enqueuedAt
         self.notBefore = notBefore
         self.lastError = lastError
+        self.firstFrameOnly = firstFrameOnly
     }
 
     /// The first rule this job breaks, or nil when it is a valid record. Checked on enqueue (so a

@@ -5,7 +5,7 @@ import DarkroomSystem
 /// matters on the bulk enqueue path: `JSONEncoder` alone costs ≈ 4.5 µs per job, more than Redis
 /// spends storing it. `JobJSONWriterTests` holds it to `JSONEncoder`'s output on randomised jobs.
 ///
-/// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `format`?, `id`,
+/// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `firstFrameOnly`?, `format`?, `id`,
 /// `lastError`? (`code`, `message`), `notBefore`?, `output`?, `priority`, `quality`?, `source`,
 /// `version`. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
@@ -23,6 +23,9 @@ package enum JobJSONWriter {
         field(#","batch":"#, job.batch, into: &out)
         field(#","chain":"#, job.chain, into: &out)
         timestampField(#","enqueuedAt":""#, job.enqueuedAt, into: &out)
+        if let firstFrameOnly = job.firstFrameOnly {
+            append(firstFrameOnly ? #","firstFrameOnly":true"# : #","firstFrameOnly":false"#, to: &out)
+        }
         if let format = job.format { field(#","format":"#, format, into: &out) }
         field(#","id":"#, job.id.rawValue, into: &out)
         if let error = job.lastError {

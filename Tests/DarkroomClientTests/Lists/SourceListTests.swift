@@ -51,7 +51,7 @@ struct SourceListTests {
         let messages = failure.errors.map(\.description)
         #expect(messages[0] == "jobs.txt:1: 'quality' must be a whole number 1…100")
         #expect(messages[1] == "jobs.txt:2: missing \"source\"")
-        #expect(messages[2].hasPrefix("jobs.txt:3: unknown key 'colour'; the keys are chain, format, id, output, priority, quality, source"))
+        #expect(messages[2].hasPrefix("jobs.txt:3: unknown key 'colour'; the keys are chain, firstFrameOnly, format, id, output, priority, quality, source"))
         #expect(messages[3] == "jobs.txt:4: 'priority' must be high, normal or low (got 'urgent')")
         #expect(messages[4] == "jobs.txt:5: 'source' must be a string")
         #expect(messages[5] == "jobs.txt:6: 'quality' must be 1…100 (got 101)")

@@ -25,7 +25,8 @@ struct JobJSONWriterTests {
                 enqueuedAt: Timestamp(millisecondsSince1970: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random)),
                 notBefore: Bool.random(using: &random) ? Timestamp(millisecondsSince1970: Int64(index) * 987_654_321) : nil,
                 lastError: Bool.random(using: &random)
-                    ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil)
+                    ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil,
+                firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil)
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)
             #expect(written == expected, "job \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

@@ -35,11 +35,7 @@ enum GIFAnimationSurvey {
                     if storedLoopCount == nil { storedLoopCount = ext.netscapeLoopCount }
                 case .image:
                     frameCount += 1
-                    if frameCount > limits.maxFrames {
-                        throw CodecError(
-                            .tooManyFrames, source: file.source,
-                            "GIF has more than \(limits.maxFrames) frames (the frame limit)")
-                    }
+                    try file.checkFrameCount(frameCount, limits: limits)
                     let header = try file.readImageHeader()
                     let rect = header.rect
                     if rect.width > 0 && rect.height > 0 {

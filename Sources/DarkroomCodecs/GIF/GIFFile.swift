@@ -149,6 +149,13 @@ struct GIFFile: ~Copyable {
         return CodecError(.corrupt, source: source, "corrupt GIF while \(stage) (\(reason))")
     }
 
+    /// Refuses the file once a walk has counted more frames than `limits.maxFrames`: both walks
+    /// (the still decoder's and the animation survey) stop at the frame after the limit.
+    func checkFrameCount(_ count: Int, limits: DecodeLimits) throws(CodecError) {
+        guard count > limits.maxFrames else { return }
+        throw CodecError(.tooManyFrames, source: source, "GIF has more than \(limits.maxFrames) frames (the frame limit)")
+    }
+
     private static func colors(_ map: UnsafeMutablePointer<ColorMapObject>?) -> [GifColorType]? {
         guard let map, let colors = map.pointee.Colors, map.pointee.ColorCount > 0 else { return nil }
         return Array(UnsafeBufferPointer(start: colors, count: min(256, Int(map.pointee.ColorCount))))

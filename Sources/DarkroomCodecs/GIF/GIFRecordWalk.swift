@@ -39,11 +39,7 @@ extension GIFDecoder {
                         if let control = ext.graphicsControl { transparentIndex = control.transparentIndex }
                     case .image:
                         frameCount += 1
-                        if frameCount > limits.maxFrames {
-                            throw CodecError(
-                                .tooManyFrames, source: file.source,
-                                "GIF has more than \(limits.maxFrames) frames (the frame limit)")
-                        }
+                        try file.checkFrameCount(frameCount, limits: limits)
                         let header = try file.readImageHeader()
                         if frameCount == 1 {
                             try checkFrame(header.rect, source: file.source)

@@ -102,20 +102,15 @@ extension JobEvent: Codable {
         try RecordJSON.encoder().encode(self)
     }
 
-    /// Reads an event-stream entry without throwing.
     /// `decode(_:)` over bytes as they came (a Redis reply's), copied into `Data` only when the
-    /// fast path declines them.
-    package static func decode(bytes: [UInt8]) -> JobEventDecoding {
-        decodeNoting(bytes).decoding
-    }
-
-    /// `decode(bytes:)`, also saying whether the fast path took the bytes, which are then the
-    /// event's canonical record (`EventEnvelope.record`).
+    /// fast path declines them; also says whether the fast path took them, in which case they are
+    /// the event's canonical record (`EventEnvelope.record`).
     package static func decodeNoting(_ bytes: [UInt8]) -> (decoding: JobEventDecoding, canonical: Bool) {
         if let event = bytes.withUnsafeBytes({ EventJSONReader.read($0) }) { return (.event(event), true) }
         return (decodeWithFoundation(Data(bytes)), false)
     }
 
+    /// Reads an event-stream entry without throwing.
     public static func decode(_ data: Data) -> JobEventDecoding {
         // Canonical records (what Darkroom writes) take the fast path; `JSONDecoder` decides the rest.
         if let event = data.withUnsafeBytes({ EventJSONReader.read($0) }) { return .event(event) }

@@ -54,6 +54,10 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // Whole-buffer DEFLATE for PNG output: several times zlib's speed at the same size.
+        .systemLibrary(
+            name: "CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(
             name: "CLcms2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]),
@@ -74,7 +78,7 @@ let package = Package(
         .target(name: "DarkroomCore", dependencies: ["DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomCodecs",
-            dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2"],
+            dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2", "CDeflate"],
             swiftSettings: strictSettings),
         // Plugin modules: the catalog, the loader of shared libraries, the C ABI adapters; and
         // the built-in modules, registered through the same API as external ones.

@@ -65,6 +65,14 @@ public enum RowBands {
 }
 
 extension RowBands {
+    /// `forEach` for a body that cannot fail.
+    public static func forEachNonThrowing(rows: Int, width: Int, _ body: (Range<Int>) -> Void) {
+        // `forEach` only rethrows what a band throws, and these bands throw nothing.
+        try? forEach(rows: rows, width: width, body)
+    }
+}
+
+extension RowBands {
     /// `transform` applied to each of `count` items, at once on the cores no other image uses
     /// (the frames of one animation: each frame's processing is independent). Results in order.
     public static func map<T: Sendable>(count: Int, _ transform: (Int) throws -> T) throws -> [T] {

@@ -1,0 +1,4 @@
+#ifndef DARKROOM_CDEFLATE_SHIM_H
+#define DARKROOM_CDEFLATE_SHIM_H
+#include <libdeflate.h>
+#endif

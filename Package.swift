@@ -209,7 +209,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCodecsTests",
-            dependencies: ["DarkroomCore", "DarkroomCodecs"],
+            // CWebP: the compositing tests hold Darkroom's animated WebP decoding to libwebp's own.
+            dependencies: ["DarkroomCore", "DarkroomCodecs", "CWebP"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings),
         .testTarget(

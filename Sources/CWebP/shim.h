@@ -31,4 +31,10 @@ static inline int darkroom_webp_anim_encoder_options_init(WebPAnimEncoderOptions
 static inline WebPAnimEncoder *darkroom_webp_anim_encoder_new(int width, int height, const WebPAnimEncoderOptions *options) {
     return WebPAnimEncoderNew(width, height, options);
 }
+static inline WebPDemuxer *darkroom_webp_demux(const WebPData *data) {
+    return WebPDemux(data);
+}
+static inline WebPMux *darkroom_webp_mux_new(void) {
+    return WebPMuxNew();
+}
 #endif

@@ -22,8 +22,14 @@ public struct WebPEncoder: ImageEncoding {
     public var format: ImageFormat { .webp }
 
     public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8] {
-        guard bitmap.width <= Int(WEBP_MAX_DIMENSION), bitmap.height <= Int(WEBP_MAX_DIMENSION) else {
-            throw Self.failure("WebP cannot store \(bitmap.width)x\(bitmap.height): each side must be at most \(WEBP_MAX_DIMENSION) px")
+        try encode(bitmap, rect: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), options: options)
+    }
+
+    /// Encodes the pixels of `rect` (inside `bitmap`) as a still WebP; `frameNumber` names the
+    /// frame of an animation in errors.
+    func encode(_ bitmap: Bitmap, rect: PixelRect, options: EncodeOptions, frameNumber: Int? = nil) throws(CodecError) -> [UInt8] {
+        guard rect.width <= Int(WEBP_MAX_DIMENSION), rect.height <= Int(WEBP_MAX_DIMENSION) else {
+            throw Self.failure("WebP cannot store \(rect.width)x\(rect.height): each side must be at most \(WEBP_MAX_DIMENSION) px")
         }
         // libwebp keeps pointers to these between calls, so they live on the heap, not in Swift
         // locals (whose address is only guaranteed for the duration of one call).
@@ -42,19 +48,20 @@ public struct WebPEncoder: ImageEncoding {
         guard darkroom_webp_picture_init(picture) != 0 else { throw Self.versionMismatch }
         try configure(config, options: options)
 
-        picture.pointee.width = Int32(bitmap.width)
-        picture.pointee.height = Int32(bitmap.height)
+        picture.pointee.width = Int32(rect.width)
+        picture.pointee.height = Int32(rect.height)
         // Lossless works on ARGB; lossy converts straight to YUV on import.
         picture.pointee.use_argb = options.lossless ? 1 : 0
         defer { WebPPictureFree(picture) }
-        try Self.importPixels(of: bitmap, into: picture)
+        try Self.importPixels(of: bitmap, rect: rect, into: picture)
 
         WebPMemoryWriterInit(writer)
         defer { WebPMemoryWriterClear(writer) }
         picture.pointee.writer = WebPMemoryWrite
         picture.pointee.custom_ptr = UnsafeMutableRawPointer(writer)
         guard WebPEncode(config, picture) != 0 else {
-            throw Self.failure("libwebp could not encode the image (error \(picture.pointee.error_code.rawValue))")
+            let what = frameNumber.map { "frame \($0)" } ?? "the image"
+            throw Self.failure("libwebp could not encode \(what) (error \(picture.pointee.error_code.rawValue))")
         }
         guard let output = writer.pointee.mem else { throw Self.failure("libwebp produced no output") }
         return Array(UnsafeBufferPointer(start: output, count: writer.pointee.size))
@@ -77,21 +84,22 @@ public struct WebPEncoder: ImageEncoding {
         failure("the installed libwebp does not match the headers Darkroom was built with")
     }
 
-    /// Copies the pixels into libwebp's picture: RGBX straight from the bitmap when opaque, or
-    /// through one unpremultiplied copy when not.
-    static func importPixels(of bitmap: Bitmap, into picture: UnsafeMutablePointer<WebPPicture>) throws(CodecError) {
+    /// Copies the pixels of `rect` into libwebp's picture: RGBX straight from the bitmap when
+    /// opaque, or through one unpremultiplied copy when not.
+    static func importPixels(of bitmap: Bitmap, rect: PixelRect, into picture: UnsafeMutablePointer<WebPPicture>) throws(CodecError) {
         let opaque = bitmap.isOpaque || bitmap.scanIsOpaque()
         let imported: Int32 = bitmap.withUnsafeBytes { pixels in
             guard let base = pixels.baseAddress else { return 0 }
+            let origin = base + rect.y * bitmap.bytesPerRow + rect.x * 4
             if opaque {
-                return WebPPictureImportRGBX(picture, base, Int32(bitmap.bytesPerRow))
+                return WebPPictureImportRGBX(picture, origin, Int32(bitmap.bytesPerRow))
             }
-            let rowBytes = bitmap.width * 4
-            PixelMemory.reportAllocation(bytes: rowBytes * bitmap.height)
-            let straight = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * bitmap.height)
+            let rowBytes = rect.width * 4
+            PixelMemory.reportAllocation(bytes: rowBytes * rect.height)
+            let straight = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * rect.height)
             defer { straight.deallocate() }
-            for y in 0..<bitmap.height {
-                AlphaKernels.unpremultiply(base + y * bitmap.bytesPerRow, to: straight + y * rowBytes, pixelCount: bitmap.width)
+            for y in 0..<rect.height {
+                AlphaKernels.unpremultiply(origin + y * bitmap.bytesPerRow, to: straight + y * rowBytes, pixelCount: rect.width)
             }
             return WebPPictureImportRGBA(picture, straight, Int32(rowBytes))
         }

@@ -57,8 +57,8 @@ public struct ImageRenderer: Sendable {
     /// path writes the first frame).
     ///
     /// Frames stream: a group of up to 2 × cores frames is decoded (in order: each frame is
-    /// composited on the one before), processed at once on the idle cores, and handed to the
-    /// encoder in order, so memory does not grow with the frame count.
+    /// composited on the one before), processed at once on the idle cores, then encoded at once
+    /// on them and kept in order, so memory does not grow with the frame count.
     private func renderAnimation(_ request: RenderRequest) throws -> RenderResult? {
         let source = request.source
         guard let decoder = AnimationDecoders.decoder(for: source.bytes) else { return nil }
@@ -106,8 +106,9 @@ public struct ImageRenderer: Sendable {
                         "frame \(frame.index + 1) came out \(bitmap.width)x\(bitmap.height), unlike the first frame's \(size.map { "\($0.width)x\($0.height)" } ?? "?"); the chain must give every frame one size"
                     )
                 }
-                try encoder!.add(bitmap, durationMilliseconds: frame.durationMilliseconds)
             }
+            // The group's frames are encoded at once on the idle cores, and kept in order.
+            try encoder!.add(zip(decoded, processed).map { ($1, $0.durationMilliseconds) })
             timings.encode += (clock.now - start).inMilliseconds
         }
         guard let finishing = encoder.take(), let size else { return nil }

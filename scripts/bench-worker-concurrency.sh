@@ -4,7 +4,7 @@
 # `darkroom worker -j J` with no cache. Prints the batch's wall time and the worker's peak RSS per
 # -j. The cache-hit side of the choice is `scripts/bench-queue.py --only bare --concurrency J`.
 #
-#   scripts/bench-worker-concurrency.sh [J …]       (default: 2 8 16)
+#   scripts/bench-worker-concurrency.sh [J …]       (default: 2 8 16; `default` runs without -j)
 #
 # Reads ../shared/corpus (by path; never copied). Needs redis-server and a release build.
 set -euo pipefail
@@ -34,7 +34,9 @@ for j in "${@:-2 8 16}"; do
                 --batch "b$j1" --out "$work/out" >/dev/null
         done
         start=$(date +%s.%N)
-        /usr/bin/time -f "%M" -o "$work/rss" "$darkroom" worker --redis "$url" -j "$j1" --allow-file-root "$corpus" \
+        jobs=(-j "$j1")
+        [ "$j1" = default ] && jobs=()
+        /usr/bin/time -f "%M" -o "$work/rss" "$darkroom" worker --redis "$url" "${jobs[@]}" --allow-file-root "$corpus" \
             --allow-output-root "$work/out" --log-level error &
         worker=$!
         "$darkroom" wait "b$j1" --redis "$url" >/dev/null

@@ -38,7 +38,9 @@ struct WorkerCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: [.customShort("j"), .long], help: "Jobs run at once (default: the number of cores).")
+    @Option(
+        name: [.customShort("j"), .long],
+        help: "Jobs run at once (default: 16, or twice --cpus when that is more).")
     var concurrency: Int?
 
     @Option(
@@ -173,7 +175,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
         var policy = try sources.policy(typedByAPerson: false)
         policy.fileRoots = policy.fileRoots?.map { PathResolver.absolute($0, from: workingDirectory) }
-        let cores = concurrency ?? Cores.count
+        // The CPU pool: --cpus, else the cores this process may use (at most an explicit -j).
+        let cpuThreads = cpus ?? min(concurrency ?? Cores.count, Cores.count)
+        let jobsInFlight = concurrency ?? WorkerConfiguration.defaultConcurrency(cpus: cpuThreads)
         let catalog = plugins.loadCatalog()
         var pipeline = ImagePipeline.Configuration()
         pipeline.coders = catalog.coders
@@ -183,11 +187,11 @@ struct WorkerCommand: AsyncParsableCommand {
         pipeline.diskCache = try CacheDirectory.open(flag: cache, disabled: false)
         // Jobs in flight beyond the CPU threads overlap Redis round trips and downloads; the pixel
         // work never runs on more threads than the cores the process may use, unless told to.
-        pipeline.maxConcurrentProcessing = cpus ?? min(cores, Cores.count)
+        pipeline.maxConcurrentProcessing = cpuThreads
 
         let visibility = Duration.milliseconds(Int64((visibilityTimeout * 1000).rounded()))
         var worker = WorkerConfiguration(
-            name: name ?? WorkerConfiguration.defaultName, concurrency: cores,
+            name: name ?? WorkerConfiguration.defaultName, concurrency: jobsInFlight,
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
             allowedOutputRoots: roots, processors: catalog.processors, version: DarkroomVersion.current)

@@ -23,6 +23,12 @@ extension ImagePipeline {
         let clock = ContinuousClock()
         var timings = PipelineTimings()
 
+        // A local file is read when a CPU thread is near (see `localSourceReads`); other sources
+        // are fetched at once, since their latency is worth overlapping with other jobs' work.
+        let waitsForCPU = prefetched == nil && request.source.scheme == "file"
+        if waitsForCPU { try await localSourceReads.acquire() }
+        defer { if waitsForCPU { localSourceReads.release() } }
+
         var start = clock.now
         let (original, sourceOrigin) = try await original(for: request.source, sourceKey: sourceKey, prefetched: prefetched)
         timings.fetch = (clock.now - start).inMilliseconds

@@ -20,6 +20,10 @@ public final class ImagePipeline: Sendable {
     let cpuPool: BlockingWorkPool
     let ioPool: BlockingWorkPool
     let memory: MemoryCache<String, [UInt8]>?
+    /// Local files are read only when a CPU thread is near: at most one more than the CPU threads
+    /// are read and not yet rendered. Reading a file takes no time worth overlapping, so a worker running
+    /// many jobs at once (for cache hits) does not hold every waiting job's source in memory.
+    let localSourceReads: AsyncPermits
     /// Concurrent requests for one result compute it once; the work goes on when its callers leave,
     /// so the result still reaches the cache.
     let resultWork = RequestCoalescer<String, ImageResult>()
@@ -29,6 +33,7 @@ public final class ImagePipeline: Sendable {
         let networkPool = BlockingWorkPool(threadCount: configuration.maxConcurrentFetches)
         ioPool = BlockingWorkPool(threadCount: 4)
         cpuPool = BlockingWorkPool(threadCount: configuration.maxConcurrentProcessing)
+        localSourceReads = AsyncPermits(limit: configuration.maxConcurrentProcessing + 1)
         let providers: ProviderRegistry
         do {
             providers = try ProviderRegistry(configuration.providers, pools: ProviderPools(network: networkPool, files: ioPool))

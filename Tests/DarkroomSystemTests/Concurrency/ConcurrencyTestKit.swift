@@ -24,5 +24,8 @@ final class Tally: Sendable {
         }
     }
 
+    /// Takes one away.
+    func decrement() { count.withLock { $0 -= 1 } }
+
     var value: Int { count.withLock { $0 } }
 }

@@ -47,17 +47,20 @@ public enum ICCProfileConverter {
         let opaque = bitmap.isOpaque
         bitmap.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            if opaque {
-                transform.apply(base, width: width, rows: height, bytesPerRow: stride)
-                return
-            }
-            // Row by row, so each row is unpremultiplied, converted and premultiplied while it
-            // is still in cache.
-            for y in 0..<height {
-                let row = base + y * stride
-                AlphaKernels.unpremultiply(row, to: row, pixelCount: width)
-                transform.apply(row, width: width, rows: 1, bytesPerRow: stride)
-                _ = AlphaKernels.premultiplyInPlace(row, pixelCount: width)
+            // Bands of rows on idle cores (`RowBands`): the transform is shared read-only.
+            RowBands.forEachNonThrowing(rows: height, width: width) { band in
+                if opaque {
+                    transform.apply(base + band.lowerBound * stride, width: width, rows: band.count, bytesPerRow: stride)
+                    return
+                }
+                // Row by row, so each row is unpremultiplied, converted and premultiplied while
+                // it is still in cache.
+                for y in band {
+                    let row = base + y * stride
+                    AlphaKernels.unpremultiply(row, to: row, pixelCount: width)
+                    transform.apply(row, width: width, rows: 1, bytesPerRow: stride)
+                    _ = AlphaKernels.premultiplyInPlace(row, pixelCount: width)
+                }
             }
         }
     }
@@ -84,14 +87,16 @@ public enum ICCProfileConverter {
 
     /// Runs a CMYK transform in place and sets every alpha byte to 255.
     static func applyCMYK(_ transform: ICCTransform, to pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
-        for y in 0..<height {
-            let row = pixels + y * bytesPerRow
-            transform.apply(row, width: width, rows: 1, bytesPerRow: bytesPerRow)
-            // The fourth byte still holds K: lcms2 leaves extra channels alone.
-            var alpha = row + 3
-            for _ in 0..<width {
-                alpha.pointee = 255
-                alpha += 4
+        RowBands.forEachNonThrowing(rows: height, width: width) { band in
+            for y in band {
+                let row = pixels + y * bytesPerRow
+                transform.apply(row, width: width, rows: 1, bytesPerRow: bytesPerRow)
+                // The fourth byte still holds K: lcms2 leaves extra channels alone.
+                var alpha = row + 3
+                for _ in 0..<width {
+                    alpha.pointee = 255
+                    alpha += 4
+                }
             }
         }
     }

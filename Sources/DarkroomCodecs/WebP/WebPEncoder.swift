@@ -98,8 +98,10 @@ public struct WebPEncoder: ImageEncoding {
             PixelMemory.reportAllocation(bytes: rowBytes * rect.height)
             let straight = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * rect.height)
             defer { straight.deallocate() }
-            for y in 0..<rect.height {
-                AlphaKernels.unpremultiply(origin + y * bitmap.bytesPerRow, to: straight + y * rowBytes, pixelCount: rect.width)
+            RowBands.forEachNonThrowing(rows: rect.height, width: rect.width) { band in
+                for y in band {
+                    AlphaKernels.unpremultiply(origin + y * bitmap.bytesPerRow, to: straight + y * rowBytes, pixelCount: rect.width)
+                }
             }
             return WebPPictureImportRGBA(picture, straight, Int32(rowBytes))
         }

@@ -51,7 +51,7 @@ extension Bitmap {
         let bgVector = SIMD4<Int32>(Int32(bg.r), Int32(bg.g), Int32(bg.b), Int32(bg.a))
         let bgWord = SIMD4<UInt8>(bg.r, bg.g, bg.b, bg.a)
         return try Bitmap(width: out.width, height: out.height, isOpaque: isOpaque && background.isOpaque, limits: limits) { dst, dstRow in
-            self.withUnsafeBytes { srcBytes in
+            try self.withUnsafeBytes { srcBytes in
                 let src = UnsafeRawPointer(srcBytes.baseAddress!)
                 let d = UnsafeMutableRawPointer(dst.baseAddress!)
                 let sampler = BicubicSampler(src: src, width: inW, height: inH, bytesPerRow: srcRow)
@@ -59,28 +59,31 @@ extension Bitmap {
                 // the angle, lands on input point (u, v); minus ½ gives pixel-centre coordinates.
                 let halfW = Double(out.width) / 2
                 let halfH = Double(out.height) / 2
-                for y in 0..<out.height {
-                    let dy = Double(y) + 0.5 - halfH
-                    let rowU = dy * sinT + Double(inW) / 2 - 0.5
-                    let rowV = dy * cosT + Double(inH) / 2 - 0.5
-                    let line = d + y * dstRow
-                    for x in 0..<out.width {
-                        let dx = Double(x) + 0.5 - halfW
-                        let u = rowU + dx * cosT
-                        let v = rowV - dx * sinT
-                        guard let sample = sampler.sample(u: u, v: v) else {
-                            line.storeBytes(of: bgWord, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
-                            continue
+                // Bands of rows on idle cores (`RowBands`): each output row is independent.
+                try RowBands.forEach(rows: out.height, width: out.width) { band in
+                    for y in band {
+                        let dy = Double(y) + 0.5 - halfH
+                        let rowU = dy * sinT + Double(inW) / 2 - 0.5
+                        let rowV = dy * cosT + Double(inH) / 2 - 0.5
+                        let line = d + y * dstRow
+                        for x in 0..<out.width {
+                            let dx = Double(x) + 0.5 - halfW
+                            let u = rowU + dx * cosT
+                            let v = rowV - dx * sinT
+                            guard let sample = sampler.sample(u: u, v: v) else {
+                                line.storeBytes(of: bgWord, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+                                continue
+                            }
+                            var c = ConvolutionKernel.clampToByte(sample)
+                            c = ConvolutionKernel.minimum(c, SIMD4(c[3], c[3], c[3], 255))
+                            if bg.a != 0 {
+                                // Source over background, both premultiplied: s + bg × (255 − αs) / 255,
+                                // the division rounded with the usual (x + 128 + (x + 128) >> 8) >> 8.
+                                let x = bgVector &* (255 &- SIMD4(repeating: c[3])) &+ 128
+                                c &+= (x &+ (x &>> 8)) &>> 8
+                            }
+                            line.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: c), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
                         }
-                        var c = ConvolutionKernel.clampToByte(sample)
-                        c = ConvolutionKernel.minimum(c, SIMD4(c[3], c[3], c[3], 255))
-                        if bg.a != 0 {
-                            // Source over background, both premultiplied: s + bg × (255 − αs) / 255,
-                            // the division rounded with the usual (x + 128 + (x + 128) >> 8) >> 8.
-                            let x = bgVector &* (255 &- SIMD4(repeating: c[3])) &+ 128
-                            c &+= (x &+ (x &>> 8)) &>> 8
-                        }
-                        line.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: c), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
                     }
                 }
             }

@@ -21,7 +21,6 @@ over white (so the colour of invisible pixels does not count), mean PSNR over th
 Needs Pillow for the comparison (`pip install Pillow`).
 """
 
-import argparse
 import math
 import os
 import statistics
@@ -29,16 +28,11 @@ import subprocess
 import sys
 import tempfile
 
+import bench_common
+
 INPUTS = ["anim-disposal-60f-800x600.gif", "anim-alpha-40f-640x480.webp"]
 
 
-def timed(command, scratch):
-    report = os.path.join(scratch, "time.txt")
-    result = subprocess.run(["/usr/bin/time", "-o", report, "-f", "%e %U %S %M"] + command, capture_output=True)
-    if result.returncode != 0:
-        sys.exit(f"bench-animation: {' '.join(command)} failed: {result.stderr.decode()}")
-    wall, user, system, rss = open(report).read().split()[-4:]
-    return float(wall), float(user) + float(system), int(rss) / 1024
 
 
 def frames(path):
@@ -70,13 +64,7 @@ def mean_psnr(a, b):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("inputs")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--darkroom", default=os.path.join(os.path.dirname(__file__), "..", ".build", "release", "darkroom"))
-    args = parser.parse_args()
-    if subprocess.run([sys.executable, "-c", "import PIL"]).returncode != 0:
-        sys.exit("bench-animation: needs Pillow (`pip install Pillow`)")
+    args = bench_common.arguments(__doc__, "bench-animation")
     out = tempfile.mkdtemp(prefix="bench-animation-")
     print(f"{'input':<30} {'tool':<9} {'wall s':>7} {'cpu s':>7} {'rss MB':>7} {'bytes':>9} {'frames':>7}  ratio")
     for name in INPUTS:
@@ -92,7 +80,7 @@ def main():
         samples = {tool: [] for tool in tools}
         for _ in range(args.rounds):
             for tool, command in tools.items():
-                samples[tool].append(timed(command(), out))
+                samples[tool].append(bench_common.timed(command(), out, "bench-animation"))
         medians = {tool: [statistics.median(s[i] for s in samples[tool]) for i in range(3)] for tool in tools}
         durations = {}
         for tool in tools:

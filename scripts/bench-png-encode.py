@@ -15,31 +15,18 @@ the input (PNG is lossless, so a difference is a bug).
     pillow     Image.open(IN).save(OUT)                     (Pillow's defaults: zlib 6, filtered)
 """
 
-import argparse
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+
+import bench_common
 import time
 
 IMAGES = ["photo-4000x3000.png", "screenshot-4000x3000.png"]
 
 
-def run(command, scratch):
-    """Runs `command`; returns wall seconds, CPU seconds and peak RSS in MB.
-
-    The peak RSS comes from /usr/bin/time: a child's own ru_maxrss starts at its parent's
-    high-water mark (Linux keeps it across fork and exec), which would hide small tools.
-    """
-    report = os.path.join(scratch, "time.txt")
-    start = time.monotonic()
-    process = subprocess.run(["/usr/bin/time", "-o", report, "-f", "%e %U %S %M"] + command, capture_output=True)
-    wall = time.monotonic() - start
-    if process.returncode != 0:
-        sys.exit(f"bench-png-encode: {' '.join(command)} failed: {process.stderr.decode()}")
-    _, user, system, rss = open(report).read().split()[-4:]
-    return wall, float(user) + float(system), int(rss) / 1024
 
 
 def same_pixels(a, b):
@@ -49,13 +36,7 @@ def same_pixels(a, b):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("inputs")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--darkroom", default=os.path.join(os.path.dirname(__file__), "..", ".build", "release", "darkroom"))
-    args = parser.parse_args()
-    if subprocess.run([sys.executable, "-c", "import PIL"]).returncode != 0:
-        sys.exit("bench-png-encode: needs Pillow (`pip install Pillow`)")
+    args = bench_common.arguments(__doc__, "bench-png-encode")
     for name in IMAGES:
         if not os.path.exists(os.path.join(args.inputs, name)):
             sys.exit(f"bench-png-encode: {name} is missing from {args.inputs}: run scripts/make-animated-inputs.py {args.inputs}")
@@ -72,7 +53,7 @@ def main():
         samples = {tool: [] for tool in tools}
         for _ in range(args.rounds):
             for tool, command in tools.items():
-                samples[tool].append(run(command(source, os.path.join(out, f"{tool}-{name}")), out))
+                samples[tool].append(bench_common.timed(command(source, os.path.join(out, f"{tool}-{name}")), out, "bench-png-encode"))
         median = {tool: [statistics.median(s[i] for s in samples[tool]) for i in range(3)] for tool in tools}
         for tool in tools:
             output = os.path.join(out, f"{tool}-{name}")

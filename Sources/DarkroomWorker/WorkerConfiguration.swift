@@ -57,8 +57,8 @@ public struct WorkerConfiguration: Sendable {
     /// threads when that is more.
     ///
     /// Jobs beyond the CPU threads overlap the queue's round trips and downloads: a worker
-    /// answering from the cache does about 2,600 jobs/s at 2 in flight on 2 cores and over
-    /// 10,000 at 16 (docs/benchmarks.md). They cost little memory, because the pipeline reads a
+    /// answering from the cache does 2,600–2,800 jobs/s at 2 in flight on 2 cores and
+    /// 7,300–11,300 at 16 (docs/benchmarks.md). They cost little memory, because the pipeline reads a
     /// local source only when a CPU thread is near (`ImagePipeline`), so a CPU-bound batch holds
     /// no more sources at 16 than at 2.
     public static func defaultConcurrency(cpus: Int) -> Int { max(16, 2 * cpus) }

@@ -21,8 +21,12 @@ import Darwin
 /// - Each frame is an independent still encode (`WebPEncoder`'s settings: lossy at
 ///   `EncodeOptions.quality`, or lossless), so the frames of a group are encoded at once on the
 ///   idle cores (`RowBands.map`) and assembled in order with libwebp's mux. libwebp's own
-///   `WebPAnimEncoder` encodes each frame two ways (to find the cheaper disposal) on one thread:
-///   on the benchmark animations it took 4 to 5 times the CPU for files 0 to 8 % smaller.
+///   `WebPAnimEncoder` works on one thread and tries two disposals per frame. Measured on the
+///   benchmark animations (docs/benchmarks.md): where every pixel changes (a panning photo with
+///   alpha) this takes 324 ms on two cores against its 544 ms on one, for the same bytes; where
+///   small sprites move over a still background (the GIF) it takes the same wall time, twice the
+///   CPU, for a file 4.7 % larger, since the stored rectangle spans both where a sprite was and
+///   where it is.
 /// - A frame identical to the one before is merged into it (the durations add up), so the file may
 ///   hold fewer frames than were added, with the same timing; a single frame is written as a
 ///   still WebP.

@@ -13,7 +13,8 @@ import Darwin
 public struct WorkerConfiguration: Sendable {
     /// The worker's queue consumer name, unique in the fleet; `host:pid` by default.
     public var name: String
-    /// The most jobs run at once (default: `defaultConcurrency(cpus: Cores.count)`).
+    /// The most jobs run at once (default: the core count; `darkroom worker` uses
+    /// `defaultConcurrency(cpus:)`).
     public var concurrency: Int
     /// After a graceful shutdown begins, how long jobs in hand may take to finish; the rest are
     /// left unacknowledged for other workers to reclaim. Default 25 s (Kubernetes gives 30 s).
@@ -64,7 +65,7 @@ public struct WorkerConfiguration: Sendable {
     public static func defaultConcurrency(cpus: Int) -> Int { max(16, 2 * cpus) }
 
     public init(
-        name: String = WorkerConfiguration.defaultName, concurrency: Int = WorkerConfiguration.defaultConcurrency(cpus: Cores.count),
+        name: String = WorkerConfiguration.defaultName, concurrency: Int = Cores.count,
         gracePeriod: Duration = .seconds(25), heartbeatInterval: Duration = .seconds(5),
         heartbeatTTL: Duration? = nil, leaseRenewInterval: Duration? = nil, reclaimInterval: Duration? = nil,
         retryBackoff: RetryBackoff = .jobs, queueBackoff: RetryBackoff = .queue,

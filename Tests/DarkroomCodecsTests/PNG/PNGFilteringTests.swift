@@ -42,7 +42,7 @@ struct PNGFilteringTests {
 
     @Test(
         "Given odd sizes, with and without alpha, when the rows are filtered in 1, 2, 3 or 7 bands, then the file is the same bytes",
-        arguments: [(513, 517, true), (513, 517, false), (1, 700, false), (700, 9, true)])
+        arguments: [(131, 67, true), (131, 67, false), (1, 300, false), (300, 9, true)])
     func bandsGiveIdenticalBytes(width: Int, height: Int, opaque: Bool) throws {
         let image = try opaque ? Self.photoLikeImage(width: width, height: height) : PWGTestKit.translucentImage(width: width, height: height)
         let files = try [1, 2, 3, 7].map { bands in

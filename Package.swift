@@ -207,6 +207,17 @@ let package = Package(
             name: "DarkroomCoreTests",
             dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomSystem"],
             swiftSettings: strictSettings),
+        // MARK: Fuzzing (docs/fuzzing.md): the targets, the libFuzzer runner, the corpus replay
+        .target(
+            name: "DarkroomFuzzTargets",
+            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue"],
+            path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "darkroom-fuzz", dependencies: ["DarkroomFuzzTargets"], path: "Tests/Fuzz/Runner",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomFuzzTests", dependencies: ["DarkroomFuzzTargets"], path: "Tests/Fuzz/Replay",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCodecsTests",
             // CWebP: the compositing tests hold Darkroom's animated WebP decoding to libwebp's own.

@@ -210,7 +210,10 @@ let package = Package(
         // MARK: Fuzzing (docs/fuzzing.md): the targets, the libFuzzer runner, the corpus replay
         .target(
             name: "DarkroomFuzzTargets",
-            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue"],
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSources",
+                "DarkroomCache", "DarkroomRedis",
+            ],
             path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
         .executableTarget(
             name: "darkroom-fuzz", dependencies: ["DarkroomFuzzTargets"], path: "Tests/Fuzz/Runner",

@@ -12,16 +12,19 @@
 # committed corpus (do that after long runs; see docs/fuzzing.md). A finding is written to
 # Tests/Fuzz/Findings/ and the script exits 1; reproduce it with
 # `swift run darkroom-fuzz TARGET FILE` (no sanitizer) or `.build-fuzz/debug/darkroom-fuzz FILE`
-# with DARKROOM_FUZZ_TARGET set.
+# with DARKROOM_FUZZ_TARGET set. To run targets side by side, build once, then start each with
+# FUZZ_SKIP_BUILD=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build_path=.build-fuzz
 binary="$build_path/debug/darkroom-fuzz"
-targets="decode animation chain job"
+targets="decode animation chain job datauri text"
 fixtures=Tests/DarkroomCodecsTests/Fixtures
 
 build() {
+    # FUZZ_SKIP_BUILD=1: several targets at once on one build (build once first).
+    [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && return 0
     # --sanitize=fuzzer links libFuzzer and parses the runner as a library (libFuzzer owns main);
     # -sanitize=fuzzer,address on every module instruments the code under test, not only the runner.
     swift build --build-path "$build_path" --sanitize=fuzzer --sanitize=address \
@@ -35,6 +38,8 @@ flags_for() {
         animation) echo "-max_len=262144 -dict=Tests/Fuzz/Dictionaries/images.dict" ;;
         chain) echo "-max_len=512 -dict=Tests/Fuzz/Dictionaries/chains.dict" ;;
         job) echo "-max_len=4096 -dict=Tests/Fuzz/Dictionaries/json.dict" ;;
+        text) echo "-max_len=512 -dict=Tests/Fuzz/Dictionaries/text.dict" ;;
+        datauri) echo "-max_len=8192 -dict=Tests/Fuzz/Dictionaries/datauri.dict" ;;
         *) echo "scripts/fuzz.sh: no target '$1' (targets: $targets)" >&2; exit 2 ;;
     esac
 }

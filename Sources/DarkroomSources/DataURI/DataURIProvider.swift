@@ -45,8 +45,10 @@ public struct DataURIProvider: DataProviding {
         }
     }
 
-    /// Parses, measures, decodes and hashes `reference`.
-    static func decode(_ reference: SourceReference, maxBytes: Int) throws(SourceError) -> FetchedSource {
+    /// Parses, measures, decodes and hashes `reference` on the calling thread, refusing a payload
+    /// that decodes to more than `maxBytes` before allocating it. `fetch` uses it; so does the
+    /// `datauri` fuzz target.
+    public static func decode(_ reference: SourceReference, maxBytes: Int) throws(SourceError) -> FetchedSource {
         var raw = reference.raw
         // `withUTF8` is `rethrows`, which erases the error type: carry it out in a `Result`.
         return try raw.withUTF8 { utf8 in

@@ -19,7 +19,8 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     public static let all: [FuzzTarget] = [
-        ImageDecodingFuzz.target, AnimationFuzz.target, ChainFuzz.target, JobRecordFuzz.target,
+        ImageDecodingFuzz.target, AnimationFuzz.target, ChainFuzz.target, JobRecordFuzz.target, DataURIFuzz.target,
+        TextParsersFuzz.target,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -69,7 +70,7 @@ public final class Coordinator: Service {
     let logger: Logger
     let stopping = Atomic<Bool>(false)
     /// Where each reader is, for trimming behind all of them and for `status`.
-    let progress: Mutex<CoordinatorProgress>
+    let progress: Locked<CoordinatorProgress>
     /// Folds every event once: the projections reader's pages after they are applied (or, with no
     /// store, the log's after they are written), so metrics never count an event twice or one
     /// that was lost.
@@ -83,7 +84,7 @@ public final class Coordinator: Service {
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        progress = Mutex(CoordinatorProgress(retention: queue.configuration.eventRetention))
+        progress = Locked(CoordinatorProgress(retention: queue.configuration.eventRetention))
         self.metrics = metrics
     }
 

@@ -1,5 +1,5 @@
 import DarkroomQueue
-import Synchronization
+import DarkroomSystem
 
 /// Pages of the event stream read and decoded once for both of the coordinator's readers (the
 /// projections and the event log): the coordinator's `share()`.
@@ -43,7 +43,7 @@ final class SharedPages: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(queue: any JobQueueDriver, pageSize: Int, wait: Duration, capacity: Int = 8, stallAfter: Duration = .seconds(1)) {
         self.queue = queue

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -52,7 +53,7 @@ final class EventBroadcaster: Sendable {
     private let bufferSize: Int
     private let pollWait: Duration
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(queue: any JobQueueDriver, bufferSize: Int, pollWait: Duration = .seconds(1), logger: Logger) {
         self.queue = queue

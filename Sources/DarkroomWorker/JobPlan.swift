@@ -3,7 +3,7 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
-import Synchronization
+import DarkroomSystem
 
 /// A job record turned into what the pipeline runs, checked before any work: the chain against
 /// this worker's processors and the output format. The names its output file may get are worked
@@ -45,7 +45,7 @@ struct JobPlan: Sendable {
 /// full it is emptied (chains are cheap to parse again; an unbounded map would grow with hostile
 /// input). Failures are not kept.
 final class ChainCache: Sendable {
-    private let chains = Mutex<[String: ProcessorChain]>([:])
+    private let chains = Locked<[String: ProcessorChain]>([:])
     let limit: Int
 
     init(limit: Int = 256) { self.limit = max(1, limit) }

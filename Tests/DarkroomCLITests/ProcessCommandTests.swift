@@ -2,8 +2,8 @@ import ArgumentParser
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
+import DarkroomSystem
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DarkroomCLI
@@ -180,7 +180,7 @@ struct ProcessCommandTests {
 
 /// Collects records from the runner's callback.
 final class RecordBox: Sendable {
-    private let storage = Mutex<[ProcessRecord]>([])
+    private let storage = Locked<[ProcessRecord]>([])
     func append(_ record: ProcessRecord) { storage.withLock { $0.append(record) } }
     var records: [ProcessRecord] { storage.withLock { $0 } }
 }

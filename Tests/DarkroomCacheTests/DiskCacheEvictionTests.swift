@@ -1,4 +1,5 @@
 import DarkroomCache
+import DarkroomSystem
 import Foundation
 import Synchronization
 import Testing
@@ -163,7 +164,7 @@ struct DiskCacheEvictionTests {
         let limit = 300_000
         let cache = try DiskCache(directory: directory, configuration: CacheTestKit.configuration(resultsLimit: limit))
         let wrongReads = Atomic<Int>(0)
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         CacheTestKit.onThreads(8) { thread in
             var random = SystemRandomNumberGenerator()
             for step in 0..<150 {

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 import Synchronization
 import Testing
 
@@ -67,7 +68,7 @@ struct SharedPagesTests {
 
     /// How many pages the faster reader took beyond the slower one, at most.
     final class LeadTracker: Sendable {
-        private let state = Mutex<(fast: Int, slow: Int, largest: Int)>((0, 0, 0))
+        private let state = Locked<(fast: Int, slow: Int, largest: Int)>((0, 0, 0))
 
         func fastTook() {
             state.withLock {

@@ -1,11 +1,11 @@
-import Synchronization
+import DarkroomSystem
 
 /// Continuous-clock instants that move only when told to: `now` reads the instant the clock was
 /// made at plus every `advance` so far, never the real time, so a test of time-based state (a
 /// remembered failure, a log interval) decides exactly when time passes, however slow the machine.
 public final class ManualInstantClock: Sendable {
     private let start = ContinuousClock.now
-    private let offset = Mutex<Duration>(.zero)
+    private let offset = Locked<Duration>(.zero)
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +37,7 @@ public final class RedisTestServer: Sendable {
     /// Whether writes go to an append-only file (fsync on every write), so data survives `stop()` + `start()`.
     public let appendOnly: Bool
     private let binary: String
-    private let process = Mutex<pid_t?>(nil)
+    private let process = Locked<pid_t?>(nil)
 
     /// - Parameter appendOnly: persist every write (`appendonly yes`, `appendfsync always`), for
     ///   tests that restart the server and expect their data back.
@@ -126,7 +126,7 @@ public final class RedisTestServer: Sendable {
 
     private static func launch(
         binary: String, directory: String, port: Int, password: String?, user: User?,
-        unixSocket: String?, appendOnly: Bool, into process: borrowing Mutex<pid_t?>
+        unixSocket: String?, appendOnly: Bool, into process: Locked<pid_t?>
     ) throws {
         var config = """
             port \(port)
@@ -286,7 +286,7 @@ private enum LiveServers {
         var directories: Set<String> = []
     }
 
-    private static let registry: Mutex<Registry> = {
+    private static let registry: Locked<Registry> = {
         atexit {
             let leftovers = LiveServers.registry.withLock { $0 }
             var status: Int32 = 0
@@ -294,7 +294,7 @@ private enum LiveServers {
             for pid in leftovers.pids { waitpid(pid, &status, 0) }
             for directory in leftovers.directories { RedisTestServer.removeDirectory(directory) }
         }
-        return Mutex(Registry())
+        return Locked(Registry())
     }()
 
     static func add(_ pid: pid_t) { registry.withLock { _ = $0.pids.insert(pid) } }

@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 import Testing
 
 /// Holds work in flight until the test opens it, so "concurrent" is guaranteed rather than hoped
@@ -12,10 +12,10 @@ public final class TestGate: Sendable {
         var arrivals = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A closed gate, or with `isOpen` one that lets everything through from the start.
-    public init(isOpen: Bool = false) { state = Mutex(State(isOpen: isOpen)) }
+    public init(isOpen: Bool = false) { state = Locked(State(isOpen: isOpen)) }
 
     /// How many times `pass()` has been called.
     public var arrivals: Int { state.withLock { $0.arrivals } }

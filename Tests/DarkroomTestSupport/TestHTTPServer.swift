@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -112,7 +112,7 @@ extension TestHTTPServer {
         let maxConnections: Int
         let deadline: ContinuousClock.Instant
         let handler: @Sendable (TestHTTPRequest) -> TestHTTPResponse
-        let state = Mutex(State())
+        let state = Locked(State())
 
         init(
             listenFD: Int32, origin: String, maxConnections: Int, deadline: ContinuousClock.Instant,

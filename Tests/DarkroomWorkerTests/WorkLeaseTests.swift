@@ -9,7 +9,6 @@ import DarkroomSystem
 import DarkroomTestSupport
 import DarkroomWorker
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -149,7 +148,7 @@ struct WorkLeaseTests {
 
 /// Counts calls, holds nothing.
 final class RecordingLeases: WorkLeases {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var calls: Int { count.withLock { $0 } }
     func acquire(_ key: String, ttl: Duration) async throws -> WorkLease? {
         count.withLock { $0 += 1 }
@@ -171,7 +170,7 @@ final class RecordingLeases: WorkLeases {
 final class GhostHolderLeases: WorkLeases {
     private let inner = MemoryWorkLeases()
     private let ghostTTL: Duration
-    private let ghosted = Mutex<Set<String>>([])
+    private let ghosted = Locked<Set<String>>([])
 
     init(ghostTTL: Duration) { self.ghostTTL = ghostTTL }
 

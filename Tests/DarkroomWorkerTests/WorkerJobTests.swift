@@ -3,10 +3,10 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomStandardProcessors
+import DarkroomSystem
 import DarkroomTestSupport
 import DarkroomWorker
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Worker over a MemoryQueue: outcomes of jobs")
@@ -278,7 +278,7 @@ struct WorkerJobTests {
 
 /// Counts requests across the HTTP server's threads.
 final class AttemptCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func next() -> Int {
         count.withLock {
             $0 += 1

@@ -1,8 +1,8 @@
 import ArgumentParser
 import DarkroomClient
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
-import Synchronization
 
 /// `darkroom enqueue SOURCES… | --from FILE -p CHAIN …`: queues jobs in Redis for the workers.
 struct EnqueueCommand: AsyncParsableCommand {
@@ -118,7 +118,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         let jobs = prepared.jobs
 
         let bar = ProgressBar(total: jobs.count, title: "enqueue \(defaults.batch)")
-        let sent = Mutex(0)
+        let sent = Locked(0)
         let added: Int
         do {
             added = try await client.enqueue(prepared) { count in

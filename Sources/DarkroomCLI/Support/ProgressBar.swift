@@ -1,5 +1,4 @@
 import DarkroomSystem
-import Synchronization
 
 /// A one-line progress bar with rate and ETA, drawn on standard error only when it is a terminal
 /// (so pipes, logs and CI output stay clean):
@@ -33,7 +32,7 @@ final class ProgressBar: Sendable {
         var lastLog: ContinuousClock.Instant?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let start: ContinuousClock.Instant
     /// The time redraws and log lines are spaced by (the continuous clock, or a test's).
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -64,7 +63,7 @@ final class ProgressBar: Sendable {
         self.logInterval = enabled ? nil : logInterval
         self.width = width
         self.output = output
-        state = Mutex(State(total: max(total, 0)))
+        state = Locked(State(total: max(total, 0)))
     }
 
     /// Records progress: `finished` items are done, `failed` of them unsuccessfully. Redraws when

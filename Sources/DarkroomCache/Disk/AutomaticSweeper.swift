@@ -1,5 +1,4 @@
 import DarkroomSystem
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,13 +20,13 @@ final class AutomaticSweeper: Sendable {
 
     private let policy: DiskCache.AutomaticSweep
     private let engine: SweepEngine
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(policy: DiskCache.AutomaticSweep, engine: SweepEngine) {
         self.policy = policy
         self.engine = engine
         let now = POSIX.now()
-        state = Mutex(State(lastSweep: [now, now]))
+        state = Locked(State(lastSweep: [now, now]))
     }
 
     private static func index(_ area: CacheArea) -> Int { area == .originals ? 0 : 1 }

@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -27,12 +27,12 @@ final class HitStatistics: Sendable {
 
     private let directory: String
     private let host: String
-    private let pending: Mutex<Pending>
+    private let pending: Locked<Pending>
 
     init(directory: String) {
         self.directory = directory
         host = POSIX.hostName()
-        pending = Mutex(Pending(lastFlush: POSIX.now()))
+        pending = Locked(Pending(lastFlush: POSIX.now()))
     }
 
     private static func index(_ area: CacheArea) -> Int { area == .originals ? 0 : 1 }

@@ -1,7 +1,7 @@
 /// The state behind `MemoryCache`: a dictionary from key to slot, and the slots as a doubly
 /// linked list threaded through an array by index (no per-entry objects, no reference counting
 /// on the hot path). Every operation is O(1). Not thread-safe on its own: `MemoryCache` holds it
-/// in a `Mutex`.
+/// in a `Locked`.
 struct LRUStorage<Key: Hashable, Value> {
     private struct Slot {
         var key: Key?

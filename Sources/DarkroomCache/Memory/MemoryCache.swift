@@ -1,20 +1,21 @@
+import DarkroomSystem
 import Synchronization
 
 /// A thread-safe in-memory LRU cache limited by total cost (bytes, typically) and entry count,
 /// for recently fetched originals and small results, so a burst of jobs on one source touches
 /// neither the disk nor the network each time.
 ///
-/// Every operation is O(1) under one lock (`Mutex`); values are returned by copy, which for
+/// Every operation is O(1) under one lock (`Locked`); values are returned by copy, which for
 /// `[UInt8]` is a reference-count increment, not a byte copy.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let storage: Mutex<LRUStorage<Key, Value>>
+    private let storage: Locked<LRUStorage<Key, Value>>
 
     /// - Parameters:
     ///   - costLimit: the most total cost kept; storing beyond it evicts least recently used entries.
     ///   - countLimit: the most entries kept, whatever their cost.
     public init(costLimit: Int, countLimit: Int = .max) {
         // Capped at half of Int.max so totalCost + one more cost can never overflow.
-        storage = Mutex(LRUStorage(costLimit: min(max(0, costLimit), Int.max / 2), countLimit: max(0, countLimit)))
+        storage = Locked(LRUStorage(costLimit: min(max(0, costLimit), Int.max / 2), countLimit: max(0, countLimit)))
     }
 
     /// The value for `key`, which becomes the most recently used; nil when absent.

@@ -1,5 +1,5 @@
+import DarkroomSystem
 import Glibc
-import Synchronization
 
 /// A bounded, thread-safe cache of profile → sRGB transforms, keyed by the profile's bytes.
 ///
@@ -27,7 +27,7 @@ final class ICCTransformCache: Sendable {
     }
 
     private let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)

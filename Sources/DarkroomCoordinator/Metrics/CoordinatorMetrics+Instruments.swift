@@ -1,7 +1,7 @@
 import CoreMetrics
 import DarkroomQueue
+import DarkroomSystem
 import Prometheus
-import Synchronization
 
 // Prometheus declares its own Counter and Gauge; these are swift-metrics' API types.
 typealias MetricsCounter = CoreMetrics.Counter
@@ -26,7 +26,7 @@ extension CoordinatorMetrics {
         let gaps: MetricsCounter
         let eventsLost: MetricsCounter
         /// `darkroom_jobs_total` by "outcome code".
-        let jobs = Mutex<[String: MetricsCounter]>([:])
+        let jobs = Locked<[String: MetricsCounter]>([:])
 
         /// The most `darkroom_jobs_total` series (outcome × code) before codes fold into `other`.
         static let maxJobSeries = 500

@@ -1,7 +1,7 @@
 import CoreMetrics
 import DarkroomQueue
+import DarkroomSystem
 import Prometheus
-import Synchronization
 
 /// The coordinator's metrics: a fold of the event stream into swift-metrics instruments, backed by
 /// a `PrometheusCollectorRegistry` this object owns (no global `MetricsSystem.bootstrap`, so tests
@@ -15,7 +15,7 @@ public final class CoordinatorMetrics: Sendable {
     /// The registry the instruments live in; `/metrics` emits it.
     public let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
-    let state = Mutex(MetricsFold())
+    let state = Locked(MetricsFold())
     private let instruments: Instruments
 
     /// Seconds: cache hits take well under a millisecond, large fetches seconds.

@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 /// Lets tests (and diagnostics) observe every pixel-buffer allocation made in a task.
 ///
@@ -30,7 +30,7 @@ public enum PixelMemory {
 
 /// A tiny mutex-protected pair of counters.
 final class LockedCounter: Sendable {
-    private let state = Mutex<(count: Int, bytes: Int)>((0, 0))
+    private let state = Locked<(count: Int, bytes: Int)>((0, 0))
     var value: (count: Int, bytes: Int) { state.withLock { $0 } }
     func add(_ bytes: Int) {
         state.withLock {

@@ -133,10 +133,10 @@ private final class ResultSlots<T>: @unchecked Sendable {
 /// `concurrentPerform`, so it and everything it captures (the source bitmap's bytes, the output
 /// buffer, weight tables) are alive for every call; the calls write disjoint output rows (each
 /// band its own range) and only read what they share; each band allocates its own scratch rows;
-/// and the one mutable state here, `failure`, is behind a `Mutex`.
+/// and the one mutable state here, `failure`, is behind a `Locked`.
 private final class BandWork: @unchecked Sendable {
     let body: (Range<Int>) throws -> Void
-    let failure = Mutex<(any Error)?>(nil)
+    let failure = Locked<(any Error)?>(nil)
 
     init(body: @escaping (Range<Int>) throws -> Void) { self.body = body }
 

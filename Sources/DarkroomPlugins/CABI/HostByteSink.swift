@@ -1,5 +1,5 @@
 import CDarkroomPlugin
-import Synchronization
+import DarkroomSystem
 
 /// The host's side of a `darkroom_byte_sink`: collects the bytes a plugin's provider or encoder
 /// streams and tells it to stop when they pass the size limit or the time is up. A plugin may call it from any thread,
@@ -22,7 +22,7 @@ final class HostByteSink: Sendable {
     let timeout: Double
     /// Nil for no time limit (an encoder's sink).
     private let deadline: ContinuousClock.Instant?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(maxBytes: Int, timeout: Double) {
         self.maxBytes = maxBytes

@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 /// The bounded buffer between a `.dropOldest` source's reading task and its consumer.
 ///
@@ -65,10 +65,10 @@ final class DropOldestBuffer: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(limit: Int) {
-        state = Mutex(State(limit: Swift.max(limit, 1)))
+        state = Locked(State(limit: Swift.max(limit, 1)))
     }
 
     /// Adds a page read by the reading task, discarding the oldest events beyond the limit.

@@ -1,5 +1,4 @@
 import DarkroomSystem
-import Synchronization
 
 /// Makes RFC 9562 UUIDv7 strings (`0190b5e2-7c1d-7a3f-9e21-5b8c0d4e6f70`): 48 bits of Unix
 /// milliseconds, the version nibble 7, a 12-bit counter, the variant bits `10`, and 62 random bits.
@@ -17,14 +16,14 @@ public final class SortableIDGenerator: Sendable {
         var random: any RandomNumberGenerator & Sendable
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// The process-wide generator behind `JobID.make()` and event ids.
     public static let shared = SortableIDGenerator()
 
     /// A generator drawing random bits from `random` (inject a seeded one for reproducible tests).
     public init(random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
-        state = Mutex(State(random: random))
+        state = Locked(State(random: random))
     }
 
     /// The next id for an id made at `now`.

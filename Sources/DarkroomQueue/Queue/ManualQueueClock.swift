@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 /// A clock that moves only when told to, for tests of delays and visibility timeouts without
 /// sleeping. Sleepers wake when `advance` reaches their deadline.
@@ -16,11 +16,11 @@ public final class ManualQueueClock: QueueClock {
         var nextID: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock reading `start` (by default a fixed, round instant, so test output is stable).
     public init(start: Timestamp = Timestamp(millisecondsSince1970: 1_750_000_000_000)) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     public func now() -> Timestamp { state.withLock { $0.now } }

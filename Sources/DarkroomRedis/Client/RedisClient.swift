@@ -19,8 +19,8 @@ public final class RedisClient: Sendable {
     public let options: RedisConnectionOptions
     private let commandThreads: BlockingWorkPool
     private let blockingThreads: BlockingWorkPool
-    private let idle = Mutex<[RedisConnection]>([])
-    private let idleDedicated = Mutex<[RedisConnection]>([])
+    private let idle = Locked<[RedisConnection]>([])
+    private let idleDedicated = Locked<[RedisConnection]>([])
     private let closed = Atomic<Bool>(false)
     private let created = Atomic<Int>(0)
 

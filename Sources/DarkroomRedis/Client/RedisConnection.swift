@@ -1,8 +1,9 @@
+import DarkroomSystem
 import Synchronization
 
 /// One Redis connection over hiredis: blocking calls, made from whatever thread calls them.
 ///
-/// **Threads.** Every call runs under an internal `Mutex`, so a connection is `Sendable` and can
+/// **Threads.** Every call runs under an internal `Locked`, so a connection is `Sendable` and can
 /// be shared, but calls on one connection run one after another (Redis answers in order on a
 /// connection anyway). The mutex is what makes it safe: the hiredis context is only reachable
 /// inside `withSession`, which holds the lock for the whole request and reply. For parallelism use
@@ -25,7 +26,7 @@ import Synchronization
 public final class RedisConnection: Sendable {
     public let url: RedisURL
     public let options: RedisConnectionOptions
-    private let state = Mutex<State>(State())
+    private let state = Locked<State>(State())
 
     private struct State: ~Copyable {
         var session: HiredisSession?

@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 /// A Lua script run with `EVALSHA`, loaded on demand.
 ///
@@ -8,7 +8,7 @@ import Synchronization
 /// Keep scripts as `static let` values so the sha is learnt once per process.
 public final class RedisScript: Sendable {
     public let source: String
-    private let loadedSha = Mutex<String?>(nil)
+    private let loadedSha = Locked<String?>(nil)
 
     public init(_ source: String) {
         self.source = source

@@ -19,7 +19,7 @@ import Synchronization
 ///   `failureMemoryLimit` sources are remembered; the oldest are dropped first.
 ///
 /// The sharing and cancellation are a `RequestCoalescer`'s; the failure memory is the fetcher's
-/// own, behind a `Mutex` (every critical section is a few dictionary operations).
+/// own, behind a `Locked` (every critical section is a few dictionary operations).
 public final class SourceFetcher: Sendable {
     /// Counters for tests and metrics.
     public struct Statistics: Sendable, Equatable {
@@ -45,7 +45,7 @@ public final class SourceFetcher: Sendable {
     /// How many failed sources are remembered at most (default 10,000).
     public let failureMemoryLimit: Int
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Concurrent fetches of one source share one provider fetch, cancelled when nobody waits.
     private let fetches = RequestCoalescer<FetchKey, FetchedSource>(cancelsAbandonedWork: true)
     /// The time failures are remembered by.
@@ -61,7 +61,7 @@ public final class SourceFetcher: Sendable {
         currentTime = now
         self.failureMemoryDuration = failureMemoryDuration
         self.failureMemoryLimit = failureMemoryLimit
-        state = Mutex(State(failures: FailureMemory(duration: failureMemoryDuration, capacity: failureMemoryLimit)))
+        state = Locked(State(failures: FailureMemory(duration: failureMemoryDuration, capacity: failureMemoryLimit)))
     }
 
     /// Fetches `reference` under `policy`, sharing a fetch already in flight for the same source.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A counting semaphore for async code: at most `limit` holders at once, the others wait in
 /// order of arrival without blocking a thread.
 ///
@@ -22,11 +20,11 @@ public final class AsyncPermits: Sendable {
 
     /// Most holders at once.
     public let limit: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(limit: Int) {
         self.limit = max(1, limit)
-        state = Mutex(State(available: max(1, limit)))
+        state = Locked(State(available: max(1, limit)))
     }
 
     /// Runs `body` holding a permit, waiting for one first if all are held.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Awaits work that cannot be interrupted (pixel work on a thread pool, a blocking Redis call)
 /// without being held hostage by it: the caller stops waiting when its task is cancelled or the
 /// deadline passes, and the work finishes on its own in the background, its result dropped.
@@ -52,7 +50,7 @@ private final class ResumeOnce<T: Sendable>: Sendable {
         case done
     }
 
-    private let state = Mutex<State>(.waiting)
+    private let state = Locked<State>(.waiting)
 
     /// Installs the continuation; false when it was resumed at once with an early outcome.
     func install(_ continuation: CheckedContinuation<T, any Error>) -> Bool {

@@ -12,7 +12,7 @@ import Synchronization
 ///   `cancelsAbandonedWork`, is cancelled and forgotten, so the next caller starts afresh.
 ///
 /// The work runs in an unstructured task owned by the coalescer, so no caller's cancellation
-/// reaches it. A `final class` around a `Mutex` rather than an actor: every critical section is a
+/// reaches it. A `final class` around a `Locked` rather than an actor: every critical section is a
 /// few dictionary operations, callers never hop to another executor, and the cancellation
 /// handler (which runs synchronously, possibly on another thread) can take the same lock.
 public final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
@@ -32,7 +32,7 @@ public final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: 
     /// Whether work nobody waits for any more is cancelled (see the type's documentation).
     public let cancelsAbandonedWork: Bool
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A coalescer whose abandoned work goes on (the default) or, with `cancelsAbandonedWork`,
     /// is cancelled when its last caller leaves.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// `WorkLeases` inside one process: several pipelines sharing one disk cache (tests, embedded
 /// workers) compute each key once. Same semantics as the Redis leases: a lease expires `ttl` after
 /// it was taken or last renewed, and only its token can renew or release it.
@@ -9,7 +7,7 @@ public final class MemoryWorkLeases: WorkLeases {
         var expires: ContinuousClock.Instant
     }
 
-    private let held = Mutex<[String: Held]>([:])
+    private let held = Locked<[String: Held]>([:])
     private let clock = ContinuousClock()
 
     public init() {}

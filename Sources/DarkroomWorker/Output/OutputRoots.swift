@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -20,8 +20,8 @@ import Darwin
 final class OutputRoots: Sendable {
     /// The roots, absolute and lexically normalised.
     let roots: [String]
-    private let realRoots = Mutex<[String: String]>([:])
-    private let prepared = Mutex<Set<String>>([])
+    private let realRoots = Locked<[String: String]>([:])
+    private let prepared = Locked<Set<String>>([])
 
     init(_ roots: [String]) {
         self.roots = roots.map(Self.absolute)

@@ -1,6 +1,6 @@
 import DarkroomQueue
+import DarkroomSystem
 import Logging
-import Synchronization
 
 /// Group commit for the worker's queue traffic: acknowledgements of finished jobs and `started`
 /// events go to the queue together, one flush at a time, so a worker finishing thousands of
@@ -41,7 +41,7 @@ final class AcknowledgementBatcher: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue: any JobQueueDriver
     private let attempts: Int
     private let backoff: RetryBackoff

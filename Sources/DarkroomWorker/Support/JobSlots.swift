@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 /// The worker's concurrency bound: how many jobs are running, and a place for the fetch loop to
 /// wait for a free slot (back-pressure: it reserves only as many jobs as it can start now) or,
@@ -33,7 +33,7 @@ final class JobSlots: Sendable {
     }
 
     let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(limit: Int) { self.limit = max(1, limit) }
 

@@ -1,6 +1,6 @@
 import DarkroomQueue
+import DarkroomSystem
 import Logging
-import Synchronization
 
 /// Keeps the queue leases of jobs in hand fresh — running, or redelivered and waiting to run alone
 /// — with one loop for the whole worker instead of a timer task per job: most jobs (cache hits)
@@ -23,7 +23,7 @@ final class LeaseKeeper: Sendable {
         var held: [Int: Held] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let clock: any QueueClock
 
     /// - Parameter clock: the time leases are renewed by (the worker's).

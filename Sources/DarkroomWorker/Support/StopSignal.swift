@@ -1,4 +1,4 @@
-import Synchronization
+import DarkroomSystem
 
 /// A one-way switch with callbacks: "the worker is stopping". Fired once (by a graceful shutdown,
 /// `Worker.shutdownGracefully()` or cancellation); everything waiting on it — a sleeping backoff,
@@ -10,7 +10,7 @@ final class StopSignal: Sendable {
         var handlers: [Int: @Sendable () -> Void] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var isFired: Bool { state.withLock { $0.fired } }
 

@@ -1,8 +1,8 @@
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSystem
 import DarkroomTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Runs a small Darkroom fleet for the end-to-end tests: a real redis-server, real `darkroom`
@@ -181,7 +181,7 @@ final class FleetKit: Sendable {
     }
 
     final class Counter: Sendable {
-        private let value = Mutex(0)
+        private let value = Locked(0)
         func next() -> Int {
             value.withLock {
                 $0 += 1

@@ -1,6 +1,6 @@
+import DarkroomSystem
 import DarkroomTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DarkroomCLI
@@ -8,7 +8,7 @@ import Testing
 @Suite("Progress off a terminal: plain log lines at an interval")
 struct ProgressLogTests {
     final class Collector: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         func add(_ text: String) { lines.withLock { $0.append(text) } }
     }
 

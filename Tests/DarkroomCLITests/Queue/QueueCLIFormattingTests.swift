@@ -1,7 +1,7 @@
 import DarkroomClient
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DarkroomCLI
@@ -93,7 +93,7 @@ struct QueueCLIFormattingTests {
 
     @Test("A bar draws only when enabled, always draws completion, and finish ends the line once")
     func barDrawing() {
-        let written = Mutex<[String]>([])
+        let written = Locked<[String]>([])
         let bar = ProgressBar(total: 4, title: "t", enabled: true, width: { 80 }, output: { text in written.withLock { $0.append(text) } })
         bar.update(finished: 1, failed: 0)
         bar.update(finished: 4, failed: 1)
@@ -105,7 +105,7 @@ struct QueueCLIFormattingTests {
         #expect(output.last == "\n")
         #expect(output.filter { $0 == "\n" }.count == 1)
 
-        let silent = Mutex<[String]>([])
+        let silent = Locked<[String]>([])
         let off = ProgressBar(total: 4, title: "t", enabled: false, width: { 80 }, output: { text in silent.withLock { $0.append(text) } })
         off.update(finished: 4, failed: 0)
         off.finish()

@@ -1,5 +1,6 @@
 import DarkroomClient
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
 import Synchronization
 import Testing
@@ -40,7 +41,7 @@ struct QueueCLIMemoryQueueTests {
     func followStops() async throws {
         let queue = MemoryQueue()
         let stop = Atomic<Bool>(false)
-        let seen = Mutex<[JobEventType]>([])
+        let seen = Locked<[JobEventType]>([])
         let reader = EventReader(filter: EventFilter(), follow: true, limit: nil, pollWait: .milliseconds(50))
         let start = try await queue.latestEventCursor()
         let task = Task {

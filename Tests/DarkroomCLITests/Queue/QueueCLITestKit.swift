@@ -1,8 +1,8 @@
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSystem
 import DarkroomTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DarkroomCLI
@@ -87,7 +87,7 @@ enum QueueCLITestKit {
     /// Waits for `process` and collects its output.
     static func finish(_ process: Process) -> Run {
         // Both pipes are drained concurrently so a chatty child cannot block on a full pipe.
-        let errorData = Mutex<Data>(Data())
+        let errorData = Locked<Data>(Data())
         let group = DispatchGroup()
         if let pipe = process.standardError as? Pipe {
             let handle = pipe.fileHandleForReading

@@ -1,7 +1,7 @@
 import DarkroomCore
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DarkroomClient
@@ -14,7 +14,7 @@ struct EnqueuePlanningTests {
 
     /// Counts how often the validator asked for the live workers.
     final class Asked: Sendable {
-        let count = Mutex(0)
+        let count = Locked(0)
         var value: Int { count.withLock { $0 } }
     }
 

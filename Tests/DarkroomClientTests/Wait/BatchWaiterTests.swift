@@ -1,6 +1,6 @@
 import DarkroomQueue
+import DarkroomSystem
 import DarkroomTestSupport
-import Synchronization
 import Testing
 
 @testable import DarkroomClient
@@ -14,7 +14,7 @@ struct BatchWaiterTests {
         let queue = MemoryQueue()
         _ = try await queue.enqueue((1...3).map { Kit.job("j\($0)") })
         try await Kit.finish(queue) { _ in .succeeded(Kit.result()) }
-        let seen = Mutex<[BatchProgress]>([])
+        let seen = Locked<[BatchProgress]>([])
         let result = try #require(
             try await BatchWaiter(batch: "b1", timeout: .seconds(30))
                 .wait(on: queue, onProgress: { progress in seen.withLock { $0.append(progress) } }, onFailure: { _ in }))

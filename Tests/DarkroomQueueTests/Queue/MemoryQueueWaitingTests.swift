@@ -1,6 +1,6 @@
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
-import Synchronization
 import Testing
 
 /// Behaviour specific to the in-memory driver: blocking reserves and their wake-ups.
@@ -17,7 +17,7 @@ struct MemoryQueueWaitingTests {
     static func advance(_ clock: ManualQueueClock, by step: Duration, until task: Task<[JobDelivery], any Error>)
         async throws -> [JobDelivery]
     {
-        let finished = Mutex(false)
+        let finished = Locked(false)
         let watcher = Task {
             let value = try await task.value
             finished.withLock { $0 = true }

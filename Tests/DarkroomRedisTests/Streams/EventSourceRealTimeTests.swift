@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 import DarkroomTestSupport
 import Synchronization
 import Testing
@@ -29,8 +30,8 @@ struct EventSourceRealTimeTests {
             server.stop()
         }
         try await queue.publish(Self.workerEvents(0..<5))
-        let received = Mutex<[EventEnvelope]>([])
-        let notes = Mutex<[EventItem]>([])
+        let received = Locked<[EventEnvelope]>([])
+        let notes = Locked<[EventItem]>([])
         let retries = Atomic<Int>(0)
         let recoveries = Atomic<Int>(0)
         let configuration = EventSource.Configuration(

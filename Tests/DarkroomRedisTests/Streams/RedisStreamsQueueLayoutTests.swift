@@ -1,8 +1,8 @@
 import DarkroomQueue
 import DarkroomQueueContract
+import DarkroomSystem
 import DarkroomTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DarkroomRedis
@@ -120,7 +120,7 @@ struct RedisStreamsQueueLayoutTests {
         let queue = RedisStreamsQueue(client: client, keyPrefix: Kit.prefix("big"))
         let count = RedisStreamsQueue.enqueueChunk * 2 + 345
         let jobs = (0..<count).map { Kit.job("j\($0)", batch: $0 % 2 == 0 ? "even" : "odd") }
-        let reported = Mutex<[Int]>([])
+        let reported = Locked<[Int]>([])
         #expect(try await queue.enqueue(jobs + jobs.prefix(10)) { sent in reported.withLock { $0.append(sent) } } == count)
         #expect(reported.withLock { $0 }.last == count + 10)
         #expect(reported.withLock { $0 } == reported.withLock { $0 }.sorted())

@@ -1,5 +1,5 @@
+import DarkroomSystem
 import DarkroomTestSupport
-import Synchronization
 import Testing
 
 @testable import DarkroomSources
@@ -16,7 +16,7 @@ final class CountingTestProvider: DataProviding {
     let schemes: Set<String>
     private let outcome: @Sendable (SourceReference) -> Result<FetchedSource, SourceError>
     private let key: @Sendable (SourceReference) -> String?
-    private let counted = Mutex(Counts())
+    private let counted = Locked(Counts())
     private let gate: TestGate
 
     init(

@@ -71,11 +71,11 @@ struct AsyncPermitsTests {
     }
 }
 
-/// A value tasks of a test share, behind a lock (a `Mutex` itself cannot be captured).
+/// A value tasks of a test share, behind a lock (kept for its narrower API).
 final class Shared<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Locked<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = Locked(value) }
 
     func update(_ change: (inout Value) -> Void) { storage.withLock { change(&$0) } }
 

@@ -1,3 +1,4 @@
+import DarkroomSystem
 import Synchronization
 import Testing
 
@@ -11,9 +12,9 @@ func yieldUntil(_ what: String, _ condition: () -> Bool) async {
     Issue.record("never happened: \(what)")
 }
 
-/// A counter closures running in other tasks can share (a `Mutex` itself cannot be captured).
+/// A counter closures running in other tasks can share (kept for its narrower API).
 final class Tally: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     /// Adds one and returns the new count.
     @discardableResult

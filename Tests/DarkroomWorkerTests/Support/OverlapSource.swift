@@ -1,5 +1,5 @@
+import DarkroomSystem
 import DarkroomTestSupport
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -17,9 +17,9 @@ final class OverlapSource: Sendable {
             var maxInFlight = 0
         }
 
-        let state: Mutex<State>
+        let state: Locked<State>
 
-        init(held: Set<String>) { state = Mutex(State(held: held)) }
+        init(held: Set<String>) { state = Locked(State(held: held)) }
 
         /// Answers a fetch of `path`: counts it in flight, waits while the path is held (30 s at
         /// most, so a forgotten hold cannot hang a test), then counts it out.

@@ -212,7 +212,7 @@ let package = Package(
             name: "DarkroomFuzzTargets",
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSources",
-                "DarkroomCache", "DarkroomRedis",
+                "DarkroomCache", "DarkroomRedis", "DarkroomClient", "CHiredis",
             ],
             path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
         .executableTarget(

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 build_path=.build-fuzz
 binary="$build_path/debug/darkroom-fuzz"
-targets="decode animation chain job datauri text"
+targets="decode animation chain job datauri text address allowlist joblist cachename reply"
 fixtures=Tests/DarkroomCodecsTests/Fixtures
 
 build() {
@@ -40,6 +40,11 @@ flags_for() {
         job) echo "-max_len=4096 -dict=Tests/Fuzz/Dictionaries/json.dict" ;;
         text) echo "-max_len=512 -dict=Tests/Fuzz/Dictionaries/text.dict" ;;
         datauri) echo "-max_len=8192 -dict=Tests/Fuzz/Dictionaries/datauri.dict" ;;
+        address) echo "-max_len=128" ;;
+        allowlist) echo "-max_len=1024 -dict=Tests/Fuzz/Dictionaries/text.dict" ;;
+        joblist) echo "-max_len=4096 -dict=Tests/Fuzz/Dictionaries/json.dict" ;;
+        cachename) echo "-max_len=80" ;;
+        reply) echo "-max_len=2048 -dict=Tests/Fuzz/Dictionaries/resp.dict" ;;
         *) echo "scripts/fuzz.sh: no target '$1' (targets: $targets)" >&2; exit 2 ;;
     esac
 }

@@ -99,3 +99,16 @@ struct EntryName: Hashable, Sendable {
         return high << 4 | low
     }
 }
+
+/// The cache's file-name rules as the fuzz target `cachename` reaches them (docs/fuzzing.md);
+/// an SPI, not part of the cache's API.
+@_spi(Fuzzing) public enum CacheEntryNames {
+    /// The entry name `fileName` is (its 64 hex digits printed back), or nil for any other name.
+    public static func entryName(_ fileName: UnsafePointer<CChar>) -> String? { EntryName(fileName: fileName)?.hex }
+
+    /// The fan-out byte a directory name stands for, or nil.
+    public static func directoryByte(_ name: UnsafePointer<CChar>) -> UInt8? { EntryName.directoryByte(name) }
+
+    /// The directory name of a fan-out byte.
+    public static func directoryName(_ byte: UInt8) -> String { EntryName.directoryName(byte) }
+}

@@ -60,9 +60,9 @@ public enum RedisReply: Sendable, Equatable {
         return self
     }
 
-    /// Copies a hiredis reply tree. Depth is bounded by what the server sends; Redis nests replies
+    /// Copies a hiredis reply tree (an SPI for the `reply` fuzz target). Depth is bounded by what the server sends; Redis nests replies
     /// only a few levels deep (streams: 4), so recursion is fine.
-    init(copying reply: UnsafePointer<redisReply>) {
+    @_spi(Fuzzing) public init(copying reply: UnsafePointer<redisReply>) {
         let r = reply.pointee
         switch r.type {
         case REDIS_REPLY_STRING:

@@ -20,7 +20,8 @@ public struct FuzzTarget: Sendable {
     /// Every target, by name.
     public static let all: [FuzzTarget] = [
         ImageDecodingFuzz.target, AnimationFuzz.target, ChainFuzz.target, JobRecordFuzz.target, DataURIFuzz.target,
-        TextParsersFuzz.target,
+        TextParsersFuzz.target, AddressPolicyFuzz.target, AllowListFuzz.target, JobListFuzz.target,
+        CacheEntryNameFuzz.target, RedisReplyFuzz.target,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -115,19 +115,12 @@ public struct AnimatedWebPEncoder: Sendable {
         let first = frameCount
         let stillEncoder = stillEncoder
         let options = options
-        let results: [EncodedFrame?]
-        do {
-            results = try RowBands.map(count: frames.count) { index throws(CodecError) -> EncodedFrame? in
-                let bitmap = frames[index].bitmap
-                let reference = index > 0 ? frames[index - 1].bitmap : before
-                guard let rect = Self.changedRect(from: reference, to: bitmap) else { return nil }
-                let bitstream = try stillEncoder.encode(bitmap, rect: rect, options: options, frameNumber: first + index + 1)
-                return EncodedFrame(bitstream: bitstream, rect: rect, duration: frames[index].durationMilliseconds)
-            }
-        } catch let error as CodecError {
-            throw error
-        } catch {
-            throw WebPEncoder.failure("could not encode the frames: \(error)")
+        let results = try RowBands.map(count: frames.count) { index throws(CodecError) -> EncodedFrame? in
+            let bitmap = frames[index].bitmap
+            let reference = index > 0 ? frames[index - 1].bitmap : before
+            guard let rect = Self.changedRect(from: reference, to: bitmap) else { return nil }
+            let bitstream = try stillEncoder.encode(bitmap, rect: rect, options: options, frameNumber: first + index + 1)
+            return EncodedFrame(bitstream: bitstream, rect: rect, duration: frames[index].durationMilliseconds)
         }
         for (index, result) in results.enumerated() {
             if let result {

@@ -71,7 +71,7 @@ final class WebPAnimationSession: AnimationFrameSource {
     deinit { WebPDemuxDelete(demuxer) }
 
     /// Frames decoded at once when the next one is not decoded yet.
-    private var groupSize: Int { max(2, 2 * Cores.count) }
+    private var groupSize: Int { RowBands.animationGroupSize }
 
     func nextFrame() throws(CodecError) -> AnimationFrame? {
         guard framesDecoded < frameCount else { return nil }
@@ -112,7 +112,7 @@ final class WebPAnimationSession: AnimationFrameSource {
         let indices = Array(first..<min(frameCount, first + groupSize))
         // Each frame's bytes and placement, read from the demuxer on this thread.
         let frames = indices.map { frameFacts(index: $0) }
-        let decoded = (try? RowBands.map(count: frames.count) { Self.decode(frames[$0], source: source) }) ?? []
+        let decoded = RowBands.map(count: frames.count) { Self.decode(frames[$0], source: source) }
         for (index, result) in zip(indices, decoded) { ahead[index] = result }
     }
 

@@ -87,7 +87,9 @@ public struct WebPEncoder: ImageEncoding {
     /// Copies the pixels of `rect` into libwebp's picture: RGBX straight from the bitmap when
     /// opaque, or through one unpremultiplied copy when not.
     static func importPixels(of bitmap: Bitmap, rect: PixelRect, into picture: UnsafeMutablePointer<WebPPicture>) throws(CodecError) {
-        let opaque = bitmap.isOpaque || bitmap.scanIsOpaque()
+        // Only the rectangle is encoded, so only its pixels decide (an animation frame's changed
+        // part is often a small piece of a large canvas).
+        let opaque = bitmap.isOpaque || bitmap.scanIsOpaque(in: rect)
         let imported: Int32 = bitmap.withUnsafeBytes { pixels in
             guard let base = pixels.baseAddress else { return 0 }
             let origin = base + rect.y * bitmap.bytesPerRow + rect.x * 4

@@ -134,13 +134,17 @@ public struct Bitmap: Sendable {
         return RGBAColor(red: un(p.r), green: un(p.g), blue: un(p.b), alpha: p.a)
     }
 
-    /// Scans the alpha channel; true when every pixel is opaque. Use after a kernel whose effect on
-    /// alpha is data-dependent.
-    public func scanIsOpaque() -> Bool {
-        storage.withUnsafeBufferPointer { bytes in
-            for y in 0..<height {
-                var i = y * bytesPerRow + 3
-                let end = i + width * 4
+    /// Scans the alpha channel; true when every pixel (of `rect`, when given) is opaque. Use after
+    /// a kernel whose effect on alpha is data-dependent, or on the part of a frame that changed.
+    public func scanIsOpaque(in rect: PixelRect? = nil) -> Bool {
+        let area = rect ?? PixelRect(x: 0, y: 0, width: width, height: height)
+        precondition(
+            area.x >= 0 && area.y >= 0 && area.width >= 0 && area.height >= 0 && area.x + area.width <= width
+                && area.y + area.height <= height, "scanIsOpaque: \(area) is outside the \(width)×\(height) bitmap")
+        return storage.withUnsafeBufferPointer { bytes in
+            for y in area.y..<(area.y + area.height) {
+                var i = y * bytesPerRow + area.x * 4 + 3
+                let end = i + area.width * 4
                 while i < end {
                     if bytes[i] != 255 { return false }
                     i += 4

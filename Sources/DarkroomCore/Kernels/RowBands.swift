@@ -73,13 +73,26 @@ extension RowBands {
 }
 
 extension RowBands {
+    /// How many frames of an animation to take into work at once: two per core, so `map` keeps
+    /// every idle core busy while the frames' sizes differ, and memory stays bounded to a few
+    /// frames per core whatever the animation's length.
+    public static var animationGroupSize: Int { max(2, 2 * Cores.count) }
+
     /// `transform` applied to each of `count` items, at once on the cores no other image uses
     /// (the frames of one animation: each frame's processing is independent). Results in order.
-    public static func map<T: Sendable>(count: Int, _ transform: (Int) throws -> T) throws -> [T] {
+    /// It throws what `transform` throws, so a transform that cannot fail makes a call that cannot.
+    public static func map<T: Sendable, Failure: Error>(
+        count: Int, _ transform: (Int) throws(Failure) -> T
+    ) throws(Failure) -> [T] {
         guard count > 0 else { return [] }
         let results = ResultSlots<T>(count: count)
-        // One band per item, at most as many at once as `forEach` allows for `count` rows.
-        try forEachItem(count: count) { index in results.set(index, try transform(index)) }
+        do {
+            // One band per item, at most as many at once as `forEach` allows for `count` rows.
+            try forEachItem(count: count) { index in results.set(index, try transform(index)) }
+        } catch {
+            // `forEachItem` throws only what a band threw, and the bands throw only `transform`'s errors.
+            throw error as! Failure
+        }
         return results.values()
     }
 

@@ -75,7 +75,7 @@ public struct ImageRenderer: Sendable {
         var size: PixelSize?
         let context = ImageProcessingContext(decoder: coders)
         let chain = request.chain
-        let group = max(2, 2 * Cores.count)
+        let group = RowBands.animationGroupSize
         while true {
             var start = clock.now
             var frames: [AnimationFrame] = []

@@ -70,7 +70,7 @@ run() {
     # decodes in well under a second and a few hundred MB even under AddressSanitizer.
     # shellcheck disable=SC2086
     set +e
-    DARKROOM_FUZZ_TARGET="$target" ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1" \
+    DARKROOM_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1" \
         "$binary" "$scratch" $seeds $flags -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="Tests/Fuzz/Findings/$target-" -print_final_stats=1 > "$scratch.log" 2>&1
     status=$?
@@ -83,7 +83,7 @@ run() {
         return 1
     fi
     if [ "${FUZZ_KEEP:-0}" = 1 ]; then
-        DARKROOM_FUZZ_TARGET="$target" ASAN_OPTIONS="detect_leaks=0" \
+        DARKROOM_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0" \
             "$binary" -merge=1 "Tests/Fuzz/Corpus/$target" "$scratch" $flags > "$scratch.merge.log" 2>&1
         echo "$target: corpus now $(ls "Tests/Fuzz/Corpus/$target" | wc -l) files"
     fi

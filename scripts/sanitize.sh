@@ -6,12 +6,13 @@
 #   scripts/sanitize.sh thread --ci      ThreadSanitizer over the concurrency targets only, as CI runs it
 #
 # The passes follow scripts/test (the same three groups: everything but the pixel targets and the
-# real-time suites; the pixel targets; the real-time suites), with one difference: under
-# ThreadSanitizer the first group runs serially. TSan makes every thread switch and every memory
-# access several times dearer, and with Swift Testing's parallel runs on 2 cores the worker tests
-# starve one another past their event waits (measured: 30 s and 3 failures in parallel, 7 s and
-# none serially, for the same 38 worker tests). Serial runs lose nothing TSan checks: each test
-# starts its own tasks and threads, and races inside a test are what it reports.
+# real-time suites; the pixel targets; the real-time suites), with one difference: the first group
+# runs serially. A sanitizer makes every thread switch and memory access several times dearer, and
+# with Swift Testing's parallel runs on 2 cores the worker tests starve one another past their
+# event waits (measured under TSan: 30 s and 3 failures in parallel, 7 s and none serially, for
+# the same 38 worker tests; under ASan the parallel group passed once and failed 14 waits the
+# next time). Serial runs lose nothing a sanitizer checks: each test starts its own tasks and
+# threads, and what happens inside a test is what it reports.
 #
 # `-Xlinker --export-dynamic` lets the Swift plugins the tests load (built with the same
 # instrumentation) find the TSan runtime, which is linked statically into the test executable and
@@ -43,14 +44,12 @@ case "$kind" in
         build_path=.build-tsan
         flags=(--sanitize=thread -Xlinker --export-dynamic)
         export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/sanitizers/thread.supp"
-        first_pass=(--no-parallel)
         ;;
     address)
         build_path=.build-asan
         flags=(--sanitize=address -Xlinker --export-dynamic)
         export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1"
         export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/leak.supp:print_suppressions=0"
-        first_pass=()
         ;;
     *)
         echo "usage: scripts/sanitize.sh thread|address [--ci]" >&2
@@ -74,7 +73,7 @@ if [ $ci = 1 ]; then
     run --no-parallel --filter "$concurrency" --skip "$realtime"
 else
     echo "== $kind sanitizer: everything but the pixel targets and the real-time suites"
-    run "${first_pass[@]}" --skip "$pixels" --skip "$realtime"
+    run --no-parallel --skip "$pixels" --skip "$realtime"
     echo "== $kind sanitizer: the pixel targets, in parallel"
     run --filter "$pixels" --skip "$realtime"
     echo "== $kind sanitizer: the real-time suites, serially"

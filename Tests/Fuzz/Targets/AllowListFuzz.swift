@@ -44,8 +44,10 @@ enum AllowListFuzz {
         if list.isEmpty { return "unrestricted" }
         let first = list.prefixes.first { prefix in
             guard prefix.url.origin == url.origin else { return false }
-            let base = prefix.url.path
-            return url.path == base || url.path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+            // Compared as bytes: String's == and hasPrefix follow Unicode equivalence.
+            let base = Array(prefix.url.path.utf8)
+            let path = Array(url.path.utf8)
+            return path == base || path.starts(with: base.last == UInt8(ascii: "/") ? base : base + [UInt8(ascii: "/")])
         }
         guard let first else { return "refused" }
         let escaped = url.path.contains("%2F") || url.path.contains("%5C")

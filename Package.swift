@@ -212,7 +212,7 @@ let package = Package(
             name: "DarkroomFuzzTargets",
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSources",
-                "DarkroomCache", "DarkroomRedis", "DarkroomClient", "CHiredis",
+                "DarkroomCache", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "CHiredis", "CDarkroomPlugin",
             ],
             path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
         .executableTarget(

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 build_path=.build-fuzz
 binary="$build_path/debug/darkroom-fuzz"
-targets="decode animation chain job datauri text address allowlist joblist cachename reply"
+targets="decode animation chain job datauri text address allowlist joblist cachename reply plugin"
 fixtures=Tests/DarkroomCodecsTests/Fixtures
 
 build() {
@@ -45,6 +45,7 @@ flags_for() {
         joblist) echo "-max_len=4096 -dict=Tests/Fuzz/Dictionaries/json.dict" ;;
         cachename) echo "-max_len=80" ;;
         reply) echo "-max_len=2048 -dict=Tests/Fuzz/Dictionaries/resp.dict" ;;
+        plugin) echo "-max_len=1024" ;;
         *) echo "scripts/fuzz.sh: no target '$1' (targets: $targets)" >&2; exit 2 ;;
     esac
 }

@@ -40,6 +40,7 @@ final class HiredisSession {
             redisFree(raw)
             throw .connectionFailed(endpoint: url.endpointDescription, reason: reason)
         }
+        if let reader = raw.pointee.reader { RedisReplyLimits.apply(to: reader) }
         let session = HiredisSession(context: raw, timeout: .zero)
         try session.setTimeout(options.connectTimeout)
         if let password = url.password {
@@ -138,6 +139,10 @@ final class HiredisSession {
             return .connectionLost(message)
         case REDIS_ERR_EOF: return .connectionLost("the server closed the connection")
         case REDIS_ERR_PROTOCOL: return .protocolError(message)
+        case REDIS_ERR_OOM:
+            return .protocolError(
+                "the reply could not be held: an array of more than \(RedisReplyLimits.maximumArrayElements) elements, or memory ran out (\(message))"
+            )
         default: return .connectionLost(message)
         }
     }

@@ -4,7 +4,7 @@ import CHiredis
 /// Redis replies: hiredis parses the bytes (RESP) into its reply tree, Darkroom copies the tree
 /// into `RedisReply`. Every reply hiredis reads must copy without a crash, and the copy, written
 /// back as RESP and read again, must be the same reply (bulk strings are binary-safe; nil bulk
-/// and nil array are both `.null`).
+/// and nil array are both `.null`). Readers carry `RedisReplyLimits`, as Darkroom's connections do.
 enum RedisReplyFuzz {
     static let target = FuzzTarget(
         name: "reply",
@@ -23,6 +23,9 @@ enum RedisReplyFuzz {
     private static func read(_ bytes: [UInt8]) -> [RedisReply] {
         guard let reader = redisReaderCreate() else { return [] }
         defer { redisReaderFree(reader) }
+        // As Darkroom's connections read: with the bound on array headers (a regression input
+        // asks for 277,777,777 elements).
+        RedisReplyLimits.apply(to: reader)
         let fed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { redisReaderFeed(reader, $0.baseAddress, $0.count) }
         }

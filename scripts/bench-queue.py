@@ -29,7 +29,6 @@ import argparse
 import os
 import shutil
 import signal
-import socket
 import statistics
 import struct
 import subprocess
@@ -38,11 +37,7 @@ import tempfile
 import time
 import zlib
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from bench_common import Redis
 
 
 def png(width, height):
@@ -51,50 +46,6 @@ def png(width, height):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
-
-
-class Redis:
-    def __init__(self, workdir):
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", workdir, "--logfile", os.path.join(workdir, "redis.log")])
-        for _ in range(200):
-            if self.cli("PING") == "PONG":
-                return
-            time.sleep(0.02)
-        raise SystemExit("redis-server did not start")
-
-    def command(self, *args):
-        """One command over a kept connection, for polling: spawning redis-cli every 20 ms cost
-        the worker under test about an eighth of this 2-core machine."""
-        if not hasattr(self, "sock"):
-            self.sock = socket.create_connection(("127.0.0.1", self.port))
-            self.reader = self.sock.makefile("rb")
-        parts = [str(a).encode() for a in args]
-        self.sock.sendall(b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts))
-        line = self.reader.readline().rstrip(b"\r\n")
-        kind, rest = line[:1], line[1:]
-        if kind == b"$":
-            length = int(rest)
-            if length < 0:
-                return None
-            data = self.reader.read(length + 2)[:-2]
-            return data.decode()
-        if kind == b"-":
-            raise SystemExit(f"redis: {rest.decode()}")
-        return rest.decode()
-
-    def cli(self, *args):
-        result = subprocess.run(["redis-cli", "-p", str(self.port)] + list(args), capture_output=True, text=True)
-        return result.stdout.strip()
-
-    def stop(self):
-        if hasattr(self, "sock"):
-            self.sock.close()
-        self.proc.terminate()
-        self.proc.wait()
 
 
 def run(cmd, env, **kw):

@@ -1,10 +1,12 @@
-"""What scripts/bench-png-encode.py and scripts/bench-animation.py share: their arguments and
-how they time a command."""
+"""What the benchmark scripts share: arguments and timing (bench-png-encode.py, bench-animation.py)
+and a private redis-server (bench-queue.py, bench-scaling.py)."""
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
+import time
 
 
 def arguments(doc, name):
@@ -31,3 +33,68 @@ def timed(command, scratch, name):
         sys.exit(f"{name}: {' '.join(command)} failed: {result.stderr.decode()}")
     wall, user, system, rss = open(report).read().split()[-4:]
     return float(wall), float(user) + float(system), int(rss) / 1024
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Redis:
+    """A redis-server of the benchmark's own on a free loopback port, persistence off unless
+    `aof` (then `appendonly yes`, `appendfsync everysec`: what docs/deployment.md asks of a fleet)."""
+
+    def __init__(self, workdir, aof=False):
+        self.port = free_port()
+        self.sent = 0  # commands sent through command(), so a benchmark can discount its polling
+        self.url = f"redis://127.0.0.1:{self.port}"
+        persistence = ["--appendonly", "yes", "--appendfsync", "everysec"] if aof else ["--appendonly", "no"]
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""] + persistence
+            + ["--dir", workdir, "--logfile", os.path.join(workdir, "redis.log")])
+        for _ in range(200):
+            if self.cli("PING") == "PONG":
+                return
+            time.sleep(0.02)
+        raise SystemExit("redis-server did not start")
+
+    def command(self, *args):
+        """One command over a kept connection, for polling: spawning redis-cli every 20 ms cost
+        the worker under test about an eighth of this 2-core machine."""
+        self.sent = getattr(self, "sent", 0) + 1
+        if not hasattr(self, "sock"):
+            self.sock = socket.create_connection(("127.0.0.1", self.port))
+            self.reader = self.sock.makefile("rb")
+        parts = [str(a).encode() for a in args]
+        self.sock.sendall(b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts))
+        line = self.reader.readline().rstrip(b"\r\n")
+        kind, rest = line[:1], line[1:]
+        if kind == b"$":
+            length = int(rest)
+            if length < 0:
+                return None
+            data = self.reader.read(length + 2)[:-2]
+            return data.decode()
+        if kind == b"-":
+            raise SystemExit(f"redis: {rest.decode()}")
+        return rest.decode()
+
+    def cli(self, *args):
+        result = subprocess.run(["redis-cli", "-p", str(self.port)] + list(args), capture_output=True, text=True)
+        return result.stdout.strip()
+
+    def stop(self):
+        if hasattr(self, "sock"):
+            self.sock.close()
+        self.proc.terminate()
+        self.proc.wait()
+
+    def info(self, section):
+        """`INFO section` as a dict of its `key:value` lines."""
+        fields = {}
+        for line in self.cli("INFO", section).splitlines():
+            if ":" in line and not line.startswith("#"):
+                key, value = line.split(":", 1)
+                fields[key] = value
+        return fields

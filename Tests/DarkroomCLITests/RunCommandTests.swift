@@ -3,12 +3,17 @@ import Testing
 
 @Suite("darkroom run: embedded queue and worker, as a real process")
 struct RunCommandTests {
+    /// `in/a.jpg` (120×80) and `in/b.png` (80×120) under `dir`.
+    static func writeLandscapeAndPortrait(in dir: String) throws {
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.jpeg, width: 120, height: 80), to: "\(dir)/in/a.jpg")
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.png, width: 80, height: 120), to: "\(dir)/in/b.png")
+    }
+
     @Test("Given good sources, every result is written under --out with the output extension and the run exits 0")
     func successWritesEveryResult() async throws {
         let dir = try WorkerCLITestKit.makeDirectory("run")
         defer { WorkerCLITestKit.remove(dir) }
-        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.jpeg, width: 120, height: 80), to: "\(dir)/in/a.jpg")
-        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.png, width: 80, height: 120), to: "\(dir)/in/b.png")
+        try Self.writeLandscapeAndPortrait(in: dir)
 
         let run = try await WorkerCLITestKit.run(
             [
@@ -22,6 +27,22 @@ struct RunCommandTests {
         #expect(a.width == 40 && a.height == 27)
         #expect(b.width == 27 && b.height == 40)
         #expect(run.output.hasPrefix("run: 2 succeeded of 2 in "))
+    }
+
+    @Test("With --cache, a second run over the same sources says every result came from the cache")
+    func secondRunReportsCacheHits() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run")
+        defer { WorkerCLITestKit.remove(dir) }
+        try Self.writeLandscapeAndPortrait(in: dir)
+        let arguments = ["run", "in/a.jpg", "in/b.png", "-p", "downsample(40x40)", "--out", "thumbs", "--cache", "cache"]
+
+        let first = try await WorkerCLITestKit.run(arguments, in: dir)
+        #expect(first.status == 0, "stderr: \(first.error)")
+        #expect(!first.output.contains("from the cache"), "\(first.output)")
+        let second = try await WorkerCLITestKit.run(arguments, in: dir)
+        #expect(second.status == 0, "stderr: \(second.error)")
+        #expect(second.output.hasPrefix("run: 2 succeeded of 2 in "))
+        #expect(second.output.contains(", 2 from the cache → "), "\(second.output)")
     }
 
     @Test("A failing source makes the run exit 1, names the source and its error code, and the others are still written")

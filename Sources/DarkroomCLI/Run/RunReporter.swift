@@ -8,6 +8,8 @@ struct RunReporter: Sendable {
     /// What became of the jobs.
     struct Outcome: Sendable {
         var succeeded = 0
+        /// Succeeded jobs whose result was already in the memory or disk cache.
+        var fromCache = 0
         var failed = 0
         var elapsed: Duration = .zero
     }
@@ -59,6 +61,7 @@ struct RunReporter: Sendable {
                 let source = sources[id] ?? id.rawValue
                 if event.type == .succeeded {
                     outcome.succeeded += 1
+                    if let cache = event.result?.cache, cache != .miss { outcome.fromCache += 1 }
                 } else {
                     outcome.failed += 1
                     if let error = event.error {
@@ -92,13 +95,16 @@ struct RunReporter: Sendable {
     }
 
     /// `run: 98 succeeded, 2 failed of 100 in 3.21 s (31.2/s) → DIR` on standard output, or on
-    /// standard error when standard output carries `--json` records.
+    /// standard error when standard output carries `--json` records; `, 40 from the cache` after the
+    /// rate when results were found already computed.
     func printSummary(_ outcome: Outcome) {
         let seconds = outcome.elapsed.inSeconds
         let rate = seconds > 0 ? Double(total) / seconds : 0
         var line = "run: \(outcome.succeeded) succeeded"
         if outcome.failed > 0 { line += ", \(outcome.failed) failed" }
-        line += " of \(total) in " + String(format: "%.2f s (%.1f/s)", seconds, rate) + " → " + outputDirectory
+        line += " of \(total) in " + String(format: "%.2f s (%.1f/s)", seconds, rate)
+        if outcome.fromCache > 0 { line += ", \(outcome.fromCache) from the cache" }
+        line += " → " + outputDirectory
         if json { StandardError.line(line) } else { StandardOutput.line(line) }
     }
 }

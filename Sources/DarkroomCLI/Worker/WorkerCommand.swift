@@ -85,6 +85,12 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @Option(
+        help: ArgumentHelp(
+            "Touch this file every 5 s while the worker runs, for a liveness probe (darkroom health --heartbeat-file); removed on exit.",
+            valueName: "file"))
+    var heartbeatFile: String?
+
     @OptionGroup
     var limits: LimitOptions
 
@@ -125,8 +131,12 @@ struct WorkerCommand: AsyncParsableCommand {
                 "output-roots": "\(settings.worker.allowedOutputRoots.joined(separator: ","))",
             ])
 
+        // Services stop in reverse order: the worker drains first, the heartbeat file goes last.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let heartbeat = settings.heartbeat { services.append(.init(service: heartbeat)) }
+        services.append(.init(service: worker))
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [.init(service: worker)], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
             logger: Logger(label: "darkroom.worker.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() }))
         // A safety net past the grace period: then the worker is cancelled (it abandons what is left).
         groupConfiguration.maximumGracefulShutdownDuration = settings.worker.gracePeriod + .seconds(15)
@@ -149,6 +159,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var redisURL: RedisURL
         var keyPrefix: String
         var logLevel: Logger.Level
+        var heartbeat: HeartbeatFile?
     }
 
     private func makeSettings() throws(UsageFailure) -> Settings {
@@ -197,9 +208,12 @@ struct WorkerCommand: AsyncParsableCommand {
             allowedOutputRoots: roots, processors: catalog.processors, version: DarkroomVersion.current)
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)
+        let heartbeat = heartbeatFile.map { HeartbeatFile(path: PathResolver.absolute($0, from: workingDirectory)) }
+        try heartbeat?.create()
         return Settings(
             worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
-            pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
+            pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level,
+            heartbeat: heartbeat)
     }
 
     /// Seconds from a validated flag as a `Duration`, to the millisecond.

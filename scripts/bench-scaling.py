@@ -10,7 +10,7 @@ a temporary directory. For each worker count N, in interleaved rounds (1, 2, 4, 
 
 1. cpu: the corpus JPEGs (../shared/corpus/j*.jpg, read by path) through --chains slightly
    different thumbnail chains (downsample to 400, 401, … px, WebP, no cache: every job decodes,
-   resizes and encodes), run by N `darkroom worker -j 1 --cpus 1` processes — one job and one pixel
+   resizes and encodes), largest images first, run by N `darkroom worker -j 1 --cpus 1` processes — one job and one pixel
    thread each, so one worker is worth one core. The workers start and register first; the time
    runs from the enqueue until the batch's counters say every job succeeded.
 2. hits: one small PNG, --hit-jobs jobs of the same source and chain (distinct ids, no output
@@ -20,8 +20,9 @@ a temporary directory. For each worker count N, in interleaved rounds (1, 2, 4, 
 
 Around each batch it reads Redis' INFO commandstats and INFO cpu: commands and Lua script calls
 (EVALSHA) per job, and Redis' own CPU time (user + system) per 1,000 jobs, enqueue included.
-From those it projects the ceiling of one Redis (one core) in jobs/s and how many workers of
-each kind that feeds.
+Before each batch it measures the same for 2 s with the workers registered and the queue empty, and
+gives the batch's figures net of that idle cost too. From the net CPU it projects the ceiling of one
+Redis (one core) in jobs/s and how many workers of each kind that feeds.
 
 Prints Markdown tables with the median of --rounds rounds. Exits 2 when the binary, redis-server
 or the corpus is missing.
@@ -40,6 +41,8 @@ import time
 
 from bench_common import Redis
 
+IDLE_SECONDS = 2.0
+POLL_SECONDS = 0.02
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "corpus")
 
 
@@ -73,6 +76,15 @@ class Fleet:
                 raise SystemExit(f"workers did not register; see {workdir}/workers.log")
             time.sleep(0.05)
 
+    def cpu_seconds(self):
+        """User + system CPU time the workers have used so far (/proc/PID/stat)."""
+        total = 0
+        for proc in self.procs:
+            with open(f"/proc/{proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+        return total / os.sysconf("SC_CLK_TCK")
+
     def stop(self):
         for proc in self.procs:
             proc.send_signal(signal.SIGKILL)
@@ -80,52 +92,108 @@ class Fleet:
             proc.wait()
 
 
+class Monitor:
+    """Counts what Redis executes, through MONITOR on a connection of its own: commands clients
+    sent (by name) and commands Lua scripts ran inside them. MONITOR costs Redis time, so it runs
+    only in an extra, untimed batch."""
+
+    def __init__(self, port):
+        import socket
+        import threading
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(b"MONITOR\r\n")
+        self.reader = self.sock.makefile("rb")
+        assert self.reader.readline().startswith(b"+OK")
+        self.sent, self.in_scripts = {}, 0
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        for line in self.reader:
+            # +1764150000.123456 [0 127.0.0.1:40000] "XADD" "key" … — or [0 lua] inside a script.
+            try:
+                origin = line.split(b"[", 1)[1].split(b"]", 1)[0]
+                name = line.split(b'"', 2)[1].decode().lower()
+            except IndexError:
+                continue
+            if origin.endswith(b" lua"):
+                self.in_scripts += 1
+            else:
+                self.sent[name] = self.sent.get(name, 0) + 1
+
+    def stop(self):
+        import socket
+        self.sock.shutdown(socket.SHUT_RDWR)
+        self.thread.join(timeout=5)
+        self.sock.close()
+
+
 def redis_counters(redis):
-    """(commands, EVALSHA calls, CPU seconds) so far."""
+    """(commands, EVALSHA calls, CPU seconds, {command: (calls, µs)}) so far."""
     stats = redis.info("commandstats")
     commands = evalsha = 0
+    per_command = {}
     for key, value in stats.items():
-        calls = int(dict(part.split("=") for part in value.split(","))["calls"])
+        fields = dict(part.split("=") for part in value.split(","))
+        calls = int(fields["calls"])
+        per_command[key.removeprefix("cmdstat_")] = (calls, int(fields["usec"]))
         commands += calls
         if key in ("cmdstat_evalsha", "cmdstat_eval"):
             evalsha += calls
     cpu = redis.info("cpu")
-    return commands, evalsha, float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
+    return commands, evalsha, float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]), per_command
 
 
-def run_batch(darkroom, redis, workdir, count, worker_flags, roots, listing, chain, batch, total):
-    """Starts `count` workers, enqueues `listing`, waits for the batch; returns (seconds, costs)."""
+def run_batch(darkroom, redis, workdir, count, worker_flags, roots, listing, chain, batch, total, monitor=False):
+    """Starts `count` workers, enqueues `listing`, waits for the batch; returns (seconds, costs), or
+    with `monitor` the commands sent per job (by name) and the commands scripts ran per job."""
     redis.cli("FLUSHALL")
     fleet = Fleet(darkroom, redis, workdir, count, worker_flags, roots)
+    watcher = Monitor(redis.port) if monitor else None
     try:
-        before, polls = redis_counters(redis), redis.sent
+        # What the registered workers and Redis' own timers cost while the queue is empty (blocking
+        # reads, heartbeats, AOF fsync), so the batch's cost can be given net of it as well.
+        idle_start, idle_clock = redis_counters(redis), time.perf_counter()
+        time.sleep(IDLE_SECONDS)
+        idle_end = redis_counters(redis)
+        idle_seconds = time.perf_counter() - idle_clock
+        idle_cpu_per_s = (idle_end[2] - idle_start[2]) / idle_seconds
+        before, workers_cpu = redis_counters(redis), fleet.cpu_seconds()
         start = time.perf_counter()
         subprocess.run([darkroom, "enqueue", "--from", listing, "-p", chain, "--format", "webp", "--batch", batch],
                        env=fleet.env, check=True, stdout=subprocess.DEVNULL)
+        # Polled with HMGET, which Darkroom itself does not send, so its cost can be taken out.
         while True:
-            done = int(redis.command("HGET", f"darkroom:batch:{batch}", "succeeded") or 0)
-            failed = int(redis.command("HGET", f"darkroom:batch:{batch}", "failed") or 0)
+            done, failed = (int(v or 0) for v in redis.command("HMGET", f"darkroom:batch:{batch}", "succeeded", "failed"))
             if failed:
                 raise SystemExit(f"{failed} jobs failed; see {workdir}/workers.log")
             if done >= total:
                 break
-            time.sleep(0.01)
+            time.sleep(POLL_SECONDS)
         elapsed = time.perf_counter() - start
-        after = redis_counters(redis)
+        after, workers_cpu = redis_counters(redis), fleet.cpu_seconds() - workers_cpu
     finally:
         fleet.stop()
-    # The polling above goes through the same Redis: take its HGETs out of the command count.
-    commands = after[0] - before[0] - (redis.sent - polls)
-    commands -= 1  # the INFO cpu of the first snapshot
-    return elapsed, {"commands": commands / total, "lua": (after[1] - before[1]) / total,
-                     "cpu_ms_per_1000": (after[2] - before[2]) * 1e6 / total}
+        if watcher:
+            watcher.stop()
+    if watcher:
+        # The benchmark's own INFO, HMGET and FLUSHALL are not Darkroom's.
+        sent = {name: n / total for name, n in watcher.sent.items() if name not in ("info", "hmget", "flushall", "monitor")}
+        return sent, watcher.in_scripts / total
+    # The polling above goes through the same Redis: take its time out.
+    polling_seconds = (after[3].get("hmget", (0, 0))[1] - before[3].get("hmget", (0, 0))[1]) / 1e6
+    cpu = after[2] - before[2] - polling_seconds
+    breakdown = {name: ((calls - before[3].get(name, (0, 0))[0]) / total, (usec - before[3].get(name, (0, 0))[1]) / total)
+                 for name, (calls, usec) in after[3].items()}
+    return elapsed, {"breakdown": breakdown, "worker_cores": workers_cpu / elapsed, "cpu_ms_per_1000": cpu * 1e6 / total,
+                     "net_cpu_ms_per_1000": max(cpu - idle_cpu_per_s * elapsed, 0) * 1e6 / total}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--darkroom", default=".build/release/darkroom")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--chains", type=int, default=4)
+    parser.add_argument("--chains", type=int, default=8)
     parser.add_argument("--hit-jobs", type=int, default=20_000)
     parser.add_argument("--workers", default="1,2,4")
     parser.add_argument("--only", default="cpu,hits")
@@ -149,9 +217,13 @@ def main():
     results = {("cpu", n): [] for n in counts} | {("hits", n): [] for n in counts}
     try:
         cpu_listing = os.path.join(work, "cpu.txt")
+        # Largest images first (as `darkroom run` orders its jobs), so the batch does not end with
+        # one worker on a 20 MP photo while the others idle: the same order for every worker count.
+        from PIL import Image
+        pixels = {photo: Image.open(photo).size[0] * Image.open(photo).size[1] for photo in photos}
         with open(cpu_listing, "w") as f:
-            for k in range(args.chains):
-                for i, photo in enumerate(photos):
+            for i, photo in sorted(enumerate(photos), key=lambda item: -pixels[item[1]]):
+                for k in range(args.chains):
                     f.write(f'{{"source": "{os.path.abspath(photo)}", "chain": "downsample({400 + k}x{400 + k})", '
                             f'"id": "cpu-{k}-{i}"}}\n')
         cpu_total = args.chains * len(photos)
@@ -173,6 +245,17 @@ def main():
                         darkroom, redis, work, n, [], [work], hit_listing, "resize(64x48)",
                         f"hits-{round_number}-{n}", args.hit_jobs))
             print(f"round {round_number + 1} of {args.rounds} done", file=sys.stderr)
+        # One more, untimed batch of each kind under MONITOR, with one worker and with the most.
+        monitored = {}
+        for n in sorted({counts[0], counts[-1]}):
+            if "cpu" in parts:
+                monitored[("cpu", n)] = run_batch(
+                    darkroom, redis, work, n, ["-j", "1", "--cpus", "1"], [os.path.abspath(CORPUS)],
+                    cpu_listing, "downsample(400x400)", f"cpu-monitored-{n}", cpu_total, monitor=True)
+            if "hits" in parts:
+                monitored[("hits", n)] = run_batch(
+                    darkroom, redis, work, n, [], [work], hit_listing, "resize(64x48)", f"hits-monitored-{n}",
+                    args.hit_jobs, monitor=True)
     finally:
         redis.stop()
         shutil.rmtree(work, ignore_errors=True)
@@ -186,42 +269,60 @@ def main():
     if "cpu" in parts:
         print(f"\nCPU-bound batch: {cpu_total} jobs ({len(photos)} corpus JPEGs × {args.chains} chains), "
               f"workers with -j 1 --cpus 1, median of {args.rounds}\n")
-        print("| workers | wall | jobs/s | speed-up over 1 | efficiency (speed-up ÷ min(workers, cores)) |")
-        print("|---:|---:|---:|---:|---:|")
+        print("| workers | wall | jobs/s | speed-up over 1 | efficiency (speed-up ÷ min(workers, cores)) | cores the workers used |")
+        print("|---:|---:|---:|---:|---:|---:|")
         one = median("cpu", counts[0])
         cores = os.cpu_count() or 1
         for n in counts:
             t = median("cpu", n)
             speedup = one / t
-            print(f"| {n} | {t:.2f} s | {cpu_total / t:.1f} | {speedup:.2f}× | {speedup / min(n, cores):.0%} |")
+            print(f"| {n} | {t:.2f} s | {cpu_total / t:.1f} | {speedup:.2f}× | {speedup / min(n, cores):.0%} | "
+                  f"{median('cpu', n, 'worker_cores'):.2f} |")
     if "hits" in parts:
         print(f"\nCache-hit round trips: {args.hit_jobs} jobs, workers at the default -j, median of {args.rounds}\n")
-        print("| workers | wall | jobs/s | µs per job |")
-        print("|---:|---:|---:|---:|")
+        print("| workers | wall | jobs/s | µs per job | cores the workers used |")
+        print("|---:|---:|---:|---:|---:|")
         for n in counts:
             t = median("hits", n)
-            print(f"| {n} | {t:.2f} s | {args.hit_jobs / t:,.0f} | {t / args.hit_jobs * 1e6:.0f} |")
+            print(f"| {n} | {t:.2f} s | {args.hit_jobs / t:,.0f} | {t / args.hit_jobs * 1e6:.0f} | "
+                  f"{median('hits', n, 'worker_cores'):.2f} |")
 
-    print("\nRedis per job (enqueue + reserve + events + acknowledgement; AOF everysec)\n")
-    print("| batch | workers | commands per job | of them Lua (EVALSHA) | Redis CPU per 1,000 jobs | one Redis core's ceiling |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for kind in ("cpu", "hits"):
-        if kind not in parts:
-            continue
+    print("\nRedis commands per job, counted with MONITOR in one more batch of each kind (enqueue included)\n")
+    print("| batch | workers | sent by Darkroom | of them Lua scripts (EVALSHA) | run inside the scripts | the most sent |")
+    print("|---|---:|---:|---:|---:|---|")
+    for (kind, n), (sent, in_scripts) in sorted(monitored.items()):
+        top = ", ".join(f"{name} {per_job:.2f}" for name, per_job in sorted(sent.items(), key=lambda i: -i[1])[:5])
+        lua = sent.get("evalsha", 0) + sent.get("eval", 0)
+        print(f"| {kind} | {n} | {sum(sent.values()):.2f} | {lua:.2f} | {in_scripts:.2f} | {top} |")
+
+    print("\nRedis CPU per job (AOF everysec), from INFO cpu around each timed batch. Net: less what the same")
+    print("registered workers and Redis' timers cost while idle, measured for 2 s before each batch.\n")
+    print("| batch | workers | Redis CPU per 1,000 jobs | net | one Redis core's ceiling at the net cost |")
+    print("|---|---:|---:|---:|---:|")
+    measured = [kind for kind in ("cpu", "hits") if kind in parts]
+    for kind in measured:
         for n in counts:
-            cpu_ms = median(kind, n, "cpu_ms_per_1000")
-            ceiling = 1e6 / cpu_ms if cpu_ms > 0 else float("inf")
-            print(f"| {kind} | {n} | {median(kind, n, 'commands'):.1f} | {median(kind, n, 'lua'):.1f} | "
-                  f"{cpu_ms:.0f} ms | {ceiling:,.0f} jobs/s |")
+            net_ms = median(kind, n, "net_cpu_ms_per_1000")
+            ceiling = f"{1e6 / net_ms:,.0f} jobs/s" if net_ms > 0 else "—"
+            print(f"| {kind} | {n} | {median(kind, n, 'cpu_ms_per_1000'):.0f} ms | {net_ms:.0f} ms | {ceiling} |")
+    print("\nRedis time per command, per job (one worker, the last timed round; µs as Redis times each")
+    print("command, a script's own commands counted both inside it and on their own line)\n")
+    print("| batch | command | executions per job | µs per job |")
+    print("|---|---|---:|---:|")
+    for kind in measured:
+        breakdown = results[(kind, counts[0])][-1][1]["breakdown"]
+        for name, (calls, usec) in sorted(breakdown.items(), key=lambda item: -item[1][1])[:8]:
+            if calls >= 0.01 and name not in ("info", "flushall", "hmget"):
+                print(f"| {kind} | {name} | {calls:.2f} | {usec:.1f} |")
     if "cpu" in parts and "hits" in parts:
         per_worker_cpu = cpu_total / median("cpu", counts[0])
         per_worker_hits = args.hit_jobs / median("hits", counts[0])
-        print("\nProjection: workers one Redis core feeds, at the per-job Redis CPU above\n")
+        print("\nProjection: workers one Redis core feeds, at the median net Redis CPU per job above\n")
         print("| batch | one worker's jobs/s | Redis ceiling | workers fed |")
         print("|---|---:|---:|---:|")
         for kind, per_worker in (("cpu", per_worker_cpu), ("hits", per_worker_hits)):
-            cpu_ms = statistics.median(median(kind, n, "cpu_ms_per_1000") for n in counts)
-            ceiling = 1e6 / cpu_ms
+            net_ms = statistics.median(median(kind, n, "net_cpu_ms_per_1000") for n in counts)
+            ceiling = 1e6 / net_ms
             print(f"| {kind} | {per_worker:,.1f} | {ceiling:,.0f} jobs/s | {ceiling / per_worker:,.0f} |")
     return 0
 

@@ -68,6 +68,9 @@ class Redis:
             self.reader = self.sock.makefile("rb")
         parts = [str(a).encode() for a in args]
         self.sock.sendall(b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts))
+        return self._reply()
+
+    def _reply(self):
         line = self.reader.readline().rstrip(b"\r\n")
         kind, rest = line[:1], line[1:]
         if kind == b"$":
@@ -76,6 +79,8 @@ class Redis:
                 return None
             data = self.reader.read(length + 2)[:-2]
             return data.decode()
+        if kind == b"*":
+            return [self._reply() for _ in range(int(rest))]
         if kind == b"-":
             raise SystemExit(f"redis: {rest.decode()}")
         return rest.decode()

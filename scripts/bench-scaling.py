@@ -2,7 +2,7 @@
 """How Darkroom scales with workers, and what each job costs Redis.
 
 Usage (from the repository root, after `swift build -c release --product darkroom`):
-    python3 scripts/bench-scaling.py [--darkroom PATH] [--rounds 3] [--chains 4] [--hit-jobs 20000]
+    python3 scripts/bench-scaling.py [--darkroom PATH] [--rounds 3] [--chains 8] [--hit-jobs 20000]
                                      [--workers 1,2,4] [--only cpu,hits]
 
 Starts its own redis-server as a fleet's should be (AOF on, fsync every second) on a free port in

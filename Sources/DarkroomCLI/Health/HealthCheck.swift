@@ -45,10 +45,13 @@ enum HealthCheck {
         guard descriptor >= 0 else {
             return Result(name: name, passed: false, detail: "cannot create a file: \(String(cString: strerror(errno)))")
         }
+        // NFS reports a full disk or quota often only at fsync or close, so both count.
         let byte: [UInt8] = [0x0A]
-        let written = byte.withUnsafeBytes { write(descriptor, $0.baseAddress, 1) }
-        let writeError = written == 1 ? nil : String(cString: strerror(errno))
-        close(descriptor)
+        var writeError: String? = nil
+        if byte.withUnsafeBytes({ write(descriptor, $0.baseAddress, 1) }) != 1 || fsync(descriptor) != 0 {
+            writeError = String(cString: strerror(errno))
+        }
+        if close(descriptor) != 0, writeError == nil { writeError = String(cString: strerror(errno)) }
         unlink(probe)
         if let writeError { return Result(name: name, passed: false, detail: "cannot write a file: \(writeError)") }
         return Result(name: name, passed: true, detail: "takes writes")

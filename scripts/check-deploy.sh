@@ -174,6 +174,24 @@ EOF
         fi
     fi
 
+    # A JSON Schema cannot see that scalingModifiers' formula names existing triggers, and KEDA
+    # only finds out in the cluster: check it here, and that a misspelt name is refused.
+    formula_names_triggers() {
+        python3 - "$1" <<'EOF'
+import re, sys, yaml
+spec = yaml.safe_load(open(sys.argv[1]))["spec"]
+formula = spec["advanced"]["scalingModifiers"]["formula"]
+names = {trigger.get("name") for trigger in spec["triggers"]}
+unknown = sorted(set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", formula)) - names)
+if unknown:
+    sys.exit(f"the formula '{formula}' names no trigger called {', '.join(unknown)} (triggers: {', '.join(sorted(names))})")
+EOF
+    }
+    run "keda: scalingModifiers' formula names only the triggers" formula_names_triggers deploy/kubernetes/keda/scaledobject.yaml
+    sed 's/formula: high + normal + low/formula: high + normal + lo/' deploy/kubernetes/keda/scaledobject.yaml >"$work/scaledobject-formula.yaml"
+    refuses "keda: a formula naming a missing trigger is refused (negative)" "no trigger called lo" \
+        formula_names_triggers "$work/scaledobject-formula.yaml"
+
     awk '{ print } /^        stream: darkroom:jobs:high$/ { print "        lagCountt: \"10\"" }' \
         deploy/kubernetes/keda/scaledobject.yaml >"$work/scaledobject-typo.yaml"
     refuses "keda: a misspelt trigger field (lagCountt) is refused (negative)" "lagCountt" \

@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "DarkroomPipeline", targets: ["DarkroomPipeline"]),
         .library(name: "DarkroomQueue", targets: ["DarkroomQueue"]),
         .library(name: "DarkroomRedis", targets: ["DarkroomRedis"]),
+        .library(name: "DarkroomOutput", targets: ["DarkroomOutput"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
         .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
@@ -131,10 +132,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
+        // Where job outputs go (`OutputSink`) and the volume as its first implementation: no image
+        // stack, so an object-storage sink or an HTTP API can use it without linking a codec.
+        .target(
+            name: "DarkroomOutput",
+            dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
         .target(
             name: "DarkroomWorker",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources", "DarkroomOutput",
                 "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -176,7 +183,7 @@ let package = Package(
             name: "DarkroomCLI",
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
-                "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomClient",
+                "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomOutput", "DarkroomClient",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
                 "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -264,10 +271,18 @@ let package = Package(
                 "DarkroomTestSupport",
             ],
             swiftSettings: strictSettings),
+        // The output sink contract, written once and run against every sink.
+        .target(
+            name: "DarkroomOutputContract", dependencies: ["DarkroomOutput"],
+            path: "Tests/DarkroomOutputContract", swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomOutputTests",
+            dependencies: ["DarkroomOutput", "DarkroomOutputContract", "DarkroomSystem"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomWorkerTests",
             dependencies: [
-                "DarkroomWorker", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
+                "DarkroomWorker", "DarkroomOutput", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
                 "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

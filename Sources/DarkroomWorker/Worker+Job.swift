@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSystem
@@ -95,46 +96,51 @@ extension Worker {
         }
     }
 
-    /// Runs the pipeline and writes the output. Every blocking step is awaited detachably, so an
-    /// abandoned job (shutdown past the grace period) stops waiting at once.
+    /// Runs the pipeline and stores the output through the configured `OutputSink`. Every
+    /// blocking step is awaited detachably, so an abandoned job (shutdown past the grace period)
+    /// stops waiting at once.
     private func execute(_ plan: JobPlan, output: String?) async throws -> JobResult {
-        let roots = outputRoots
-        var directory: String?
+        let sink = configuration.outputs
         if let output {
-            // Checked before any work, so a refused output costs nothing; known directories need no I/O.
-            directory = roots.preparedDirectory(for: output)
-            if directory == nil {
-                let pipeline = self.pipeline
-                directory = try await DetachedWait.run { try await pipeline.runBlocking { try roots.prepare(output) } }
-            }
+            // Checked before any work, so a refused output costs nothing.
+            try await DetachedWait.run { try await sink.prepare(output) }
         }
         let pipeline = self.pipeline
         let request = plan.request
         let image = try await DetachedWait.run { try await pipeline.retrieve(request) }
         try Task.checkCancellation()
 
-        var path = image.cachePath
+        var location = image.cachePath
+        var checksum: String?
         var writeMilliseconds: Double?
-        if let directory {
+        if let output {
             let clock = ContinuousClock()
             let start = clock.now
             let names = plan.fileNames(for: image.format)
             let bytes = image.bytes
-            let durable = configuration.syncsOutputs
             // Detachable too: a hung output volume (a stuck NFS mount) must not outlast the grace period.
-            path = try await DetachedWait.run {
-                try await pipeline.runBlocking {
-                    try OutputWriter.write(
-                        bytes, directory: directory, roots: roots, preferred: names.preferred,
-                        fallback: names.fallback, durable: durable)
-                }
-            }
+            let stored = try await DetachedWait.run { try await Self.store(bytes, names: names, in: output, sink: sink) }
+            location = stored.location
+            checksum = stored.sha256
             writeMilliseconds = (clock.now - start).inMilliseconds
         }
         return JobResult(
-            output: path, format: image.format.rawValue, width: image.size.width, height: image.size.height,
-            bytes: image.bytes.count, cache: CacheOutcome(image.origin),
+            output: location, format: image.format.rawValue, width: image.size.width, height: image.size.height,
+            bytes: image.bytes.count, cache: CacheOutcome(image.origin), sha256: checksum,
             ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
+    }
+
+    /// Stores a result under the source's name if it is free or already holds these bytes (a
+    /// redelivery, or an identical job); when another job's different output has it, under the
+    /// job id's name, which only this job writes.
+    static func store(
+        _ bytes: [UInt8], names: (preferred: String, fallback: String), in output: String, sink: any OutputSink
+    ) async throws(OutputError) -> StoredOutput {
+        do throws(OutputError) {
+            return try await sink.store(bytes, named: names.preferred, in: output, onConflict: .refuse)
+        } catch  where error.code == .taken && names.fallback != names.preferred {
+            return try await sink.store(bytes, named: names.fallback, in: output, onConflict: .replace)
+        }
     }
 
     /// Permanent errors fail the job at once; transient ones schedule a retry after the backoff

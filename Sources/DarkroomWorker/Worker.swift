@@ -6,7 +6,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// A queue worker: pulls jobs from any `JobQueueDriver`, runs them through an `ImagePipeline`,
-/// writes outputs, publishes events and acknowledges — a swift-service-lifecycle `Service`.
+/// stores outputs (through the configuration's `OutputSink`), publishes events and acknowledges — a swift-service-lifecycle `Service`.
 ///
 /// - **Back-pressure**: it reserves only as many jobs as it has free slots (`concurrency`), and
 ///   runs each in its own child task. A slot is free again once its job is acknowledged.
@@ -49,7 +49,6 @@ public final class Worker: Service {
     /// The time heartbeats, lease renewals, reclaims and the grace period are timed by.
     public let clock: any QueueClock
     let logger: Logger
-    let outputRoots: OutputRoots
     let startedAt = Timestamp.now()
     let stopping = StopSignal()
     let slots: JobSlots
@@ -78,7 +77,6 @@ public final class Worker: Service {
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.name)"
         self.logger = logger
-        outputRoots = OutputRoots(configuration.allowedOutputRoots)
         slots = JobSlots(limit: configuration.concurrency)
         batcher = AcknowledgementBatcher(queue: queue, backoff: configuration.queueBackoff, logger: self.logger)
     }

@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomOutput
 import DarkroomSchema
 import DarkroomSystem
 
@@ -36,14 +37,11 @@ public struct WorkerConfiguration: Sendable {
     public var releaseDelay: Duration
     /// How long one `reserve` call waits for work when the queue is empty.
     public var reserveWait: Duration
-    /// Directories job outputs may be written under (`--allow-output-root`); empty: a job with
-    /// an `output` is refused (`output.not-allowed`).
-    public var allowedOutputRoots: [String]
-    /// Whether output files (and their directory entries) are synced to disk before the job is
-    /// acknowledged. On by default: once Redis records `succeeded`, the file must survive a crash
-    /// of the worker's host. Embedded `darkroom run`, whose queue dies with the process, turns it
-    /// off, as `darkroom process` writes.
-    public var syncsOutputs: Bool = true
+    /// Where job outputs go: a job's `output` is the destination, its result is stored there
+    /// before the job is acknowledged. `darkroom worker` passes a `VolumeSink` over its
+    /// `--allow-output-root` directories; the default, a `VolumeSink` without roots, refuses every
+    /// job with an `output` (`output.not-allowed`).
+    public var outputs: any OutputSink
     /// The processors this worker can run (advertised in its heartbeats).
     public var processors: ProcessorRegistry
     /// The plugin modules it runs with, name → version (advertised in its heartbeats).
@@ -70,7 +68,7 @@ public struct WorkerConfiguration: Sendable {
         heartbeatTTL: Duration? = nil, leaseRenewInterval: Duration? = nil, reclaimInterval: Duration? = nil,
         retryBackoff: RetryBackoff = .jobs, queueBackoff: RetryBackoff = .queue,
         releaseDelay: Duration = .seconds(5), reserveWait: Duration = .seconds(1),
-        allowedOutputRoots: [String] = [], processors: ProcessorRegistry, version: String = "unknown"
+        outputs: any OutputSink = VolumeSink(roots: []), processors: ProcessorRegistry, version: String = "unknown"
     ) {
         self.name = name
         self.concurrency = max(1, concurrency)
@@ -83,7 +81,7 @@ public struct WorkerConfiguration: Sendable {
         self.queueBackoff = queueBackoff
         self.releaseDelay = max(releaseDelay, .zero)
         self.reserveWait = max(reserveWait, .milliseconds(1))
-        self.allowedOutputRoots = allowedOutputRoots
+        self.outputs = outputs
         self.processors = processors
         self.version = version
     }

@@ -1,5 +1,6 @@
 import DarkroomCache
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomStandardProcessors
@@ -35,6 +36,8 @@ struct WorkerJobTests {
         let written = try WorkerTestKit.decode("\(dir)/out/thumbs/cat.photo.webp")
         #expect(written.bitmap.width == 40 && written.bitmap.height == 27)
         #expect(try WorkerTestKit.read("\(dir)/out/thumbs/cat.photo.webp").count == result.bytes)
+        #expect(result.sha256 == StoredOutput.sha256(of: try WorkerTestKit.read("\(dir)/out/thumbs/cat.photo.webp")))
+        #expect(result.sha256?.utf8.count == 64)
         #expect(worker.jobsDone == 1)
         // Nothing but the result in the output directory: no temporary files left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out/thumbs") == ["cat.photo.webp"])

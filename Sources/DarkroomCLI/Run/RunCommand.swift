@@ -3,6 +3,7 @@ import DarkroomCache
 import DarkroomClient
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
@@ -87,10 +88,9 @@ struct RunCommand: AsyncParsableCommand {
                 gracePeriod: .seconds(5),
                 retryBackoff: RetryBackoff(base: .milliseconds(500), cap: .seconds(10)),
                 releaseDelay: .seconds(1), reserveWait: .milliseconds(250),
-                allowedOutputRoots: [directory], processors: catalog.processors, version: DarkroomVersion.current)
-            // The in-memory queue dies with this process: there is no acknowledgement a crash could
-            // outlive, so outputs are written like `darkroom process` writes them, without fsync.
-            workerConfiguration.syncsOutputs = false
+                // The in-memory queue dies with this process: there is no acknowledgement a crash could
+                // outlive, so outputs are written like `darkroom process` writes them, without fsync.
+                outputs: VolumeSink(roots: [directory], durable: false), processors: catalog.processors, version: DarkroomVersion.current)
             workerConfiguration.modules = catalog.moduleVersions
         } catch let failure as UsageFailure {
             throw failure.exit()

@@ -3,6 +3,7 @@ import DarkroomCache
 import DarkroomClient
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomRedis
@@ -128,7 +129,7 @@ struct WorkerCommand: AsyncParsableCommand {
             metadata: [
                 "redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)",
                 "cache": "\(pipelineConfiguration.diskCache?.directory ?? "none")",
-                "output-roots": "\(settings.worker.allowedOutputRoots.joined(separator: ","))",
+                "output-roots": "\(settings.outputRoots.joined(separator: ","))",
             ])
 
         // Services stop in reverse order: the worker drains first, the heartbeat file goes last.
@@ -160,6 +161,8 @@ struct WorkerCommand: AsyncParsableCommand {
         var keyPrefix: String
         var logLevel: Logger.Level
         var heartbeat: HeartbeatFile?
+        /// The `--allow-output-root` directories, absolute (for the start-up log line).
+        var outputRoots: [String]
     }
 
     private func makeSettings() throws(UsageFailure) -> Settings {
@@ -205,7 +208,7 @@ struct WorkerCommand: AsyncParsableCommand {
             name: name ?? WorkerConfiguration.defaultName, concurrency: jobsInFlight,
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
-            allowedOutputRoots: roots, processors: catalog.processors, version: DarkroomVersion.current)
+            outputs: VolumeSink(roots: roots), processors: catalog.processors, version: DarkroomVersion.current)
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)
         let heartbeat = heartbeatFile.map { HeartbeatFile(path: PathResolver.absolute($0, from: workingDirectory)) }
@@ -213,7 +216,7 @@ struct WorkerCommand: AsyncParsableCommand {
         return Settings(
             worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
             pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level,
-            heartbeat: heartbeat)
+            heartbeat: heartbeat, outputRoots: roots)
     }
 
     /// Seconds from a validated flag as a `Duration`, to the millisecond.

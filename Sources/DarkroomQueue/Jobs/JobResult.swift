@@ -13,12 +13,15 @@ public struct JobResult: Sendable, Hashable, Codable {
     public var bytes: Int
     /// Where the result came from.
     public var cache: CacheOutcome
+    /// The SHA-256 of the output's bytes (64 lower-case hexadecimal digits), given by the output
+    /// sink that stored it; nil when the job had no `output` (and in events of older workers).
+    public var sha256: String?
     /// Milliseconds per stage; stages that did not run are absent.
     public var ms: StageTimings
 
     public init(
         output: String?, format: String, width: Int, height: Int, bytes: Int,
-        cache: CacheOutcome, ms: StageTimings = StageTimings()
+        cache: CacheOutcome, sha256: String? = nil, ms: StageTimings = StageTimings()
     ) {
         self.output = output
         self.format = format
@@ -26,6 +29,7 @@ public struct JobResult: Sendable, Hashable, Codable {
         self.height = height
         self.bytes = bytes
         self.cache = cache
+        self.sha256 = sha256
         self.ms = ms
     }
 }

@@ -226,8 +226,15 @@ package enum EventJSONReader {
                 guard let value = string() else { return nil }
                 output = value
             }
+            var sha256: String?
+            if key(#","sha256":"#) {
+                guard let value = string() else { return nil }
+                sha256 = value
+            }
             guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
-            return JobResult(output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, ms: timings)
+            return JobResult(
+                output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256,
+                ms: timings)
         }
 
     }

@@ -8,7 +8,7 @@
 /// Keys in sorted order (see `JobEvent+Codable.swift`): `at`, `attempt`?, `batch`?, `count`?,
 /// `error`? (`code`, `message`, `willRetry`), `id`, `job`?, `result`? (`bytes`, `cache`, `format`,
 /// `height`, `ms` (`decode`, `encode`, `fetch`, `process`, `store`, each optional), `output`?,
-/// `width`), `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
+/// `sha256`?, `width`), `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
 /// written as `JSONEncoder` writes them (a `Double`'s shortest description without a trailing
 /// `.0`; stage times rounded to microseconds first, non-finite ones left out, as
 /// `StageTimings.encode` does).
@@ -126,6 +126,10 @@ package enum EventJSONWriter {
         if let output = result.output {
             JobJSONWriter.literal(#","output":"#, into: &out)
             JobJSONWriter.string(output, into: &out)
+        }
+        if let sha256 = result.sha256 {
+            JobJSONWriter.literal(#","sha256":"#, into: &out)
+            JobJSONWriter.string(sha256, into: &out)
         }
         JobJSONWriter.literal(#","width":"#, into: &out)
         JobJSONWriter.integer(result.width, into: &out)

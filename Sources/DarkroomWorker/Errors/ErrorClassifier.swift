@@ -14,7 +14,8 @@ import DarkroomSystem
 /// | `SourceError` 5xx, 408, 429, timeout, connection, file I/O | `source.*` | yes |
 /// | `CacheError` disk full, NFS hiccups (`isTransient`) | `cache.*` | yes |
 /// | `CacheError` permission, corrupt, layout | `cache.*` | no |
-/// | `WorkerError` output refused / unsupported format / cannot write | `output.*` | per error (disk full: yes) |
+/// | `WorkerError` unsupported format | `output.unsupported-format` | no |
+/// | `OutputError` (the output sink) refused, taken, cannot write / disk full, I/O | `output.*` | no / yes |
 /// | `FileIOError` | `file.cannot-write` | yes when its errno is `ENOSPC` or `EDQUOT` |
 /// | `RedisError` connection, timeout, LOADING/BUSY… | `queue.redis` | yes (others no) |
 /// | `JobQueueError` unavailable | `queue.unavailable` | yes (others no) |

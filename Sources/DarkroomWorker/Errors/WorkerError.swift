@@ -1,9 +1,9 @@
 import DarkroomSystem
 
-/// A job failure the worker itself detects (outside the pipeline): an output it may not or
-/// cannot write, an output format it cannot encode. Carries its own code and retry rule.
+/// A job failure the worker itself detects (outside the pipeline and the output sink): an
+/// output format it cannot encode. Carries its own code and retry rule.
 public struct WorkerError: DarkroomError, Equatable {
-    /// A stable dotted code, e.g. `output.not-allowed`.
+    /// A stable dotted code, e.g. `output.unsupported-format`.
     public var code: String
     public var message: String
     /// True when trying again later may succeed (a full disk).
@@ -21,15 +21,6 @@ public struct WorkerError: DarkroomError, Equatable {
     public var errorCode: String { code }
     public var errorMessage: String { message }
     public var description: String { message }
-
-    /// The job's `output` is outside every `--allow-output-root` (or the worker has none).
-    static func outputNotAllowed(_ output: String, roots: [String]) -> WorkerError {
-        let why =
-            roots.isEmpty
-            ? "this worker accepts no outputs; start it with --allow-output-root DIR"
-            : "it is not inside an allowed output root (\(roots.joined(separator: ", ")))"
-        return WorkerError(code: "output.not-allowed", message: "output directory '\(output)' refused: \(why)", isTransient: false)
-    }
 
     /// The job's `format` is not one this worker can write.
     static func unsupportedFormat(_ name: String) -> WorkerError {

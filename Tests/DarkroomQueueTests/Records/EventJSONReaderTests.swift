@@ -28,6 +28,22 @@ struct EventJSONReaderTests {
         }
     }
 
+    @Test("A succeeded event's sha256 is read on the fast path; an older worker's event without it still reads, with none")
+    func sha256() throws {
+        let digest = String(repeating: "0123456789abcdef", count: 4)
+        let withDigest =
+            #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","id":"e1","job":"j1","result":{"bytes":10,"cache":"miss","format":"webp","height":3,"ms":{"store":2},"output":"/out/a.webp","sha256":""#
+            + digest + #"","width":4},"type":"succeeded","version":1,"worker":"w"}"#
+        let read = try #require(Self.fast(Array(withDigest.utf8)))
+        #expect(read.result?.sha256 == digest)
+        #expect(read == Self.foundation(Array(withDigest.utf8)))
+        let older = withDigest.replacingOccurrences(of: #","sha256":""# + digest + #"""#, with: "")
+        let readOlder = try #require(Self.fast(Array(older.utf8)))
+        #expect(readOlder.result?.sha256 == nil)
+        #expect(readOlder.result?.output == "/out/a.webp")
+        #expect(readOlder == Self.foundation(Array(older.utf8)))
+    }
+
     @Test("Non-canonical, foreign and broken records leave the fast path, and decode exactly as JSONDecoder decides")
     func otherRecords() throws {
         let canonical =

@@ -36,6 +36,7 @@ struct EventJSONWriterTests {
             width: Int.random(in: 0...100_000, using: &random), height: Int.random(in: 0...100_000, using: &random),
             bytes: Int.random(in: 0...Int(Int32.max), using: &random),
             cache: CacheOutcome.allCases.randomElement(using: &random) ?? .miss,
+            sha256: Bool.random(using: &random) ? text(&random, length: 1...64) : nil,
             ms: StageTimings(
                 fetch: milliseconds(&random), decode: milliseconds(&random), process: milliseconds(&random),
                 encode: milliseconds(&random), store: milliseconds(&random)))

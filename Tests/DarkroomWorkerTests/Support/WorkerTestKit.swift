@@ -1,6 +1,7 @@
 import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomStandardProcessors
@@ -63,7 +64,7 @@ enum WorkerTestKit {
             heartbeatInterval: .milliseconds(200), retryBackoff: .immediate,
             queueBackoff: RetryBackoff(base: .milliseconds(10), cap: .milliseconds(50)),
             releaseDelay: releaseDelay, reserveWait: .milliseconds(200),
-            allowedOutputRoots: outputRoots, processors: processors, version: "test")
+            outputs: VolumeSink(roots: outputRoots), processors: processors, version: "test")
     }
 
     static func job(

@@ -13,11 +13,11 @@ import Darwin
 ///   relative paths taken from the worker's working directory), must be a root or below one; it
 ///   is created if missing. Directories that passed are remembered, so repeated jobs into one
 ///   directory cost no file-system calls here.
-/// - When the result is written (`OutputWriter`): the directory is opened, and the real path of
+/// - When an output is written (`VolumeWriter`): the directory is opened, and the real path of
 ///   what was opened (symlinks resolved, read back from `/proc/self/fd`) must be inside a root's
 ///   real path; the file is then created relative to that open directory. A symlink planted
 ///   under a root, or swapped in after the first check, cannot lead a write outside.
-final class OutputRoots: Sendable {
+final class VolumeRoots: Sendable {
     /// The roots, absolute and lexically normalised.
     let roots: [String]
     private let realRoots = Locked<[String: String]>([:])
@@ -34,13 +34,13 @@ final class OutputRoots: Sendable {
     }
 
     /// The directory to write `output` into, created if missing (blocking file-system calls).
-    /// - Throws: `WorkerError` `output.not-allowed`, or `output.*` when it cannot be created.
-    func prepare(_ output: String) throws(WorkerError) -> String {
+    /// - Throws: `output.not-allowed`, or `output.*` when it cannot be created.
+    func prepare(_ output: String) throws(OutputError) -> String {
         let directory = Self.absolute(output)
         if prepared.withLock({ $0.contains(directory) }) { return directory }
-        guard let root = roots.first(where: { Self.contains($0, directory) }) else { throw .outputNotAllowed(output, roots: roots) }
+        guard let root = roots.first(where: { Self.contains($0, directory) }) else { throw .notAllowed(output, roots: roots) }
         try createDirectories(directory, under: root, output: output)
-        guard let real = Self.realPath(directory), isInsideRealRoot(real) else { throw .outputNotAllowed(output, roots: roots) }
+        guard let real = Self.realPath(directory), isInsideRealRoot(real) else { throw .notAllowed(output, roots: roots) }
         _ = prepared.withLock { $0.insert(directory) }
         return directory
     }
@@ -55,7 +55,7 @@ final class OutputRoots: Sendable {
     /// `mkdir -p directory` below `root`, one directory at a time through opened descriptors, each
     /// checked to lie inside a real root before anything is created in it: a symlink under the
     /// root that points elsewhere cannot make the worker create directories outside the roots.
-    private func createDirectories(_ directory: String, under root: String, output: String) throws(WorkerError) {
+    private func createDirectories(_ directory: String, under root: String, output: String) throws(OutputError) {
         var info = stat()
         if stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
         var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -64,28 +64,26 @@ final class OutputRoots: Sendable {
             try Self.createDirectories(root)
             fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
-        guard fd >= 0 else { throw OutputWriter.failure(errno, path: root, doing: "open the directory") }
+        guard fd >= 0 else { throw OutputError.failure(errno, path: root, doing: "open the directory") }
         defer { close(fd) }
         let rest = root == "/" ? directory.dropFirst() : directory.dropFirst(root.count)
         for part in rest.split(separator: "/") {
             let name = String(part)
             if mkdirat(fd, name, 0o755) != 0 && errno != EEXIST {
-                throw OutputWriter.failure(errno, path: directory, doing: "create the directory")
+                throw OutputError.failure(errno, path: directory, doing: "create the directory")
             }
             let next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard next >= 0 else {
                 let code = errno
                 if code == ENOTDIR {
-                    throw WorkerError(
-                        code: "output.cannot-write", message: "\(directory): a part of it exists and is not a directory",
-                        isTransient: false)
+                    throw OutputError(.cannotWrite, "\(directory): a part of it exists and is not a directory")
                 }
-                throw OutputWriter.failure(code, path: directory, doing: "create the directory")
+                throw OutputError.failure(code, path: directory, doing: "create the directory")
             }
             close(fd)
             fd = next
-            guard let real = OutputWriter.realPath(of: fd, fallback: nil), isInsideRealRoot(real) else {
-                throw .outputNotAllowed(output, roots: roots)
+            guard let real = VolumeWriter.realPath(of: fd, fallback: nil), isInsideRealRoot(real) else {
+                throw .notAllowed(output, roots: roots)
             }
         }
     }
@@ -139,18 +137,18 @@ final class OutputRoots: Sendable {
     }
 
     /// `mkdir -p`, mode 0755; a directory that exists costs one `stat`.
-    static func createDirectories(_ path: String) throws(WorkerError) {
+    static func createDirectories(_ path: String) throws(OutputError) {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
         var current = ""
         for part in path.split(separator: "/") {
             current += "/" + part
             if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw OutputWriter.failure(errno, path: path, doing: "create the directory")
+                throw OutputError.failure(errno, path: path, doing: "create the directory")
             }
         }
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw WorkerError(code: "output.cannot-write", message: "\(path): exists and is not a directory", isTransient: false)
+            throw OutputError(.cannotWrite, "\(path): exists and is not a directory")
         }
     }
 }

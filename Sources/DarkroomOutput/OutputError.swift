@@ -1,0 +1,68 @@
+import DarkroomSystem
+
+/// Why an output could not be stored, with a stable code. Transient (the job is retried) when
+/// the volume or quota is full or the file system had a hiccup; permanent otherwise.
+public struct OutputError: CodedDarkroomError, Equatable {
+    /// The codes an `OutputSink` raises.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The destination is outside what the sink accepts (`--allow-output-root`), or the name
+        /// is not one safe path component.
+        case notAllowed = "output.not-allowed"
+        /// The name holds different bytes and the store was asked not to replace them.
+        case taken = "output.taken"
+        /// Permissions, a file where a directory should be, and other failures that need a person.
+        case cannotWrite = "output.cannot-write"
+        /// The volume or the quota is full.
+        case diskFull = "output.disk-full"
+        /// A transient I/O failure (a busy network file system).
+        case io = "output.io"
+    }
+
+    public var code: Code
+    public var message: String
+    /// The errno behind the failure, when a system call failed.
+    public var systemError: Int32?
+
+    public init(_ code: Code, _ message: String, systemError: Int32? = nil) {
+        self.code = code
+        self.message = message
+        self.systemError = systemError
+    }
+
+    public var isTransient: Bool { code == .diskFull || code == .io }
+    public var description: String { message }
+
+    /// A destination outside every allowed root (or a sink that accepts none).
+    public static func notAllowed(_ destination: String, roots: [String]) -> OutputError {
+        let why =
+            roots.isEmpty
+            ? "this worker accepts no outputs; start it with --allow-output-root DIR"
+            : "it is not inside an allowed output root (\(roots.joined(separator: ", ")))"
+        return OutputError(.notAllowed, "output directory '\(destination)' refused: \(why)")
+    }
+
+    /// A name that is not one safe path component.
+    public static func badName(_ name: String) -> OutputError {
+        OutputError(.notAllowed, "output name '\(name)' refused: it must be one file name, without '/'")
+    }
+
+    /// The name holds other bytes.
+    public static func taken(_ location: String) -> OutputError {
+        OutputError(.taken, "\(location): already holds a different output")
+    }
+
+    /// The error for a failed system call: a full disk (or quota) and the errors of a busy
+    /// network file system are transient; permissions and the rest are not.
+    public static func failure(_ code: Int32, path: String, doing what: String) -> OutputError {
+        let errno = Errno(code)
+        let reason = errno.message
+        if errno.isOutOfSpace {
+            return OutputError(.diskFull, "\(path): cannot \(what) (\(reason)); free space on the output volume", systemError: code)
+        }
+        if errno.isTransientIO {
+            return OutputError(.io, "\(path): cannot \(what) (\(reason))", systemError: code)
+        }
+        return OutputError(
+            .cannotWrite, "\(path): cannot \(what) (\(reason)); check the output directory's owner and mode", systemError: code)
+    }
+}

@@ -132,10 +132,14 @@ extension Worker {
 
     /// Stores a result under the source's name if it is free or already holds these bytes (a
     /// redelivery, or an identical job); when another job's different output has it, under the
-    /// job id's name, which only this job writes.
+    /// job id's name, which only this job writes (and so replaces).
     static func store(
         _ bytes: [UInt8], names: (preferred: String, fallback: String), in output: String, sink: any OutputSink
     ) async throws(OutputError) -> StoredOutput {
+        // A source without a usable name is named by the job id from the start.
+        if names.preferred == names.fallback {
+            return try await sink.store(bytes, named: names.fallback, in: output, onConflict: .replace)
+        }
         do throws(OutputError) {
             return try await sink.store(bytes, named: names.preferred, in: output, onConflict: .refuse)
         } catch  where error.code == .taken && names.fallback != names.preferred {

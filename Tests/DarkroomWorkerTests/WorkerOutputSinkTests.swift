@@ -2,6 +2,7 @@ import DarkroomOutput
 import DarkroomQueue
 import DarkroomTestSupport
 import DarkroomWorker
+import Foundation
 import Testing
 
 /// The worker stores outputs only through the `OutputSink` its configuration gives it: with a
@@ -58,5 +59,27 @@ struct WorkerOutputSinkTests {
         let result = try #require(events.first { $0.type == .succeeded }?.result)
         #expect(result.output == "memory:out/\(job.id.rawValue).webp")
         #expect(sink.bytes(at: "memory:out/cat.webp") == [1, 2, 3])
+    }
+
+    @Test("Given a source without a usable name, the result takes the job id's name, replacing what an earlier attempt left there")
+    func namelessSourceTakesTheJobID() async throws {
+        let image = try WorkerTestKit.image(width: 120, height: 80)
+        let source = "data:image/jpeg;base64," + Data(image).base64EncodedString()
+        let sink = MemorySink()
+        var configuration = WorkerTestKit.configuration()
+        configuration.outputs = sink
+        let job = WorkerTestKit.job(source, output: "out", format: "webp")
+        _ = try await sink.store([1, 2, 3], named: "\(job.id.rawValue).webp", in: "out", onConflict: .replace)
+        let queue = MemoryQueue()
+        let running = WorkerTestKit.Running(
+            Worker(queue: queue, pipeline: WorkerTestKit.pipeline(), configuration: configuration, logger: WorkerTestKit.silent))
+        _ = try await queue.enqueue([job])
+        let events = try await WorkerTestKit.finish("b", on: queue)
+        try await running.stop()
+
+        let result = try #require(events.first { $0.type == .succeeded }?.result)
+        #expect(result.output == "memory:out/\(job.id.rawValue).webp")
+        #expect(sink.bytes(at: "memory:out/\(job.id.rawValue).webp")?.count == result.bytes)
+        #expect(sink.locations.count == 1)
     }
 }

@@ -1,7 +1,8 @@
 /// What a succeeded job produced; carried by its `succeeded` event.
 public struct JobResult: Sendable, Hashable, Codable {
-    /// Where the result can be read: the file under the job's `output` directory, or the cache file
-    /// when the job had no `output`. Nil when the result lives only in memory.
+    /// Where the result can be read: the output's location as the worker's output sink reports it
+    /// (the file under the job's `output` directory), or the cache file when the job had no
+    /// `output`. Nil when the result lives only in memory.
     public var output: String?
     /// The encoded format (`jpeg`, `png`, `webp`, `gif`).
     public var format: String

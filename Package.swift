@@ -273,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomRedisTests",
             dependencies: [
-                "DarkroomRedis", "DarkroomQueue", "DarkroomEventStream", "DarkroomQueueContract", "DarkroomSchema",
+                "DarkroomRedis", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomQueueContract", "DarkroomSchema",
                 "DarkroomSystem", "DarkroomTestSupport",
             ],
             swiftSettings: strictSettings),

@@ -16,7 +16,9 @@ struct FoldAgreementTests {
     /// One sequence: three workers, two batches; successes from the cache and not, a failure that
     /// is retried and then succeeds, one that is final, jobs dead after retries and after a start,
     /// cancelled jobs, a job restarted by another worker after its first worker crashed (and went
-    /// offline), and a job still running at the end.
+    /// offline), one taken over from a worker still alive (whose late acknowledgement publishes
+    /// nothing), one redelivered to the worker that had it, a worker gone offline holding a job,
+    /// and jobs still running at the end.
     static func events(from base: Timestamp) -> [JobEvent] {
         var time = base
         func at() -> Timestamp {
@@ -56,6 +58,18 @@ struct FoldAgreementTests {
             .started(job: job("k2"), batch: "b2", worker: "w3", attempt: 1, at: at()),
             .started(job: job("k4"), batch: "b2", worker: "w2", attempt: 1, at: at()),
             .dead(job: job("k4"), batch: "b2", worker: "w2", attempt: 1, error: stalled, at: at()),
+            // w3 is slow, not dead: w2 takes m1 over and ends it; w3's own end is never published.
+            .started(job: job("m1"), batch: "b2", worker: "w3", attempt: 1, at: at()),
+            .started(job: job("m1"), batch: "b2", worker: "w2", attempt: 2, at: at()),
+            .succeeded(job: job("m1"), batch: "b2", worker: "w2", attempt: 2, result: hit, at: at()),
+            // w2 reclaims its own m3: still one running job.
+            .started(job: job("m3"), batch: "b2", worker: "w2", attempt: 1, at: at()),
+            .started(job: job("m3"), batch: "b2", worker: "w2", attempt: 2, at: at()),
+            .succeeded(job: job("m3"), batch: "b2", worker: "w2", attempt: 2, result: miss, at: at()),
+            // w4 goes offline holding m2, which is still pending.
+            .workerOnline(worker: "w4", at: at()),
+            .started(job: job("m2"), batch: "b2", worker: "w4", attempt: 1, at: at()),
+            .workerOffline(worker: "w4", at: at()),
         ]
     }
 
@@ -112,8 +126,8 @@ struct FoldAgreementTests {
         }
 
         // And the sequence is not vacuous: every kind of outcome happened.
-        #expect(snapshot.jobs == ["succeeded": 4, "failed": 1, "retried": 2, "dead": 2, "cancelled": 2])
-        #expect(snapshot.workers.map(\.running).reduce(0, +) == 1)
+        #expect(snapshot.jobs == ["succeeded": 6, "failed": 1, "retried": 2, "dead": 2, "cancelled": 2])
+        #expect(Dictionary(uniqueKeysWithValues: snapshot.workers.map { ($0.name, $0.running) }) == ["w1": 0, "w2": 0, "w3": 1, "w4": 1])
         #expect(snapshot.failures.count == 5)
     }
 }

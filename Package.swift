@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "DarkroomStandardProcessors", targets: ["DarkroomStandardProcessors"]),
         .library(name: "DarkroomPipeline", targets: ["DarkroomPipeline"]),
         .library(name: "DarkroomQueue", targets: ["DarkroomQueue"]),
+        .library(name: "DarkroomEventStream", targets: ["DarkroomEventStream"]),
+        .library(name: "DarkroomFleetStatus", targets: ["DarkroomFleetStatus"]),
         .library(name: "DarkroomRedis", targets: ["DarkroomRedis"]),
         .library(name: "DarkroomOutput", targets: ["DarkroomOutput"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
@@ -119,7 +121,13 @@ let package = Package(
             name: "DarkroomCache",
             dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
+        // Job and event records with their JSON fast paths, the driver contract, `MemoryQueue`.
         .target(name: "DarkroomQueue", dependencies: ["DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
+        // The event stream as a reactive source (`EventSource`) over any driver.
+        .target(name: "DarkroomEventStream", dependencies: ["DarkroomQueue", "DarkroomSystem"], swiftSettings: strictSettings),
+        // The fleet's read model (`FleetStatus`, its reader, the `CoordinatorStore` protocol): no
+        // Prometheus, Hummingbird or hiredis, so the CLI and an HTTP API share it with the coordinator.
+        .target(name: "DarkroomFleetStatus", dependencies: ["DarkroomQueue"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomPipeline",
             dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomCache", "DarkroomSystem"],
@@ -128,7 +136,7 @@ let package = Package(
         .target(
             name: "DarkroomRedis",
             dependencies: [
-                "DarkroomQueue", "DarkroomSystem", "CHiredis",
+                "DarkroomQueue", "DarkroomFleetStatus", "DarkroomSystem", "CHiredis",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
@@ -152,7 +160,7 @@ let package = Package(
         .target(
             name: "DarkroomCoordinator",
             dependencies: [
-                "DarkroomQueue", "DarkroomSystem",
+                "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -164,7 +172,7 @@ let package = Package(
         .target(
             name: "DarkroomCoordinatorHTTP",
             dependencies: [
-                "DarkroomCoordinator", "DarkroomQueue", "DarkroomSystem",
+                "DarkroomCoordinator", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -176,14 +184,16 @@ let package = Package(
         .target(
             name: "DarkroomClient",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomEventStream",
+                "DarkroomFleetStatus", "DarkroomSchema", "DarkroomSystem",
             ],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
             dependencies: [
                 "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
-                "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomOutput", "DarkroomClient",
+                "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
+                "DarkroomWorker", "DarkroomOutput", "DarkroomClient",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
                 "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -258,17 +268,20 @@ let package = Package(
             swiftSettings: strictSettings),
         // The job queue contract, written once and run by both drivers' tests.
         .target(
-            name: "DarkroomQueueContract", dependencies: ["DarkroomQueue", "DarkroomSchema"],
+            name: "DarkroomQueueContract", dependencies: ["DarkroomQueue", "DarkroomEventStream", "DarkroomSchema"],
             path: "Tests/DarkroomQueueContract", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomQueueTests",
             dependencies: ["DarkroomQueue", "DarkroomQueueContract", "DarkroomSchema"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "DarkroomEventStreamTests", dependencies: ["DarkroomEventStream", "DarkroomQueue"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "DarkroomRedisTests",
             dependencies: [
-                "DarkroomRedis", "DarkroomQueue", "DarkroomQueueContract", "DarkroomSchema", "DarkroomSystem",
-                "DarkroomTestSupport",
+                "DarkroomRedis", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomQueueContract", "DarkroomSchema",
+                "DarkroomSystem", "DarkroomTestSupport",
             ],
             swiftSettings: strictSettings),
         // The output sink contract, written once and run against every sink.
@@ -292,7 +305,7 @@ let package = Package(
             name: "DarkroomCLITests",
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomSources", "DarkroomTestSupport",
-                "DarkroomQueue", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
+                "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
             ],
             swiftSettings: strictSettings),
         // A Swift plugin made with the kit for its tests (every argument kind, the failures).
@@ -320,7 +333,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomCoordinatorTests",
             dependencies: [
-                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
+                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis",
+                "DarkroomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -36,8 +36,9 @@ ci=0
 realtime='\.[A-Za-z0-9_]+RealTimeTests\b'
 pixels='^(DarkroomCodecsTests|DarkroomCoreTests|StandardProcessorsTests|DarkroomFuzzTests)\.'
 # What CI runs under TSan: the targets that hold the concurrency (locks, atomics, the group
-# commit, the blocking pool, continuations, the source fetcher's coalescing, the plugin host).
-concurrency='^(DarkroomQueueTests|DarkroomWorkerTests|DarkroomPipelineTests|DarkroomCacheTests|DarkroomSystemTests|DarkroomRedisTests|DarkroomSourcesTests|DarkroomPluginsTests)\.'
+# commit, the blocking pool, continuations and the event source's buffers, the source fetcher's
+# coalescing, the plugin host).
+concurrency='^(DarkroomQueueTests|DarkroomEventStreamTests|DarkroomWorkerTests|DarkroomPipelineTests|DarkroomCacheTests|DarkroomSystemTests|DarkroomRedisTests|DarkroomSourcesTests|DarkroomPluginsTests)\.'
 
 case "$kind" in
     thread)

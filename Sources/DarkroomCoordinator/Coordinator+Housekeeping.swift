@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 
 /// Housekeeping, once per `housekeepingInterval` while this coordinator leads.

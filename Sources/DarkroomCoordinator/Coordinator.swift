@@ -1,3 +1,5 @@
+import DarkroomEventStream
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomSystem
 import Logging

@@ -1,4 +1,5 @@
 import DarkroomCoordinator
+import DarkroomFleetStatus
 import DarkroomQueue
 import Hummingbird
 import Logging
@@ -55,7 +56,7 @@ public final class CoordinatorHTTPServer: Service, Sendable {
         guard let fleet = queue as? any FleetStatusReader.Queue else {
             return { try RecordJSON.encoder().encode(metrics.snapshot()).map { $0 } }
         }
-        let reader = FleetStatusReader(queue: fleet, store: queue as? any CoordinatorStore)
+        let reader = FleetStatusReader(queue: fleet, store: (queue as? any CoordinatorStoreProviding)?.coordinatorStore)
         return { try RecordJSON.encoder().encode(try await reader.read()).map { $0 } }
     }
 

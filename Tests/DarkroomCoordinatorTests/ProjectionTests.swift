@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomTestSupport
@@ -17,6 +18,8 @@ struct ProjectionTests {
         let client: RedisClient
         let clock = ManualQueueClock(start: .now())
         let queue: RedisStreamsQueue
+        /// The coordinator's state beside the queue.
+        var store: RedisCoordinatorStore { RedisCoordinatorStore(queue: queue) }
 
         init(retention: Int = 100_000) throws {
             server = try RedisTestServer()
@@ -28,7 +31,7 @@ struct ProjectionTests {
             _ name: String, streamCap: Int = 1_000_000, log: EventLogConfiguration? = nil, offlineGrace: Duration = .seconds(3600)
         ) -> Coordinator {
             Coordinator(
-                queue: queue, store: queue,
+                queue: queue, store: store,
                 configuration: .init(
                     eventLog: log, batchSize: 7, pollWait: .milliseconds(20), name: name, leaseTTL: .seconds(3),
                     streamCap: streamCap, housekeepingInterval: .milliseconds(20), workerOfflineGrace: offlineGrace),
@@ -54,7 +57,7 @@ struct ProjectionTests {
             let latest = try await queue.latestEventCursor()
             try await run(coordinator) { progress in
                 guard let target = StreamPosition(latest), latest != .start else {
-                    return try await queue.coordinatorRegistration() != nil
+                    return try await store.coordinatorRegistration() != nil
                 }
                 return progress.projectionCheckpoint.flatMap(StreamPosition.init).map { $0 >= target } ?? false
             }
@@ -84,16 +87,16 @@ struct ProjectionTests {
 
         try await fleet.catchUp(fleet.coordinator("c1"))
 
-        let succeeded = try #require(try await fleet.queue.jobProjection(JobID(rawValue: "j1")!))
+        let succeeded = try #require(try await fleet.store.jobProjection(JobID(rawValue: "j1")!))
         #expect(succeeded.latest.type == .succeeded)
         #expect(succeeded.starts == 1)
         #expect(succeeded.durationMilliseconds != nil)
-        #expect(try await fleet.queue.jobProjection(JobID(rawValue: "j4")!)?.latest.error?.code == "image.corrupt")
-        #expect(try await fleet.queue.jobProjection(JobID(rawValue: "j5")!)?.latest.type == .dead)
-        #expect(try await fleet.queue.jobProjection(JobID(rawValue: "j6")!)?.latest.type == .started)
-        #expect(try await fleet.queue.jobProjection(JobID(rawValue: "nope")!) == nil)
+        #expect(try await fleet.store.jobProjection(JobID(rawValue: "j4")!)?.latest.error?.code == "image.corrupt")
+        #expect(try await fleet.store.jobProjection(JobID(rawValue: "j5")!)?.latest.type == .dead)
+        #expect(try await fleet.store.jobProjection(JobID(rawValue: "j6")!)?.latest.type == .started)
+        #expect(try await fleet.store.jobProjection(JobID(rawValue: "nope")!) == nil)
 
-        let batch = try #require(try await fleet.queue.batchProjection("b"))
+        let batch = try #require(try await fleet.store.batchProjection("b"))
         #expect(batch.running == 1)
         #expect(batch.queued == 0)
         #expect(batch.p50Milliseconds != nil)
@@ -101,7 +104,7 @@ struct ProjectionTests {
         let counters = try #require(try await fleet.queue.batchProgress("b"))
         #expect((counters.total, counters.succeeded, counters.failed, counters.dead) == (6, 3, 1, 1))
 
-        let workers = try await fleet.queue.workerProjections()
+        let workers = try await fleet.store.workerProjections()
         #expect(workers == [WorkerProjection(name: "w", state: .online, jobsDone: 5, errors: 2, currentJobs: 1, lastEventAt: workers.first?.lastEventAt)])
     }
 
@@ -116,10 +119,10 @@ struct ProjectionTests {
         // A second run (a restart) from the stored checkpoint: earlier events are not folded again.
         try await fleet.catchUp(fleet.coordinator("c1"))
 
-        #expect(try await fleet.queue.workerProjections().first?.jobsDone == 20)
-        let batch = try #require(try await fleet.queue.batchProjection("b"))
+        #expect(try await fleet.store.workerProjections().first?.jobsDone == 20)
+        let batch = try #require(try await fleet.store.batchProjection("b"))
         #expect((batch.running, batch.queued) == (0, 0))
-        #expect(try await fleet.queue.coordinatorRegistration()?.checkpoint == fleet.queue.latestEventCursor())
+        #expect(try await fleet.store.coordinatorRegistration()?.checkpoint == fleet.queue.latestEventCursor())
     }
 
     @Test("A second coordinator waits for the lease and takes over where the first stopped")
@@ -157,7 +160,7 @@ struct ProjectionTests {
         second.shutdownGracefully()
         try await waiting.value
         #expect(second.snapshot.projectionCheckpoint == latest)
-        #expect(try await fleet.queue.workerProjections().first?.jobsDone == 5)
+        #expect(try await fleet.store.workerProjections().first?.jobsDone == 5)
     }
 
     @Test("While registered, publishers keep unread events up to the cap and the coordinator trims behind what it read")

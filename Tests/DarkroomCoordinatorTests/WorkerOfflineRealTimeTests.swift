@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomTestSupport
@@ -30,7 +31,7 @@ struct WorkerOfflineRealTimeTests {
 
         let offline = try await fleet.queue.readEvents(after: .start, limit: 100, wait: .zero).filter { $0.event.type == .workerOffline }
         #expect(offline.map(\.event.worker) == ["gone"])
-        let states = try await fleet.queue.workerProjections()
+        let states = try await fleet.store.workerProjections()
         #expect(states.map(\.name) == ["alive", "gone"])
         #expect(states.map(\.state) == [.online, .offline])
     }

@@ -1,3 +1,4 @@
+import DarkroomEventStream
 import DarkroomQueue
 import Testing
 

@@ -83,7 +83,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let queue = RedisStreamsQueue(client: client, configuration: JobQueueConfiguration(), keyPrefix: settings.keyPrefix)
         let metrics = CoordinatorMetrics()
         let coordinator = Coordinator(
-            queue: queue, store: queue,
+            queue: queue, store: RedisCoordinatorStore(queue: queue),
             configuration: .init(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap), logger: logger,
             metrics: metrics)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: coordinator)]

@@ -1,4 +1,5 @@
 import DarkroomClient
+import DarkroomEventStream
 import DarkroomQueue
 
 /// Follows an `EventSource` and hands the matching events to a closure; the part of

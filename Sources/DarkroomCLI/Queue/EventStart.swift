@@ -1,4 +1,5 @@
 import DarkroomCache
+import DarkroomEventStream
 import DarkroomQueue
 import Foundation
 

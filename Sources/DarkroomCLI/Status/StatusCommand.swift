@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomClient
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomRedis
 import Foundation
@@ -50,7 +51,7 @@ struct StatusCommand: AsyncParsableCommand {
                 try await showJob(id, queue: queue)
                 return
             }
-            let status = try await FleetStatusReader(queue: queue, store: queue).read(batches: batch.isEmpty ? nil : batch)
+            let status = try await FleetStatusReader(queue: queue, store: RedisCoordinatorStore(queue: queue)).read(batches: batch.isEmpty ? nil : batch)
             if json {
                 StandardOutput.line(try JSONText.line(status))
             } else {
@@ -60,9 +61,10 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     private func showJob(_ id: JobID, queue: RedisStreamsQueue) async throws {
-        let registered = try await queue.coordinatorRegistration() != nil
+        let store = RedisCoordinatorStore(queue: queue)
+        let registered = try await store.coordinatorRegistration() != nil
         let status = try await FleetClient(commandQueue: queue).lookup(id)
-        let projection = registered ? try await queue.jobProjection(id) : nil
+        let projection = registered ? try await store.jobProjection(id) : nil
         let event: JobEvent
         switch status {
         case .notFound:

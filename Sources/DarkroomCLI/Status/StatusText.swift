@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 
 /// `darkroom status` for people: a few aligned sections.

@@ -1,4 +1,5 @@
 import DarkroomClient
+import DarkroomEventStream
 import DarkroomQueue
 import Foundation
 

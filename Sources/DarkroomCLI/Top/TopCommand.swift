@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomClient
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomRedis
 
@@ -43,7 +44,7 @@ struct TopCommand: AsyncParsableCommand {
         Interruption.install()
         let fullScreen = !plain && Terminal.isTerminal(1)
         try await QueueCommandRunner.run(redis) { queue in
-            let reader = FleetStatusReader(queue: queue, store: queue)
+            let reader = FleetStatusReader(queue: queue, store: RedisCoordinatorStore(queue: queue))
             var model = TopModel()
             var cursor = try await queue.latestEventCursor()
             let period = Duration.milliseconds(Int64(interval * 1000))

@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 
 /// Renders `darkroom top`: a full screen for a terminal, or one summary line for a pipe.

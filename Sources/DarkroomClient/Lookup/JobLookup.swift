@@ -1,9 +1,10 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomSystem
 
 /// Finds a job's latest state.
 ///
-/// With a coordinator (the queue is a `CoordinatorStore` and one is registered) the job's
+/// With a coordinator (the queue has a `CoordinatorStore` and one is registered) the job's
 /// projection answers in O(1), and only the events after the coordinator's checkpoint are read
 /// (those it has not folded yet), so the answer is as fresh as a scan's.
 ///
@@ -18,7 +19,7 @@ struct JobLookup: Sendable {
     var skew: Duration = .seconds(300)
 
     func status(on queue: any JobQueueDriver) async throws -> JobStatus {
-        if let store = queue as? any CoordinatorStore, let checkpoint = try await store.coordinatorRegistration()?.checkpoint {
+        if let store = (queue as? any CoordinatorStoreProviding)?.coordinatorStore, let checkpoint = try await store.coordinatorRegistration()?.checkpoint {
             let projected = try await store.jobProjection(job).flatMap { Self.status(of: $0.latest) } ?? .notFound
             return try await scan(queue, after: checkpoint, from: projected)
         }

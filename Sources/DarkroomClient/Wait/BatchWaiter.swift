@@ -1,3 +1,4 @@
+import DarkroomEventStream
 import DarkroomQueue
 
 /// Waits until every job of a batch has its terminal event, or a timeout.

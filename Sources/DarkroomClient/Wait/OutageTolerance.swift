@@ -1,3 +1,4 @@
+import DarkroomEventStream
 import DarkroomQueue
 
 /// How a long-running reader (`wait`, `events --follow`) treats a queue that goes away: its

@@ -3,11 +3,17 @@ import DarkroomQueue
 /// What the metrics remember between events: counts for `/status`, the live workers (a set, so a
 /// worker that restarts without a `workerOffline` is not counted twice), the last batches and
 /// failures. Everything is bounded: at most `maxWorkers` workers, `maxBatches` batches and
-/// `maxFailures` failures are kept, the oldest dropped first.
+/// `maxFailures` failures are kept, the oldest dropped first, and at most `maxRunningJobs` running
+/// jobs are remembered.
+///
+/// The projections fold the same events in Lua (docs/architecture.md says why there are two);
+/// where both keep a count they agree (`FoldAgreementTests`).
 struct MetricsFold: Sendable {
     static let maxWorkers = 1000
     static let maxBatches = 100
     static let maxFailures = 20
+    /// Far above any fleet's concurrency: only lost events (a gap) leave starts without an end.
+    static let maxRunningJobs = 100_000
 
     /// What one event changed, for the instruments.
     struct Change {
@@ -29,6 +35,10 @@ struct MetricsFold: Sendable {
     /// Batch names, least recently touched first.
     var batchOrder: [String] = []
     var failures: [CoordinatorMetrics.Failure] = []
+    /// The worker each started, unended job runs on: a worker's `running` follows its jobs, so a
+    /// job taken over by another worker leaves the first at once (as in the projections), even
+    /// when the first is alive and its late acknowledgement publishes nothing.
+    var runningOn: [JobID: String] = [:]
     var queue: CoordinatorMetrics.QueueGauges?
 
     var liveWorkerCount: Int { workers.values.count { $0.state != "offline" } }
@@ -69,20 +79,31 @@ struct MetricsFold: Sendable {
     }
 
     private mutating func updateWorker(_ event: JobEvent, outcome: String?) {
+        var counted = true
+        if let job = event.job {
+            if event.type == .started, let name = event.worker {
+                let previous = runningOn.updateValue(name, forKey: job)
+                if let previous, previous != name { release(previous) }
+                // A redelivery to the same worker is still one running job.
+                counted = previous != name
+                if runningOn.count > Self.maxRunningJobs { runningOn.removeAll() }
+            } else if outcome != nil, let holder = runningOn.removeValue(forKey: job) {
+                release(holder)
+            }
+        }
         guard let name = event.worker else { return }
         var worker = workers[name] ?? CoordinatorMetrics.WorkerStatus(name: name)
         worker.lastSeen = event.at
         switch event.type {
         case .workerOnline:
             worker.state = "idle"
-            worker.running = 0
         case .workerOffline:
+            // Its jobs stay counted until another worker takes them over or they end: they are
+            // still pending in the queue, as in the projections.
             worker.state = "offline"
-            worker.running = 0
         case .started:
-            worker.running += 1
+            if counted { worker.running += 1 }
         default:
-            if outcome != nil { worker.running = max(worker.running - 1, 0) }
             if outcome == "succeeded" { worker.jobsDone += 1 }
             if outcome == "failed" || outcome == "dead" || outcome == "retried" { worker.errors += 1 }
         }
@@ -93,6 +114,14 @@ struct MetricsFold: Sendable {
         {
             workers[oldest.name] = nil
         }
+    }
+
+    /// A job the worker `name` was running ended, or moved to another worker.
+    private mutating func release(_ name: String) {
+        guard var worker = workers[name] else { return }
+        worker.running = max(worker.running - 1, 0)
+        if worker.state != "offline" { worker.state = worker.running > 0 ? "busy" : "idle" }
+        workers[name] = worker
     }
 
     private mutating func updateBatch(_ event: JobEvent, outcome: String?) {

@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 
 /// The projections reader.

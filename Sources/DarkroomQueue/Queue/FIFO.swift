@@ -1,28 +1,31 @@
 /// A first-in-first-out buffer with O(1) amortised push and pop: an array and a head index,
 /// compacted when the consumed prefix outgrows the live part. (No swift-collections `Deque`
-/// dependency for one small use.)
-struct FIFO<Element> {
+/// dependency for a few small uses.) Package-wide: the in-memory queue and `DarkroomEventStream`'s
+/// drop-oldest buffer use it.
+package struct FIFO<Element> {
     private var storage: [Element] = []
     private var head = 0
 
-    var count: Int { storage.count - head }
-    var isEmpty: Bool { head == storage.count }
-    var first: Element? { isEmpty ? nil : storage[head] }
+    package init() {}
 
-    mutating func append(_ element: Element) { storage.append(element) }
+    package var count: Int { storage.count - head }
+    package var isEmpty: Bool { head == storage.count }
+    package var first: Element? { isEmpty ? nil : storage[head] }
+
+    package mutating func append(_ element: Element) { storage.append(element) }
 
     /// Changes the first element in place; does nothing when empty.
-    mutating func updateFirst(_ body: (inout Element) -> Void) {
+    package mutating func updateFirst(_ body: (inout Element) -> Void) {
         guard head < storage.count else { return }
         body(&storage[head])
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         storage = []
         head = 0
     }
 
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
         head += 1
@@ -34,7 +37,7 @@ struct FIFO<Element> {
     }
 
     /// Removes and returns, in order, every element matching `predicate`.
-    mutating func removeAll(where predicate: (Element) -> Bool) -> [Element] {
+    package mutating func removeAll(where predicate: (Element) -> Bool) -> [Element] {
         var kept: [Element] = []
         var removed: [Element] = []
         kept.reserveCapacity(count)
@@ -47,5 +50,5 @@ struct FIFO<Element> {
     }
 
     /// The live elements in order (for reads that must not consume).
-    var elements: ArraySlice<Element> { storage[head...] }
+    package var elements: ArraySlice<Element> { storage[head...] }
 }

@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomTestSupport
@@ -113,10 +114,10 @@ struct CoordinatorRealTimeTests {
         let queue = RedisStreamsQueue(client: client)
         let latest = try #require(stream.last?.cursor)
         let deadline = ContinuousClock.now + .seconds(60)
-        while try await queue.coordinatorRegistration()?.checkpoint != latest, ContinuousClock.now < deadline {
+        while try await RedisCoordinatorStore(queue: queue).coordinatorRegistration()?.checkpoint != latest, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(try await queue.coordinatorRegistration()?.checkpoint == latest)
+        #expect(try await RedisCoordinatorStore(queue: queue).coordinatorRegistration()?.checkpoint == latest)
 
         let status = try await fleet.run(["status", "--batch", "logged", "--json"])
         #expect(status.status == 0, "\(status.error)")
@@ -136,7 +137,7 @@ struct CoordinatorRealTimeTests {
         #expect(jobRecord["source"] as? String == "projection")
         #expect((jobRecord["event"] as? [String: Any])?["type"] as? String == "succeeded")
 
-        let worker = try #require(try await queue.workerProjections().first { $0.name == "w1" })
+        let worker = try #require(try await RedisCoordinatorStore(queue: queue).workerProjections().first { $0.name == "w1" })
         #expect(worker.jobsDone == terminal.filter { $0.event.worker == "w1" }.count)
         #expect(worker.jobsDone == 16)
         #expect(worker.currentJobs == 0)

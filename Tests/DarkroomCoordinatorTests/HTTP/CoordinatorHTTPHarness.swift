@@ -29,7 +29,7 @@ final class CoordinatorHTTPHarness: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let silent = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let coordinator = Coordinator(
-            queue: queue, store: queue,
+            queue: queue, store: RedisCoordinatorStore(queue: queue),
             configuration: .init(eventLog: EventLogConfiguration(path: directory + "/events.jsonl", maxBytes: 1 << 30, keep: 2), pollWait: .milliseconds(100)),
             logger: silent, metrics: metrics)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)

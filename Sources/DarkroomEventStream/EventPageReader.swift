@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// The reading half of an `EventSource`, shared by both policies: resolves the start, reads page
 /// after page strictly after the last event read, rides out transient errors with backoff, and
 /// finds gaps the stream's trimming left.

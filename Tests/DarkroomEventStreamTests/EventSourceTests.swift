@@ -1,7 +1,8 @@
+import DarkroomQueue
 import Synchronization
 import Testing
 
-@testable import DarkroomQueue
+@testable import DarkroomEventStream
 
 /// `EventSource` over the in-memory queue: where it starts, what it reports, how much it holds.
 /// The queue runs on a `ManualQueueClock` that never moves, so a follower's reads wait for

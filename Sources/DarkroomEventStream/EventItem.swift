@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// What an `EventSource` hands its consumer: an event, or a note about events it will not get,
 /// in stream order — a note comes right before the first event delivered after the loss, so a
 /// consumer always knows where in the stream something went missing.

@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// Builds a `FleetStatus` from what the queue holds, and from the coordinator's projections when
 /// the queue keeps them (`CoordinatorStore`) and a coordinator is registered.
 public struct FleetStatusReader: Sendable {

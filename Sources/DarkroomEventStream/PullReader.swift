@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// `EventBufferPolicy.backpressure`: the consumer's `next()` reads a page when the previous one is
 /// used up, so nothing is read ahead of demand beyond one page, and a slow consumer slows the reading.
 struct PullReader {

@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// The fleet at a glance: what `darkroom status --json` prints and the coordinator's `/status`
 /// serves (`FleetStatusReader` builds it). Fields that only a coordinator's projections can fill
 /// are nil without one, and `needsCoordinator` names them.

@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// What the coordinator folded out of the events naming one worker.
 public struct WorkerProjection: Sendable, Hashable, Codable {
     public enum State: String, Sendable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// What the coordinator knows of one job: its latest event and what it folded around it.
 public struct JobProjection: Sendable, Hashable {
     /// The job's latest event (`started`, a `failed` that will be retried, or its terminal event):

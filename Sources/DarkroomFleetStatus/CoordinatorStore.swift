@@ -1,6 +1,9 @@
+import DarkroomQueue
+
 /// Where a coordinator keeps what it folds out of the event stream: its lease, its checkpoint and
 /// the projections (per job, per batch, per worker) that `darkroom get` and `darkroom status`
-/// answer from in O(1). `RedisStreamsQueue` implements it in Redis, beside the stream it folds.
+/// answer from in O(1). `RedisCoordinatorStore` (DarkroomRedis) implements it in Redis, beside the
+/// stream it folds; a queue that has one says so with `CoordinatorStoreProviding`.
 ///
 /// ## Exactly once
 /// `applyProjections` folds a page of events *and* moves the checkpoint in one atomic step, and

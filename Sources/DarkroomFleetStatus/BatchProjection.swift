@@ -1,3 +1,5 @@
+import DarkroomQueue
+
 /// The coordinator's fields of a batch, kept in the same record as the batch's counters (Redis:
 /// the `{p}:batch:<name>` hash). One writer per field: `total` and the terminal counters
 /// (`BatchProgress`) belong to the queue's own scripts, these to the coordinator.

@@ -1,34 +1,4 @@
-/// The coordinator's Lua scripts: its lease, and the fold of events into projections.
-enum CoordinatorScripts {
-    /// Takes or renews the lease. `KEYS`: lease. `ARGV`: owner, ttl (ms). Returns the holder after
-    /// the call.
-    static let acquireLease = RedisScript(
-        """
-        local holder = redis.call('GET', KEYS[1])
-        if not holder or holder == ARGV[1] then
-          redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-          return ARGV[1]
-        end
-        return holder
-        """)
-
-    /// Deletes the lease when `owner` holds it. `KEYS`: lease. `ARGV`: owner.
-    static let releaseLease = RedisScript(
-        """
-        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-        return 0
-        """)
-
-    /// Registers the coordinator. `KEYS`: lease, coordinator hash. `ARGV`: owner, cap,
-    /// registration ttl (ms). Only the lease holder registers; returns 1 when it did.
-    static let register = RedisScript(
-        """
-        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-        redis.call('HSET', KEYS[2], 'cap', ARGV[2], 'owner', ARGV[1])
-        redis.call('PEXPIRE', KEYS[2], ARGV[3])
-        return 1
-        """)
-
+extension CoordinatorScripts {
     /// Folds a page of events into the projections and moves the checkpoint, atomically.
     ///
     /// `KEYS`: lease, coordinator hash. `ARGV`: 1. owner, 2. expected checkpoint ('' = none yet),
@@ -277,23 +247,4 @@ enum CoordinatorScripts {
         redis.call('PEXPIRE', KEYS[2], regttl)
         return {1}
         """)
-
-    /// Marks one worker offline when its heartbeat has lapsed, with its `workerOffline` event.
-    ///
-    /// `KEYS`: lease, worker projection, worker heartbeat record, events stream.
-    /// `ARGV`: owner, the event JSON, the event retention, now (ms), grace (ms).
-    ///
-    /// Only the lease holder, only a worker the projection lists as online, whose heartbeat record
-    /// has expired and whose latest event is older than `grace` (a worker announces itself before
-    /// its first heartbeat lands). Returns 1 when it marked the worker.
-    static let markOffline = RedisScript(
-        StreamScripts.eventMaxLenFunction + """
-            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-            local state = redis.call('HMGET', KEYS[2], 'state', 'lastAt')
-            if state[1] ~= 'online' or redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
-            if tonumber(ARGV[4]) - (tonumber(state[2]) or 0) < tonumber(ARGV[5]) then return 0 end
-            redis.call('HSET', KEYS[2], 'state', 'offline', 'offlineAt', ARGV[4])
-            redis.call('XADD', KEYS[4], 'MAXLEN', '~', eventMaxLen(KEYS[4], ARGV[3]), '*', 'event', ARGV[2])
-            return 1
-            """)
 }

@@ -1,3 +1,4 @@
+import DarkroomQueue
 import DarkroomSystem
 
 /// The bounded buffer between a `.dropOldest` source's reading task and its consumer.

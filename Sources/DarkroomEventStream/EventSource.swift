@@ -1,3 +1,4 @@
+import DarkroomQueue
 import DarkroomSystem
 
 /// The event stream as a reactive source over any `JobQueueDriver` — the in-memory queue and

@@ -81,7 +81,12 @@ do {
     if result.timedOut { report("timed out with \(progress.remaining) jobs left") }
     exit(progress.allSucceeded ? 0 : 1)
 } catch let refusal as EnqueueRefusal {
-    for problem in refusal.problems { problem.lines.forEach(report) }
+    for problem in refusal.problems {
+        // The planner names the batch's chain `-p`, after the CLI's flag; here it is CHAIN.
+        let place = problem.location.map { $0 == "-p" ? "CHAIN" : $0 }
+        report((place.map { "\($0): " } ?? "") + problem.message)
+        problem.detail.forEach(report)
+    }
     report("nothing was enqueued")
     exit(2)
 } catch {

@@ -13,7 +13,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "darkroom", targets: ["darkroom"]),
+        // The client library's example: enqueue and wait, linking no image code (docs/client-library.md).
+        .executable(name: "darkroom-example-client", targets: ["darkroom-example-client"]),
         .library(name: "DarkroomSchema", targets: ["DarkroomSchema"]),
+        .library(name: "DarkroomChains", targets: ["DarkroomChains"]),
         .library(name: "DarkroomCore", targets: ["DarkroomCore"]),
         .library(name: "DarkroomCodecs", targets: ["DarkroomCodecs"]),
         .library(name: "DarkroomStandardProcessors", targets: ["DarkroomStandardProcessors"]),
@@ -78,16 +81,21 @@ let package = Package(
         .target(name: "DarkroomSystem", swiftSettings: strictSettings),
         // Processor schemas as plain records: the queue carries them in heartbeats without linking the pixels.
         .target(name: "DarkroomSchema", swiftSettings: strictSettings),
-        .target(name: "DarkroomCore", dependencies: ["DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
+        // The chain syntax without pixels: parser, binder, the argument values, the processors' specs
+        // (the standard ones included) and the output format names. Links no C library.
+        .target(name: "DarkroomChains", dependencies: ["DarkroomSchema", "DarkroomSystem"], swiftSettings: strictSettings),
+        .target(name: "DarkroomCore", dependencies: ["DarkroomChains", "DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomCodecs",
-            dependencies: ["DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2", "CDeflate"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2", "CDeflate"],
             swiftSettings: strictSettings),
         // Plugin modules: the catalog, the loader of shared libraries, the C ABI adapters; and
         // the built-in modules, registered through the same API as external ones.
         .target(
             name: "DarkroomPlugins",
-            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomCodecs", "DarkroomSources", "DarkroomSystem", "CDarkroomPlugin"],
+            dependencies: [
+                "DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomCodecs", "DarkroomSources", "DarkroomSystem", "CDarkroomPlugin",
+            ],
             swiftSettings: strictSettings),
         // Writing plugins in Swift: Swift types over the C ABI. It depends on the ABI header only,
         // never on a Darkroom module, so a Swift plugin and the host share no Swift type metadata.
@@ -97,17 +105,17 @@ let package = Package(
             path: "Plugins/Examples/Swift", swiftSettings: strictSettings),
         .target(
             name: "DarkroomStandardProcessors",
-            dependencies: ["DarkroomCore", "DarkroomPlugins"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomPlugins"],
             path: "Plugins/StandardProcessors",
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomStandardProviders",
-            dependencies: ["DarkroomCore", "DarkroomPlugins", "DarkroomSources"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomPlugins", "DarkroomSources"],
             path: "Plugins/StandardProviders",
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomStandardCoders",
-            dependencies: ["DarkroomCore", "DarkroomPlugins", "DarkroomCodecs"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomPlugins", "DarkroomCodecs"],
             path: "Plugins/StandardCoders",
             swiftSettings: strictSettings),
         .target(
@@ -130,7 +138,7 @@ let package = Package(
         .target(name: "DarkroomFleetStatus", dependencies: ["DarkroomQueue"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomPipeline",
-            dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomCache", "DarkroomSystem"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomSources", "DarkroomCache", "DarkroomSystem"],
             swiftSettings: strictSettings),
         // No image stack: `WorkLeases` comes from DarkroomSystem, SHA-256 (long lease keys) from swift-crypto.
         .target(
@@ -149,7 +157,7 @@ let package = Package(
         .target(
             name: "DarkroomWorker",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources", "DarkroomOutput",
+                "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline", "DarkroomSources", "DarkroomOutput",
                 "DarkroomQueue", "DarkroomSchema", "DarkroomSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -180,18 +188,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
-        // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing.
+        // What any program needs to use a fleet (enqueue, wait, look up, cancel); no printing, and
+        // no image code: the chain syntax and the records only (ClientTargetClosureTests holds it so).
         .target(
             name: "DarkroomClient",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomEventStream",
-                "DarkroomFleetStatus", "DarkroomSchema", "DarkroomSystem",
+                "DarkroomChains", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomSchema", "DarkroomSystem",
             ],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
+                "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
                 "DarkroomWorker", "DarkroomOutput", "DarkroomClient",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
@@ -203,6 +211,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "darkroom", dependencies: ["DarkroomCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        // A program that uses a fleet through the client library alone: no pixels, no codecs.
+        .executableTarget(
+            name: "darkroom-example-client", dependencies: ["DarkroomClient", "DarkroomRedis"],
+            path: "Examples/EnqueueAndWait", swiftSettings: strictSettings),
 
         // MARK: Tests
         // A test tool, not shipped: concurrent stores and verified reads on one cache directory.
@@ -216,19 +228,21 @@ let package = Package(
         // A benchmark tool, not shipped: the cost of crossing the plugin ABI (scripts/bench-plugins.sh).
         .executableTarget(
             name: "darkroom-plugin-bench",
-            dependencies: ["DarkroomPlugins", "DarkroomCore", "CDarkroomPlugin"],
+            dependencies: ["DarkroomPlugins", "DarkroomChains", "DarkroomCore", "CDarkroomPlugin"],
             path: "Tests/Tools/PluginBench", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomSystemTests", dependencies: ["DarkroomSystem", "DarkroomTestSupport"], swiftSettings: strictSettings),
         .testTarget(
+            name: "DarkroomChainsTests", dependencies: ["DarkroomChains", "DarkroomSchema"], swiftSettings: strictSettings),
+        .testTarget(
             name: "DarkroomCoreTests",
-            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomSystem"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomSystem"],
             swiftSettings: strictSettings),
         // MARK: Fuzzing (docs/fuzzing.md): the targets, the libFuzzer runner, the corpus replay
         .target(
             name: "DarkroomFuzzTargets",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSources",
+                "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSources",
                 "DarkroomCache", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "CHiredis", "CDarkroomPlugin",
             ],
             path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
@@ -241,12 +255,12 @@ let package = Package(
         .testTarget(
             name: "DarkroomCodecsTests",
             // CWebP: the compositing tests hold Darkroom's animated WebP decoding to libwebp's own.
-            dependencies: ["DarkroomCore", "DarkroomCodecs", "CWebP"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "CWebP"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StandardProcessorsTests",
-            dependencies: ["DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors"],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],
@@ -263,7 +277,7 @@ let package = Package(
             name: "DarkroomPipelineTests",
             dependencies: [
                 "DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",
-                "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport",
+                "DarkroomChains", "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport",
             ],
             swiftSettings: strictSettings),
         // The job queue contract, written once and run by both drivers' tests.
@@ -296,7 +310,8 @@ let package = Package(
             name: "DarkroomWorkerTests",
             dependencies: [
                 "DarkroomWorker", "DarkroomOutput", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
-                "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport",
+                "DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem",
+                "DarkroomTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -304,8 +319,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomCLITests",
             dependencies: [
-                "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomCore", "DarkroomSources", "DarkroomTestSupport",
-                "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
+                "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomChains", "DarkroomCore", "DarkroomSources",
+                "DarkroomTestSupport", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
             ],
             swiftSettings: strictSettings),
         // A Swift plugin made with the kit for its tests (every argument kind, the failures).
@@ -317,18 +332,18 @@ let package = Package(
         // DarkroomPluginKit or a plugin target: a plugin's Swift types stay in its own library.
         .testTarget(
             name: "DarkroomPluginKitTests",
-            dependencies: ["DarkroomPlugins", "DarkroomCore", "DarkroomTestSupport"],
+            dependencies: ["DarkroomPlugins", "DarkroomChains", "DarkroomCore", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomPluginsTests",
             dependencies: [
-                "DarkroomPlugins", "DarkroomCore", "DarkroomPipeline", "DarkroomCache", "DarkroomSources", "DarkroomSystem",
+                "DarkroomPlugins", "DarkroomChains", "DarkroomCore", "DarkroomPipeline", "DarkroomCache", "DarkroomSources", "DarkroomSystem",
                 "DarkroomStandardProcessors", "DarkroomTestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomClientTests",
-            dependencies: ["DarkroomClient", "DarkroomQueue", "DarkroomCore", "DarkroomSchema", "DarkroomTestSupport"],
+            dependencies: ["DarkroomClient", "DarkroomChains", "DarkroomQueue", "DarkroomSchema", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCoordinatorTests",

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -12,11 +13,7 @@ extension ImageProcessors {
     public struct BlackWhite: ImageProcessing, Hashable {
         public init() {}
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "blackWhite", version: 1,
-            summary: "greyscale by Rec. 709 luma of the sRGB values; alpha kept",
-            parameters: []
-        ) { _ in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.blackWhite) { _ in
             BlackWhite()
         }
 

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -20,14 +21,7 @@ extension ImageProcessors {
             self.color = color
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "blend", version: 1,
-            summary: "blends a colour layer onto the image with a W3C blend mode; alpha kept",
-            parameters: [
-                ParameterSpec("mode", .choice(BlendMode.allCases.map(\.rawValue)), summary: "the blend mode"),
-                ParameterSpec("color", .color, summary: "the layer colour; its alpha is the layer's opacity"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.blend) { args in
             guard let mode = BlendMode(rawValue: args.word("mode")) else {
                 throw args.invalid("mode", "must be one of \(BlendMode.allCases.map(\.rawValue).joined(separator: ", "))")
             }

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -15,11 +16,7 @@ extension ImageProcessors {
             self.radius = radius
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "blur", version: 1,
-            summary: "Gaussian blur with a standard deviation of radius pixels (as vips gaussblur)",
-            parameters: [ParameterSpec("radius", .positive(upTo: 1000), summary: "the standard deviation in pixels, > 0")]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.blur) { args in
             Blur(radius: args.number("radius"))
         }
 

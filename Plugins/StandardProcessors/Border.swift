@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -25,19 +26,7 @@ extension ImageProcessors {
             self.radius = ColorParameter.clamp(radius, to: 0...ColorParameter.maximumPixels, fallback: 0)
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "border", version: 1,
-            summary: "draws a border of the given width inside the edge; with a radius the outer corners become transparent",
-            parameters: [
-                ParameterSpec(
-                    "width", .positive(upTo: ColorParameter.maximumPixels),
-                    summary: "border width in pixels, > 0, drawn inside the edge"),
-                ParameterSpec("color", .color, summary: "border colour, composited over the image"),
-                ParameterSpec(
-                    "radius", .number(0...ColorParameter.maximumPixels), default: .number(0),
-                    summary: "outer corner radius in pixels; > 0 makes the corners outside it transparent"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.border) { args in
             Border(
                 width: args.number("width"), color: args.color("color"),
                 radius: args.number("radius"))

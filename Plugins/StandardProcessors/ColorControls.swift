@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 #if canImport(Glibc)
@@ -33,16 +34,7 @@ extension ImageProcessors {
             self.exposure = ColorParameter.clamp(exposure, to: -10...10, fallback: 0)
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "colorControls", version: 1,
-            summary: "adjusts saturation, contrast, brightness and exposure (CIColorControls + CIExposureAdjust)",
-            parameters: [
-                ParameterSpec("brightness", .number(-1...1), default: .number(0), summary: "added to every channel, −1…1"),
-                ParameterSpec("contrast", .number(0...4), default: .number(1), summary: "scales around mid-grey, 0…4"),
-                ParameterSpec("saturation", .number(0...4), default: .number(1), summary: "0 grey, 1 unchanged, up to 4"),
-                ParameterSpec("exposure", .number(-10...10), default: .number(0), summary: "EV stops in linear light, −10…10"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.colorControls) { args in
             ColorControls(
                 brightness: args.number("brightness"), contrast: args.number("contrast"),
                 saturation: args.number("saturation"), exposure: args.number("exposure"))

@@ -1,10 +1,11 @@
+import DarkroomChains
 import DarkroomCore
 
 /// Shared helpers for the colour and shape processors' parameters.
 enum ColorParameter {
     /// The largest pixel distance any radius or width can usefully have (the longest side a
     /// bitmap may have); chain text accepts numbers up to this.
-    static let maximumPixels = Double(Bitmap.maximumDimension)
+    static let maximumPixels = StandardProcessorSpecs.maximumPixels
 
     /// `value` clamped into `range`; NaN becomes `fallback`. Processors built from Swift (not from
     /// chain text, which the binder has already checked) go through this so that no value can

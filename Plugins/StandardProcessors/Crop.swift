@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -19,16 +20,7 @@ extension ImageProcessors {
             self.anchor = anchor
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "crop", version: 1,
-            summary: "cut out a WxH rectangle placed by an anchor; no resampling",
-            parameters: [
-                ParameterSpec("size", .size, summary: "the rectangle, WxH; an axis larger than the image keeps the image's size"),
-                ParameterSpec(
-                    "anchor", .anchor, default: .point(.center),
-                    summary: "which part is kept: a named position or a point (x, y) in 0…1"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.crop) { args in
             Crop(size: args.size("size"), anchor: args.anchor("anchor"))
         }
 

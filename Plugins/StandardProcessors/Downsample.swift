@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -19,11 +20,7 @@ extension ImageProcessors {
             self.size = size
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "downsample", version: 1,
-            summary: "fit inside a WxH box keeping the aspect ratio, shrinking on load; never enlarges",
-            parameters: [ParameterSpec("size", .size, summary: "the box the image must fit inside, WxH")]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.downsample) { args in
             Downsample(size: args.size("size"))
         }
 

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -18,15 +19,7 @@ extension ImageProcessors {
             self.direction = direction
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "flip", version: 1,
-            summary: "mirror left-right (horizontal) or top-bottom (vertical)",
-            parameters: [
-                ParameterSpec(
-                    "direction", .choice(Direction.allCases.map(\.rawValue)),
-                    summary: "horizontal (swap left and right) or vertical (swap top and bottom)")
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.flip) { args in
             // The binder has checked the word against the declared choices.
             Flip(Direction(rawValue: args.word("direction")) ?? .horizontal)
         }

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -23,16 +24,7 @@ extension ImageProcessors {
             self.fraction = ColorParameter.clamp(fraction, to: 0...1, fallback: 0.5)
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "overlay", version: 1,
-            summary: "covers the image's shape with a colour; fraction is how much of the original shows through",
-            parameters: [
-                ParameterSpec("color", .color, summary: "the overlay colour"),
-                ParameterSpec(
-                    "fraction", .number(0...1), default: .number(0.5),
-                    summary: "how much of the original shows through: 0 solid colour, 1 unchanged"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.overlay) { args in
             Overlay(color: args.color("color"), fraction: args.number("fraction"))
         }
 

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -32,19 +33,7 @@ extension ImageProcessors {
             self.anchor = anchor
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "resize", version: 1,
-            summary: "scale to a WxH box: fit inside, fill and crop, or stretch; may enlarge",
-            parameters: [
-                ParameterSpec("size", .size, summary: "the target box, WxH"),
-                ParameterSpec(
-                    "mode", .choice(Mode.allCases.map(\.rawValue)), default: .word(Mode.fit.rawValue),
-                    summary: "fit (inside the box), fill (cover, then crop to the box) or stretch (ignore the aspect ratio)"),
-                ParameterSpec(
-                    "anchor", .anchor, default: .point(.center),
-                    summary: "for fill: which part is kept, a named position or a point (x, y) in 0…1"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.resize) { args in
             // The binder has checked the word against the declared choices.
             Resize(size: args.size("size"), mode: Mode(rawValue: args.word("mode")) ?? .fit, anchor: args.anchor("anchor"))
         }

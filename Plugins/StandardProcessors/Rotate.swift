@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -20,16 +21,7 @@ extension ImageProcessors {
             self.background = background
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "rotate", version: 1,
-            summary: "turn clockwise by any angle; the canvas grows, uncovered corners get the background",
-            parameters: [
-                ParameterSpec("degrees", .number(-3600...3600), summary: "the angle, clockwise; multiples of 90 are exact"),
-                ParameterSpec(
-                    "background", .color, default: .color(.clear),
-                    summary: "colour of the uncovered corners, #RRGGBB or #RRGGBBAA"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.rotate) { args in
             Rotate(degrees: args.number("degrees"), background: args.color("background"))
         }
 

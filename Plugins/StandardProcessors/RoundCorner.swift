@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -53,21 +54,7 @@ extension ImageProcessors {
             self.background = background
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "roundCorner", version: 1,
-            summary: "rounds the corners with an anti-aliased arc; outside them the pixels become the background",
-            parameters: [
-                ParameterSpec(
-                    "radius", .positive(upTo: ColorParameter.maximumPixels),
-                    summary: "corner radius in pixels, > 0 (at most half the shorter side is used)"),
-                ParameterSpec(
-                    "corners", .choiceSet(Corners.named.map(\.name)), default: .words(Corners.named.map(\.name)),
-                    summary: "which corners to round, joined with +, or all"),
-                ParameterSpec(
-                    "background", .color, default: .color(.clear),
-                    summary: "colour of the cut-off corners (transparent by default)"),
-            ]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.roundCorner) { args in
             RoundCorner(
                 radius: args.number("radius"),
                 corners: Corners(names: args.words("corners")), background: args.color("background"))

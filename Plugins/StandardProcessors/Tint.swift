@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 extension ImageProcessors {
@@ -15,11 +16,7 @@ extension ImageProcessors {
             self.color = color
         }
 
-        public static let descriptor = ProcessorDescriptor(
-            name: "tint", version: 1,
-            summary: "composites a colour (at its alpha) over the image where the image is; alpha kept",
-            parameters: [ParameterSpec("color", .color, summary: "the tint colour; its alpha is the strength")]
-        ) { args in
+        public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.tint) { args in
             Tint(color: args.color("color"))
         }
 

@@ -25,21 +25,21 @@ extension FleetClient {
         }
     }
 
-    /// The formats jobs may ask for: this client's encoders, and — only when a job asks for a
+    /// The formats jobs may ask for: this client's `formats`, and — only when a job asks for a
     /// format they lack, so the common case needs no round trip — those live workers advertise,
     /// with a note for each format accepted that way.
     private func enqueueFormats(for requests: [JobRequest], defaults: EnqueueDefaults) async throws -> (EnqueueFormats, [String]) {
         var asked = Set(requests.compactMap(\.format).map { $0.lowercased() })
         if let format = defaults.format { asked.insert(format.lowercased()) }
-        let missing = asked.filter { coders.writableFormat(named: $0) == nil }
-        guard !missing.isEmpty else { return (EnqueueFormats(local: coders), []) }
+        let missing = asked.filter { formats.canonicalName($0) == nil }
+        guard !missing.isEmpty else { return (EnqueueFormats(local: formats), []) }
         let workers = try await queue.liveWorkers().sorted { $0.name < $1.name }
         let offered = Set(workers.flatMap(\.formats).map { $0.lowercased() })
         let notes = missing.intersection(offered).sorted().map { format in
             let who = workers.filter { $0.formats.contains { $0.lowercased() == format } }.prefix(3).map(\.name).joined(separator: ", ")
             return "note: format '\(format)' is not written by this darkroom; accepted because live workers write it (\(who))"
         }
-        return (EnqueueFormats(local: coders, offeredByWorkers: offered), notes)
+        return (EnqueueFormats(local: formats, offeredByWorkers: offered), notes)
     }
 
     /// Sends prepared jobs; returns how many were new (a job whose id the queue already knows is

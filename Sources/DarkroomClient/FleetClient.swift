@@ -1,12 +1,11 @@
-import DarkroomCodecs
-import DarkroomCore
+import DarkroomChains
 import DarkroomQueue
-import DarkroomStandardProcessors
 
 /// What a program needs to use a Darkroom fleet: enqueue jobs the workers will accept (checked and
 /// canonicalised here first), wait for a batch, look a job up, cancel a batch. It works over any
 /// queue driver — `RedisStreamsQueue` for a fleet, `MemoryQueue` in one process — and prints
-/// nothing: the `darkroom` CLI is one program built on it.
+/// nothing: the `darkroom` CLI is one program built on it. It links no image code: chains are
+/// checked against processor specs (`DarkroomChains`), formats against names.
 ///
 ///     let client = FleetClient(queue: queue)
 ///     let defaults = EnqueueDefaults(chain: "downsample(400x400)", batch: "nightly", workingDirectory: "/shared")
@@ -23,18 +22,19 @@ public struct FleetClient: Sendable {
     /// The queue jobs go to and events come from.
     public let queue: any Queue
     /// The processors chains are checked against fully; a processor missing here is accepted only
-    /// when a live worker offers it.
-    public let processors: ProcessorRegistry
-    /// The encoders output formats are checked against: the standard ones unless plugin modules
-    /// add formats (`darkroom enqueue --plugins`).
-    public var coders: CoderRegistry = .standard
+    /// when a live worker offers it. A program that loads plugin modules passes its runnable
+    /// registry's `validationOnly` (`darkroom enqueue --plugins`).
+    public let processors: ValidationOnlyRegistry
+    /// The output formats jobs may ask for without asking the workers: the standard ones unless
+    /// plugin modules add formats (`darkroom enqueue --plugins` passes its encoders' names).
+    public var formats: OutputFormats = .standard
     /// Tells an unreachable queue, which `wait` rides out for a minute, from any other failure.
     public let isOutage: @Sendable (any Error) -> Bool
 
     /// A client of the fleet behind `queue`. `isOutage` recognises the driver's outage errors;
     /// the default knows the `JobQueueError.unavailable` every driver reports them as.
     public init(
-        queue: any Queue, processors: ProcessorRegistry = FleetClient.standardProcessors(),
+        queue: any Queue, processors: ValidationOnlyRegistry = FleetClient.standardProcessors(),
         isOutage: @escaping @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable
     ) {
         self.queue = queue
@@ -42,10 +42,6 @@ public struct FleetClient: Sendable {
         self.isOutage = isOutage
     }
 
-    /// The standard plugin's processors: what every stock worker can run.
-    public static func standardProcessors() -> ProcessorRegistry {
-        var registry = ProcessorRegistry()
-        StandardProcessors.register(into: &registry)
-        return registry
-    }
+    /// The standard processors' specs: what every stock worker can run.
+    public static func standardProcessors() -> ValidationOnlyRegistry { StandardProcessorSpecs.catalog }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline

@@ -1,5 +1,5 @@
+import DarkroomChains
 import DarkroomClient
-import DarkroomCore
 import DarkroomQueue
 import DarkroomSchema
 import Testing

@@ -1,4 +1,5 @@
 import DarkroomCache
+import DarkroomChains
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomPlugins

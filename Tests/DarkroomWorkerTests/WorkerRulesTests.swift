@@ -1,4 +1,5 @@
 import DarkroomCache
+import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline

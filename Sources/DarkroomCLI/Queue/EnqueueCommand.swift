@@ -96,8 +96,10 @@ struct EnqueueCommand: AsyncParsableCommand {
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
     func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue) async throws {
         let catalog = plugins.loadCatalog()
-        var client = FleetClient(commandQueue: queue, processors: catalog.processors)
-        client.coders = catalog.coders
+        // The client links no image code: it gets this binary's processors as specs and its
+        // encoders as format names, plugin modules' included.
+        var client = FleetClient(commandQueue: queue, processors: catalog.processors.validationOnly)
+        client.formats = catalog.coders.outputFormats
         let prepared: PreparedJobs
         do {
             prepared = try await client.prepare(

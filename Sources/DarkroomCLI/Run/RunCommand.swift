@@ -130,10 +130,10 @@ struct RunCommand: AsyncParsableCommand {
         let defaults = EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, output: directory,
             batch: "run", workingDirectory: workingDirectory, firstFrameOnly: firstFrameOnly)
-        var validator = ChainValidator(registry: processors, workers: { [] })
+        var validator = ChainValidator(registry: processors.validationOnly, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,
-            listName: jobList.listName, formats: EnqueueFormats(local: formats))
+            listName: jobList.listName, formats: EnqueueFormats(local: formats.outputFormats))
         {
         case .jobs(let jobs):
             return (jobs, directory)

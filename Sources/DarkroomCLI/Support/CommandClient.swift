@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomClient
 import DarkroomCore
 import DarkroomQueue
@@ -6,7 +7,7 @@ extension FleetClient {
     /// The client a queue command works through: this binary's processors, and the failures the
     /// command runner reports as an unreachable Redis counted as outages (so `wait` rides out the
     /// same restarts `events --follow` does).
-    init(commandQueue queue: any FleetClient.Queue, processors: ProcessorRegistry = Registries.processors()) {
+    init(commandQueue queue: any FleetClient.Queue, processors: ValidationOnlyRegistry = Registries.processors().validationOnly) {
         self.init(queue: queue, processors: processors, isOutage: QueueCommandRunner.isUnreachable)
     }
 }

@@ -1,4 +1,4 @@
-import DarkroomCore
+import DarkroomChains
 import DarkroomQueue
 
 /// Checks and canonicalises the chains of jobs about to be enqueued, so a bad chain is refused
@@ -15,7 +15,7 @@ import DarkroomQueue
 /// Each distinct chain text is checked once, so a 100,000-line list with one chain costs one parse.
 public struct ChainValidator {
     /// The processors this program knows and can check fully.
-    public let registry: ProcessorRegistry
+    public let registry: ValidationOnlyRegistry
     /// The live workers, asked for at most once, and only when a chain names a processor this
     /// build lacks (so the common case needs no round trip).
     private let fetchWorkers: () async throws -> [WorkerInfo]
@@ -27,7 +27,7 @@ public struct ChainValidator {
 
     /// `workers` lists the live workers (`{ try await queue.liveWorkers() }`, or `{ [] }` when
     /// only `registry` counts, as in an embedded run).
-    public init(registry: ProcessorRegistry, workers: @escaping () async throws -> [WorkerInfo]) {
+    public init(registry: ValidationOnlyRegistry, workers: @escaping () async throws -> [WorkerInfo]) {
         self.registry = registry
         self.fetchWorkers = workers
     }
@@ -38,8 +38,8 @@ public struct ChainValidator {
         if let known = canonical[text] { return known }
         let parsed = try ChainParser.parse(text)
         let result: String
-        if parsed.calls.allSatisfy({ registry.descriptor(named: $0.name) != nil }) {
-            result = try registry.bind(parsed).canonicalText
+        if parsed.calls.allSatisfy({ registry.spec(named: $0.name) != nil }) {
+            result = try registry.canonicalText(of: parsed)
         } else {
             result = try await mixed(parsed)
         }
@@ -54,17 +54,17 @@ public struct ChainValidator {
         let fleet = try await fleetOffers()
         var pieces: [String] = []
         for call in parsed.calls {
-            if registry.descriptor(named: call.name) != nil {
-                pieces.append(try registry.bind(call).canonicalText)
+            if registry.spec(named: call.name) != nil {
+                pieces.append(try registry.invocation(of: call).canonicalText)
             } else if fleet.offers[call.name] != nil {
-                let described = fleet.schemas.descriptor(named: call.name) != nil
+                let described = fleet.schemas.spec(named: call.name) != nil
                 pieces.append(described ? try fleet.schemas.invocation(of: call).canonicalText : Self.render(call))
                 if noted.insert(call.name).inserted { notes.append(fleet.note(for: call.name)) }
             } else {
                 throw ChainError(
                     code: .unknownProcessor, column: call.column,
                     message: "unknown processor '\(call.name)' (not built in, and no live worker offers it)",
-                    suggestion: NameSuggester.nearest(to: call.name, among: registry.all.map(\.name) + fleet.names))
+                    suggestion: NameSuggester.nearest(to: call.name, among: registry.names + fleet.names))
             }
         }
         return pieces.joined(separator: "|>")

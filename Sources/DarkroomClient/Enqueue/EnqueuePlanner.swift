@@ -1,5 +1,4 @@
-import DarkroomCodecs
-import DarkroomCore
+import DarkroomChains
 import DarkroomQueue
 
 /// The planner's answer: every job, or every problem (and then nothing may be enqueued).
@@ -22,7 +21,7 @@ public enum EnqueuePlanner {
     /// `validator` remembers each chain text it has checked, and the notes it made.
     ///
     /// `formats` are those output formats are checked against (a plugin module may add a format;
-    /// the standard encoders by default).
+    /// the standard formats by default).
     public static func plan(
         _ requests: [JobRequest], defaults: EnqueueDefaults, validator: inout ChainValidator,
         listName: String?, formats: EnqueueFormats = .standard, now: Timestamp = .now(),

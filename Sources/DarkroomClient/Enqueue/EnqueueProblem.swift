@@ -1,4 +1,4 @@
-import DarkroomCore
+import DarkroomChains
 
 /// A reason a job cannot be enqueued, tied to its place (`list.txt:12`, `-p`, or a source).
 public struct EnqueueProblem: Error, Sendable, Equatable {

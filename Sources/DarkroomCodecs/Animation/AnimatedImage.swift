@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 /// A whole animation in memory: every frame composited, in order.

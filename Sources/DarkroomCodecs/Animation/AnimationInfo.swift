@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 /// What an animated decoder learns before decoding any frame: enough to check the limits and

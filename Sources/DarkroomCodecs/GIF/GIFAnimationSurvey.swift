@@ -1,4 +1,5 @@
 import CGif
+import DarkroomChains
 import DarkroomCore
 
 /// The first pass over a GIF read as an animation: counts the frames and reads the loop count

@@ -1,4 +1,5 @@
 import CGif
+import DarkroomChains
 import DarkroomCore
 
 /// Decodes the first frame of a GIF (giflib) onto a canvas of the logical screen's size and

@@ -1,4 +1,5 @@
 import CGif
+import DarkroomChains
 import DarkroomCore
 
 /// One giflib decoding session over bytes in memory, walked record by record with giflib's

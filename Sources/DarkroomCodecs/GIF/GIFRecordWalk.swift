@@ -1,4 +1,5 @@
 import CGif
+import DarkroomChains
 import DarkroomCore
 
 extension GIFDecoder {

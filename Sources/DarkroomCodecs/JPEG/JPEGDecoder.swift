@@ -1,4 +1,5 @@
 import CTurboJPEG
+import DarkroomChains
 import DarkroomCore
 
 /// Decodes JPEG through TurboJPEG: baseline and progressive, any chroma subsampling, grey, CMYK

@@ -1,4 +1,5 @@
 import CTurboJPEG
+import DarkroomChains
 import DarkroomCore
 
 /// Encodes JPEG through TurboJPEG: quality 1…100, optional progressive scans, 4:2:0 chroma

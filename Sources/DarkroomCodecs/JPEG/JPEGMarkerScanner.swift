@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 /// What a JPEG's marker segments say, learnt without decoding any pixel.

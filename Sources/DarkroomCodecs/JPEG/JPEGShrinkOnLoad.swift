@@ -1,4 +1,5 @@
 import CTurboJPEG
+import DarkroomChains
 import DarkroomCore
 
 /// Chooses the DCT scale a JPEG is decoded at (libjpeg-turbo's shrink-on-load).

@@ -1,4 +1,5 @@
 import CSpng
+import DarkroomChains
 import DarkroomCore
 
 /// Decodes PNG (every colour type and bit depth, tRNS, Adam7) with libspng to a premultiplied

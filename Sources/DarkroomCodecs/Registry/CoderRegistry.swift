@@ -1,4 +1,6 @@
+import DarkroomChains
 import DarkroomCore
+import DarkroomSystem
 
 /// Decoders and encoders, chosen by sniffing the bytes — never by a file name — as SDWebImage's
 /// coder manager does. A PNG saved as `photo.jpg` decodes as the PNG it is.
@@ -54,6 +56,10 @@ public struct CoderRegistry: Sendable {
         let names = encoders.map(\.format.rawValue)
         return names.joinedWithOr
     }
+
+    /// The names of the formats written here, for a program that checks jobs' formats without
+    /// encoders (`FleetClient.formats`).
+    public var outputFormats: OutputFormats { OutputFormats(encoders.map(\.format.rawValue)) }
 
     /// A short, safe description of the first bytes, to help someone see what they fed in.
     static func describeStart(_ bytes: [UInt8]) -> String {

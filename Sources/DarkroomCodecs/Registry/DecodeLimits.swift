@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 /// Limits every decoder checks, from the header, before it allocates pixels (imgproxy's defaults).

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 /// What a decoder learns from the header alone, without allocating pixels.

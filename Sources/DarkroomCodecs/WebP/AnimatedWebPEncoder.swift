@@ -1,4 +1,5 @@
 import CWebP
+import DarkroomChains
 import DarkroomCore
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CWebP
+import DarkroomChains
 import DarkroomCore
 
 /// The RIFF container of a WebP file, parsed by libwebp's demuxer without decoding pixels:

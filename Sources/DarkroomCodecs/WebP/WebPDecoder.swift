@@ -1,4 +1,5 @@
 import CWebP
+import DarkroomChains
 import DarkroomCore
 
 /// Decodes WebP (lossy, lossless, with alpha, animated) with libwebp to premultiplied RGBA,

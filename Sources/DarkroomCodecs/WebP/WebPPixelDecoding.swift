@@ -1,4 +1,5 @@
 import CWebP
+import DarkroomChains
 import DarkroomCore
 
 /// Runs libwebp's decoder over one frame's bitstream, writing premultiplied RGBA (`MODE_rgbA`)

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 /// The size a WebP is decoded at when the chain starts by making it smaller.

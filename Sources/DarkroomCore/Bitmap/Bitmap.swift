@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomSystem
 
 /// A decoded image: 8-bit RGBA, premultiplied alpha, rows `bytesPerRow` apart, in sRGB.
@@ -33,7 +34,7 @@ public struct Bitmap: Sendable {
     public var logicalSize: PixelSize { sizeBeforeShrinkOnLoad ?? size }
 
     /// The longest side any bitmap may have.
-    public static let maximumDimension = 65_535
+    public static let maximumDimension = PixelSize.maximumDimension
 
     /// The ceiling this bitmap was allocated under, inherited by every bitmap a kernel derives
     /// from it (a resized or rotated copy), so the limit configured where the image was decoded

@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// The eight EXIF orientations (TIFF tag 0x0112): how the stored pixels must be turned to be
 /// shown upright. Decoders apply it, so every `Bitmap` is upright and output carries no tag.
 public enum ImageOrientation: Int, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// A rectangle in whole pixels; the origin is the top-left corner, y grows downwards.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var x: Int

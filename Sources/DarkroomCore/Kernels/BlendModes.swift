@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// The separable blend modes of W3C Compositing and Blending Level 1 (§10.1), and the kernel that
 /// blends a solid colour layer onto an image with them.
 ///

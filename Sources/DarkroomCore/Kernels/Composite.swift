@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// Porter–Duff compositing of a solid colour with premultiplied RGBA8 pixels.
 ///
 /// With premultiplied values the operators are plain sums of products (no division), which is why

@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// Kernels that combine an image with a solid colour through rounded-rectangle coverage:
 /// rounded corners (`clipped`) and borders (`framed`).
 ///

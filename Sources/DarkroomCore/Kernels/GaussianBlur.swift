@@ -1,3 +1,4 @@
+import DarkroomChains
 import Foundation
 
 /// Gaussian blur of premultiplied RGBA, made to agree with `vips gaussblur`.

@@ -1,3 +1,4 @@
+import DarkroomChains
 import Foundation
 
 /// Lanczos-3 resampling of premultiplied RGBA: what `downsample` and `resize` use.

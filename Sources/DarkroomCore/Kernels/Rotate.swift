@@ -1,3 +1,4 @@
+import DarkroomChains
 import Foundation
 
 /// Rotation by any angle, clockwise as seen on screen (y grows downwards).

@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// What the chain will do to the image's size first, so a decoder can shrink on load.
 ///
 /// A JPEG decoder can produce 1/2, 1/4 or 1/8 scale straight out of the DCT and a WebP decoder any

@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// A step that turns one image into another, with a stable identifier.
 ///
 /// The identifier is the processor's canonical text with its algorithm version, for example

@@ -1,4 +1,5 @@
 import CDarkroomPlugin
+import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomSchema

@@ -1,4 +1,5 @@
 import CDarkroomPlugin
+import DarkroomChains
 import DarkroomCore
 import DarkroomSources
 import DarkroomSystem

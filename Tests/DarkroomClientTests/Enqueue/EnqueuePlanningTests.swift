@@ -1,4 +1,4 @@
-import DarkroomCore
+import DarkroomChains
 import DarkroomQueue
 import DarkroomSystem
 import Foundation

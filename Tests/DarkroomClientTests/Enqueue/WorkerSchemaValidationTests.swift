@@ -1,4 +1,4 @@
-import DarkroomCore
+import DarkroomChains
 import DarkroomQueue
 import DarkroomSchema
 import Testing
@@ -13,10 +13,8 @@ struct WorkerSchemaValidationTests {
     static let builtIn = FleetClient.standardProcessors()
 
     /// The standard processors without `missing`: what a client lacking a plugin knows.
-    static func registry(without missing: Set<String>) throws -> ProcessorRegistry {
-        var registry = ProcessorRegistry()
-        for descriptor in builtIn.all where !missing.contains(descriptor.name) { try registry.register(descriptor) }
-        return registry
+    static func registry(without missing: Set<String>) throws -> ValidationOnlyRegistry {
+        ValidationOnlyRegistry(specs: builtIn.all.filter { !missing.contains($0.name) })
     }
 
     static func worker(_ name: String, schemas: [ProcessorSchema], offers extra: [String: Int] = [:]) -> WorkerInfo {
@@ -46,7 +44,7 @@ struct WorkerSchemaValidationTests {
         ])
     func badArgumentsMatchBuiltIns(text: String) async throws {
         var validator = try Self.validator(without: ["roundCorner"])
-        let builtInError = #expect(throws: ChainError.self) { try Self.builtIn.chain(from: text) }
+        let builtInError = #expect(throws: ChainError.self) { try Self.builtIn.canonicalText(of: text) }
         let error = await #expect(throws: ChainError.self) { _ = try await validator.canonicalize(text) }
         #expect(error == builtInError)
     }
@@ -55,7 +53,7 @@ struct WorkerSchemaValidationTests {
     func defaultsAreFilledIn() async throws {
         var validator = try Self.validator(without: ["roundCorner", "resize"])
         let text = " downsample( 400x400 ) |> roundCorner(radius: 20, corners: topRight+topLeft) |> resize(10x10, anchor: (0, 1))"
-        #expect(try await validator.canonicalize(text) == Self.builtIn.chain(from: text).canonicalText)
+        #expect(try await validator.canonicalize(text) == Self.builtIn.canonicalText(of: text))
         #expect(
             try await validator.canonicalize("roundCorner(20)")
                 == "roundCorner(20, corners: topLeft+topRight+bottomLeft+bottomRight, background: #00000000)")

@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
 import Testing

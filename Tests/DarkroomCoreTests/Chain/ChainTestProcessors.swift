@@ -1,46 +1,35 @@
+import DarkroomChains
 import DarkroomCore
 
-/// Processors that exist only to exercise the parser and binder: every parameter kind, no pixels.
+/// Processors that exist only to exercise `ProcessorRegistry` and `ProcessorChain`; no pixel work.
 enum ChainTestProcessors {
+    /// A processor with a required size and radius, an optional set of corners, and a check
+    /// beyond the kinds (the radius must be > 0): the check is the spec's, so
+    /// `ProcessorRegistry.validationOnly` makes it too. The binder's every kind is exercised by
+    /// `DarkroomChainsTests`.
     struct Shape: ImageProcessing, Hashable {
         var size: PixelSize
         var radius: Double
         var corners: [String]
-        var background: RGBAColor
-        var anchor: UnitPoint
-        var mode: String
-        var count: Int
 
-        static let descriptor = ProcessorDescriptor(
+        static let spec = ProcessorSpec(
             name: "shape", version: 3, summary: "test processor",
             parameters: [
-                ParameterSpec("size", .size),
-                ParameterSpec("radius", .number(-1000...1000)),
-                ParameterSpec(
-                    "corners", .choiceSet(["topLeft", "topRight", "bottomLeft", "bottomRight"]),
-                    default: .words(["topLeft", "topRight", "bottomLeft", "bottomRight"])),
-                ParameterSpec("background", .color, default: .color(.clear)),
-                ParameterSpec("anchor", .anchor, default: .point(.center)),
-                ParameterSpec("mode", .choice(["fit", "fill", "stretch"]), default: .word("fit")),
-                ParameterSpec("count", .integer(1...10), default: .number(1)),
+                ParameterSpec("size", .size), ParameterSpec("radius", .number(-1000...1000)),
+                ParameterSpec("corners", .choiceSet(["topLeft", "topRight"]), default: .words(["topLeft", "topRight"])),
             ]
-        ) { args in
-            let radius = args.number("radius")
-            guard radius > 0 else { throw args.invalid("radius", "must be > 0 (got \(ArgumentValue.format(radius)))") }
-            return Shape(
-                size: args.size("size"), radius: radius, corners: args.words("corners"),
-                background: args.color("background"), anchor: args.anchor("anchor"),
-                mode: args.word("mode"), count: args.integer("count"))
+        ) { args throws(ChainError) in
+            guard args.number("radius") > 0 else { throw args.invalid("radius", "must be > 0") }
+        }
+
+        static let descriptor = ProcessorDescriptor(spec) { args in
+            Shape(size: args.size("size"), radius: args.number("radius"), corners: args.words("corners"))
         }
 
         var invocation: ProcessorInvocation {
             ProcessorInvocation(
                 name: "shape", version: 3,
-                arguments: [
-                    ("size", .size(size)), ("radius", .number(radius)), ("corners", .words(corners)),
-                    ("background", .color(background)), ("anchor", .point(anchor)), ("mode", .word(mode)),
-                    ("count", .number(Double(count))),
-                ], positionalCount: 2)
+                arguments: [("size", .size(size)), ("radius", .number(radius)), ("corners", .words(corners))], positionalCount: 2)
         }
 
         func process(_ bitmap: Bitmap) throws -> Bitmap { bitmap }

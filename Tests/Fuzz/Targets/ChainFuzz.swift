@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 import DarkroomStandardProcessors
 

@@ -6,6 +6,9 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
+    /// The longest side any image may have, and so the largest side a chain may ask for.
+    public static let maximumDimension = 65_535
+
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

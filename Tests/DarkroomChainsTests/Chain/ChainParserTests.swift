@@ -1,38 +1,33 @@
-import DarkroomCore
+import DarkroomChains
 import Testing
 
 @Suite("Chain text syntax")
 struct ChainParserTests {
-    let registry = ChainTestProcessors.registry
+    let catalog = ChainTestSpecs.catalog
 
     @Test("Given positional, named and default arguments, the canonical text fills in every default")
     func canonicalFillsDefaults() throws {
-        let chain = try registry.chain(from: "shape(400x300, 20)")
         #expect(
-            chain.canonicalText
+            try catalog.canonicalText(of: "shape(400x300, 20)")
                 == "shape(400x300, 20, corners: topLeft+topRight+bottomLeft+bottomRight, background: #00000000, anchor: center, mode: fit, count: 1)")
     }
 
     @Test("Two spellings of the same chain have one canonical text and one identifier")
     func spellingsAgree() throws {
-        let a = try registry.chain(from: "shape(400x300, 20, corners: topRight+topLeft)|>plain")
-        let b = try registry.chain(from: " shape( radius: 20 , size: 400x300, corners: topLeft+topRight+topLeft ) |> plain() ")
-        #expect(a.canonicalText == b.canonicalText)
-        #expect(a.identifier == b.identifier)
-        #expect(a.hashableIdentifier == b.hashableIdentifier)
+        let a = "shape(400x300, 20, corners: topRight+topLeft)|>plain"
+        let b = " shape( radius: 20 , size: 400x300, corners: topLeft+topRight+topLeft ) |> plain() "
+        #expect(try catalog.canonicalText(of: a) == catalog.canonicalText(of: b))
+        #expect(try ChainTestSpecs.identifier(a) == ChainTestSpecs.identifier(b))
     }
 
     @Test("A different order is a different chain")
     func orderMatters() throws {
-        let a = try registry.chain(from: "shape(10x10, 1)|>plain")
-        let b = try registry.chain(from: "plain|>shape(10x10, 1)")
-        #expect(a.identifier != b.identifier)
+        #expect(try ChainTestSpecs.identifier("shape(10x10, 1)|>plain") != ChainTestSpecs.identifier("plain|>shape(10x10, 1)"))
     }
 
     @Test("The identifier carries each processor's version")
     func identifierHasVersion() throws {
-        let chain = try registry.chain(from: "plain|>shape(10x10, 1)")
-        #expect(chain.identifier.hasPrefix("plain.v1|>shape.v3(10x10, 1, "))
+        #expect(try ChainTestSpecs.identifier("plain|>shape(10x10, 1)").hasPrefix("plain.v1|>shape.v3(10x10, 1, "))
     }
 
     @Test(
@@ -43,27 +38,25 @@ struct ChainParserTests {
             "plain|>plain|>shape(2x3, 1000, anchor: bottomRight)",
         ])
     func roundTrip(text: String) throws {
-        let once = try registry.chain(from: text).canonicalText
-        let twice = try registry.chain(from: once).canonicalText
+        let once = try catalog.canonicalText(of: text)
+        let twice = try catalog.canonicalText(of: once)
         #expect(once == twice)
     }
 
     @Test("Colours accept six or eight hex digits in either case")
     func colours() throws {
-        let chain = try registry.chain(from: "shape(1x1, 1, background: #ff8000)")
-        #expect(chain.canonicalText.contains("background: #FF8000FF"))
+        #expect(try catalog.canonicalText(of: "shape(1x1, 1, background: #ff8000)").contains("background: #FF8000FF"))
     }
 
     @Test("all expands to every corner")
     func allCorners() throws {
-        let chain = try registry.chain(from: "shape(1x1, 1, corners: all)")
-        #expect(chain.canonicalText.contains("corners: topLeft+topRight+bottomLeft+bottomRight"))
+        #expect(try catalog.canonicalText(of: "shape(1x1, 1, corners: all)").contains("corners: topLeft+topRight+bottomLeft+bottomRight"))
     }
 
     @Test("A value check names the processor, the argument and the column")
     func invalidValue() {
         #expect {
-            _ = try registry.chain(from: "plain|>shape(10x10, -3)")
+            _ = try catalog.canonicalText(of: "plain|>shape(10x10, -3)")
         } throws: { error in
             (error as? ChainError)?.description == "shape: radius must be > 0 (got -3) at column 21"
                 && (error as? ChainError)?.code == .invalidArgument
@@ -73,7 +66,7 @@ struct ChainParserTests {
     @Test("An unknown processor suggests the nearest name")
     func unknownProcessor() {
         #expect {
-            _ = try registry.chain(from: "shap(1x1, 1)")
+            _ = try catalog.canonicalText(of: "shap(1x1, 1)")
         } throws: { error in
             guard let error = error as? ChainError else { return false }
             return error.code == .unknownProcessor && error.suggestion == "shape"
@@ -84,7 +77,7 @@ struct ChainParserTests {
     @Test("An unknown argument suggests the nearest parameter")
     func unknownArgument() {
         #expect {
-            _ = try registry.chain(from: "shape(1x1, 1, corner: topLeft)")
+            _ = try catalog.canonicalText(of: "shape(1x1, 1, corner: topLeft)")
         } throws: { error in
             guard let error = error as? ChainError else { return false }
             return error.code == .unknownArgument && error.suggestion == "corners" && error.column == 15
@@ -100,7 +93,7 @@ struct ChainParserTests {
         ])
     func badChoice(text: String, suggestion: String) {
         #expect {
-            _ = try registry.chain(from: text)
+            _ = try catalog.canonicalText(of: text)
         } throws: { error in
             (error as? ChainError)?.code == .invalidArgument && (error as? ChainError)?.suggestion == suggestion
         }
@@ -121,7 +114,7 @@ struct ChainParserTests {
         ])
     func syntaxErrors(text: String, code: ChainError.Code, column: Int) {
         #expect {
-            _ = try registry.chain(from: text)
+            _ = try catalog.canonicalText(of: text)
         } throws: { error in
             guard let error = error as? ChainError else { return false }
             return error.code == code && error.column == column
@@ -142,17 +135,9 @@ struct ChainParserTests {
         ])
     func bindingErrors(text: String, code: ChainError.Code) {
         #expect {
-            _ = try registry.chain(from: text)
+            _ = try catalog.canonicalText(of: text)
         } throws: { error in
             (error as? ChainError)?.code == code
-        }
-    }
-
-    @Test("Registering a name twice is refused")
-    func duplicateRegistration() {
-        var registry = ChainTestProcessors.registry
-        #expect(throws: RegistryError.duplicateName("plain")) {
-            try registry.register(ChainTestProcessors.Plain.descriptor)
         }
     }
 }

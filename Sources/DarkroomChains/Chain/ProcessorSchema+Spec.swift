@@ -1,14 +1,15 @@
 import DarkroomSchema
 
 extension ProcessorSchema {
-    /// The schema of `descriptor`: name, version, summary, module, and each parameter with its
-    /// kind and its default printed as canonical chain text. A non-finite bound of a number range
-    /// is written as an absent (unbounded) one: JSON has no infinities.
-    public init(_ descriptor: ProcessorDescriptor) {
+    /// The schema of `spec`: name, version, summary, module, and each parameter with its kind and
+    /// its default printed as canonical chain text. A non-finite bound of a number range is
+    /// written as an absent (unbounded) one: JSON has no infinities. The spec's `check` has no
+    /// record form and is left out.
+    public init(_ spec: ProcessorSpec) {
         self.init(
-            name: descriptor.name, version: descriptor.version, summary: descriptor.summary,
-            module: descriptor.module.map { Module(name: $0.name, version: $0.version) },
-            parameters: descriptor.parameters.map { parameter in
+            name: spec.name, version: spec.version, summary: spec.summary,
+            module: spec.module.map { Module(name: $0.name, version: $0.version) },
+            parameters: spec.parameters.map { parameter in
                 Parameter(
                     name: parameter.name, kind: Kind(parameter.kind), defaultText: parameter.defaultValue?.description,
                     summary: parameter.summary)
@@ -32,19 +33,16 @@ extension ProcessorSchema.Kind {
     }
 }
 
-extension ProcessorDescriptor {
-    /// A descriptor for checking and printing chains that name a processor this program knows only
-    /// by the schema a worker advertised: its arguments bind as the original descriptor's do (the
-    /// same values, defaults, messages, columns and suggestions) and print the same canonical text.
-    ///
-    /// It cannot process pixels: `make` throws, and `ProcessorRegistry` — what workers run chains
-    /// from — refuses it (`isValidationOnly`). Hold it in a `ValidationOnlyRegistry`. Checks the
-    /// descriptor's own code would make beyond its parameters' kinds are not in the schema; the
-    /// worker makes them when it runs the job.
-    public init(validationOnly schema: ProcessorSchema) throws(ProcessorSchemaError) {
+extension ProcessorSpec {
+    /// The spec of a processor this program knows only by the schema a worker advertised: its
+    /// arguments bind as the original's do (the same values, defaults, messages, columns and
+    /// suggestions) and print the same canonical text. Checks the original's `check` would make
+    /// beyond its parameters' kinds are not in the schema; the worker makes them when it runs
+    /// the job.
+    public init(schema: ProcessorSchema) throws(ProcessorSchemaError) {
         let name = schema.name
         func problem(_ message: String) -> ProcessorSchemaError { ProcessorSchemaError(processor: name, message: message) }
-        guard ProcessorRegistry.isValidName(name) else { throw problem("'\(name)' is not a valid processor name") }
+        guard ProcessorSpec.isValidName(name) else { throw problem("'\(name)' is not a valid processor name") }
         var module: PluginModuleIdentity?
         if let given = schema.module {
             if let issue = PluginModuleIdentity.problem(withName: given.name) ?? PluginModuleIdentity.problem(withVersion: given.version) {
@@ -53,12 +51,8 @@ extension ProcessorDescriptor {
             module = PluginModuleIdentity(name: given.name, version: given.version)
         }
         let parameters = try ParameterSpec.parameters(from: schema.parameters, processor: name)
-        self.init(name: name, version: schema.version, summary: schema.summary, parameters: parameters, module: module) { _ in
-            throw ProcessorSchemaError(processor: name, message: "known here only by its schema: it can be checked and printed, not run")
-        }
-        isValidationOnly = true
+        self.init(name: name, version: schema.version, summary: schema.summary, parameters: parameters, module: module)
     }
-
 }
 
 extension ParameterSpec {
@@ -69,7 +63,7 @@ extension ParameterSpec {
         func problem(_ message: String) -> ProcessorSchemaError { ProcessorSchemaError(processor: name, message: message) }
         var parameters: [ParameterSpec] = []
         for parameter in schema {
-            guard ProcessorRegistry.isValidName(parameter.name) else { throw problem("'\(parameter.name)' is not a valid parameter name") }
+            guard ProcessorSpec.isValidName(parameter.name) else { throw problem("'\(parameter.name)' is not a valid parameter name") }
             guard !parameters.contains(where: { $0.name == parameter.name }) else { throw problem("parameter \(parameter.name) is given twice") }
             guard let kind = parameter.kind.parameterKind else { throw problem("\(parameter.name) has a range whose bounds are out of order") }
             var spec = ParameterSpec(parameter.name, kind, summary: parameter.summary)

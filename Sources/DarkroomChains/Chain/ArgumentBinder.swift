@@ -1,12 +1,12 @@
-/// Matches one parsed call's arguments to a descriptor's parameters: positional ones in order,
+/// Matches one parsed call's arguments to a spec's parameters: positional ones in order,
 /// named ones by name; fills defaults; checks kinds and ranges; normalises values to their
 /// canonical form (integers, anchors as points, sets in declared order).
 struct ArgumentBinder {
-    let descriptor: ProcessorDescriptor
+    let spec: ProcessorSpec
     let call: ParsedCall
 
     func bind() throws(ChainError) -> ProcessorArguments {
-        let parameters = descriptor.parameters
+        let parameters = spec.parameters
         var bound: [String: (value: ArgumentValue, column: Int)] = [:]
 
         for (index, argument) in call.arguments.enumerated() {
@@ -14,7 +14,7 @@ struct ArgumentBinder {
             if let label = argument.label {
                 guard let match = parameters.first(where: { $0.name == label }) else {
                     throw ChainError(
-                        code: .unknownArgument, processor: descriptor.name, argument: label,
+                        code: .unknownArgument, processor: spec.name, argument: label,
                         column: argument.labelColumn,
                         message: "unknown argument '\(label)'",
                         suggestion: NameSuggester.nearest(to: label, among: parameters.map(\.name)))
@@ -23,14 +23,14 @@ struct ArgumentBinder {
             } else {
                 guard index < parameters.count else {
                     throw ChainError(
-                        code: .tooManyArguments, processor: descriptor.name, column: argument.column,
-                        message: "takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s") (\(descriptor.signature)), got more")
+                        code: .tooManyArguments, processor: spec.name, column: argument.column,
+                        message: "takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s") (\(spec.signature)), got more")
                 }
                 parameter = parameters[index]
             }
             guard bound[parameter.name] == nil else {
                 throw ChainError(
-                    code: .duplicateArgument, processor: descriptor.name, argument: parameter.name,
+                    code: .duplicateArgument, processor: spec.name, argument: parameter.name,
                     column: argument.labelColumn, message: "\(parameter.name) is given twice")
             }
             bound[parameter.name] = (try normalise(argument.value, for: parameter, column: argument.column), argument.column)
@@ -39,19 +39,19 @@ struct ArgumentBinder {
         for parameter in parameters where bound[parameter.name] == nil {
             guard let value = parameter.defaultValue else {
                 throw ChainError(
-                    code: .missingArgument, processor: descriptor.name, argument: parameter.name,
+                    code: .missingArgument, processor: spec.name, argument: parameter.name,
                     column: call.closingColumn,
                     message: "missing \(parameter.name) (\(parameter.expectation))")
             }
             bound[parameter.name] = (value, call.column)
         }
-        return ProcessorArguments(processor: descriptor.name, column: call.column, values: bound)
+        return ProcessorArguments(processor: spec.name, column: call.column, values: bound)
     }
 
     func normalise(_ value: ArgumentValue, for parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
         func wrong(_ detail: String? = nil) -> ChainError {
             ChainError(
-                code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                code: .invalidArgument, processor: spec.name, argument: parameter.name, column: column,
                 message: detail.map { "\(parameter.name) \($0)" }
                     ?? "\(parameter.name) must be \(parameter.expectation) (got \(value))")
         }
@@ -72,8 +72,8 @@ struct ArgumentBinder {
             }
             return value
         case (.size, .size(let size)):
-            guard size.width >= 1, size.height >= 1, size.width <= Bitmap.maximumDimension, size.height <= Bitmap.maximumDimension else {
-                throw wrong("must have sides in 1…\(Bitmap.maximumDimension) (got \(size))")
+            guard size.width >= 1, size.height >= 1, size.width <= PixelSize.maximumDimension, size.height <= PixelSize.maximumDimension else {
+                throw wrong("must have sides in 1…\(PixelSize.maximumDimension) (got \(size))")
             }
             return value
         case (.color, .color):
@@ -82,7 +82,7 @@ struct ArgumentBinder {
             guard options.contains(word) else {
                 let suggestion = NameSuggester.nearest(to: word, among: options)
                 throw ChainError(
-                    code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                    code: .invalidArgument, processor: spec.name, argument: parameter.name, column: column,
                     message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')", suggestion: suggestion)
             }
             return value
@@ -93,7 +93,7 @@ struct ArgumentBinder {
         case (.anchor, .word(let word)):
             guard let named = UnitPoint.named.first(where: { $0.name == word }) else {
                 throw ChainError(
-                    code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                    code: .invalidArgument, processor: spec.name, argument: parameter.name, column: column,
                     message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
                     suggestion: NameSuggester.nearest(to: word, among: UnitPoint.named.map(\.name)))
             }
@@ -112,7 +112,7 @@ struct ArgumentBinder {
         if words == ["all"] { return .words(options) }
         for word in words where !options.contains(word) {
             throw ChainError(
-                code: .invalidArgument, processor: descriptor.name, argument: parameter.name, column: column,
+                code: .invalidArgument, processor: spec.name, argument: parameter.name, column: column,
                 message: "\(parameter.name) must be \(parameter.expectation) (got '\(word)')",
                 suggestion: NameSuggester.nearest(to: word, among: options))
         }

@@ -1,3 +1,5 @@
+import DarkroomChains
+
 /// Processors by name: how chain text becomes a `ProcessorChain`.
 ///
 /// The standard processors register here exactly as external plugins will, so nothing in the
@@ -42,7 +44,7 @@ public struct ProcessorRegistry: Sendable {
         guard let descriptor = descriptors[call.name] else {
             throw ChainError.unknownProcessor(call, among: descriptors.keys.sorted())
         }
-        let arguments = try ArgumentBinder(descriptor: descriptor, call: call).bind()
+        let arguments = try descriptor.spec.bind(call)
         do {
             return try descriptor.make(arguments)
         } catch let error as ChainError {
@@ -53,11 +55,12 @@ public struct ProcessorRegistry: Sendable {
     }
 
     /// True for a name made of letters, digits and `_`, starting with a letter: processor,
-    /// parameter and choice names.
-    public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic else { return false }
-        return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
-    }
+    /// parameter and choice names (`ProcessorSpec.isValidName`).
+    public static func isValidName(_ name: String) -> Bool { ProcessorSpec.isValidName(name) }
+
+    /// The same processors without their pixel code: what a program that only submits jobs
+    /// checks chains against (`darkroom enqueue` hands this to the client library).
+    public var validationOnly: ValidationOnlyRegistry { ValidationOnlyRegistry(specs: all.map(\.spec)) }
 }
 
 /// Why a processor could not be registered.

@@ -57,7 +57,7 @@ extension ChainError {
 extension ChainError {
     /// `unknown processor 'rond' at column 1 — did you mean 'roundCorner'?`, the suggestion the
     /// nearest of `names`.
-    static func unknownProcessor(_ call: ParsedCall, among names: [String]) -> ChainError {
+    public static func unknownProcessor(_ call: ParsedCall, among names: [String]) -> ChainError {
         ChainError(
             code: .unknownProcessor, column: call.column, message: "unknown processor '\(call.name)'",
             suggestion: NameSuggester.nearest(to: call.name, among: names))

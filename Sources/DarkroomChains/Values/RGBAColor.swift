@@ -53,7 +53,7 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `value × alpha / 255`, rounded.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func multiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
         let product = UInt32(value) * UInt32(alpha) + 128
         return UInt8((product + (product >> 8)) >> 8)

@@ -1,0 +1,61 @@
+/// Arguments bound to a processor's parameters, every parameter present (defaults filled in).
+///
+/// Accessors trap when asked for a parameter the spec does not declare or with the wrong
+/// kind: that is a bug in the processor's factory, not bad user input, which the binder has
+/// already turned into a `ChainError`.
+public struct ProcessorArguments: Sendable {
+    public let processor: String
+    private let values: [String: (value: ArgumentValue, column: Int)]
+    /// Column of the processor's name, used for arguments that came from defaults.
+    private let column: Int
+
+    init(processor: String, column: Int, values: [String: (value: ArgumentValue, column: Int)]) {
+        self.processor = processor
+        self.column = column
+        self.values = values
+    }
+
+    public func value(_ name: String) -> ArgumentValue {
+        guard let entry = values[name] else { preconditionFailure("\(processor) has no parameter '\(name)'") }
+        return entry.value
+    }
+
+    public func number(_ name: String) -> Double {
+        guard case .number(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a number") }
+        return v
+    }
+
+    public func integer(_ name: String) -> Int { Int(number(name)) }
+
+    public func size(_ name: String) -> PixelSize {
+        guard case .size(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a size") }
+        return v
+    }
+
+    public func color(_ name: String) -> RGBAColor {
+        guard case .color(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a colour") }
+        return v
+    }
+
+    public func word(_ name: String) -> String {
+        guard case .word(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a word") }
+        return v
+    }
+
+    public func words(_ name: String) -> [String] {
+        guard case .words(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a list") }
+        return v
+    }
+
+    public func anchor(_ name: String) -> UnitPoint {
+        guard case .point(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not an anchor") }
+        return v
+    }
+
+    /// An error for argument `name`: `blur: radius must be > 0 (got -3) at column 31`.
+    public func invalid(_ name: String, _ message: String) -> ChainError {
+        ChainError(
+            code: .invalidArgument, processor: processor, argument: name,
+            column: values[name]?.column ?? column, message: "\(name) \(message)")
+    }
+}

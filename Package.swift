@@ -273,6 +273,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // Every code any module can produce against the docs' one table (docs/limits-and-errors.md).
+        .testTarget(
+            name: "DarkroomErrorCodeTests",
+            dependencies: [
+                "DarkroomCache", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
+                "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources", "DarkroomSystem",
+                "DarkroomTestSupport", "DarkroomWorker",
+            ],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCLITests",
             dependencies: [

@@ -77,7 +77,7 @@ final class OutputRoots: Sendable {
                 let code = errno
                 if code == ENOTDIR {
                     throw WorkerError(
-                        code: "output.cannot-write", message: "\(directory): a part of it exists and is not a directory",
+                        code: .cannotWrite, message: "\(directory): a part of it exists and is not a directory",
                         isTransient: false)
                 }
                 throw OutputWriter.failure(code, path: directory, doing: "create the directory")
@@ -150,7 +150,7 @@ final class OutputRoots: Sendable {
             }
         }
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw WorkerError(code: "output.cannot-write", message: "\(path): exists and is not a directory", isTransient: false)
+            throw WorkerError(code: .cannotWrite, message: "\(path): exists and is not a directory", isTransient: false)
         }
     }
 }

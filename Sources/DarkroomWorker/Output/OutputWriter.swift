@@ -108,14 +108,14 @@ enum OutputWriter {
         let reason = errno.message
         if errno.isOutOfSpace {
             return WorkerError(
-                code: "output.disk-full", message: "\(path): cannot \(what) (\(reason)); free space on the output volume",
+                code: .diskFull, message: "\(path): cannot \(what) (\(reason)); free space on the output volume",
                 isTransient: true, systemError: code)
         }
         if errno.isTransientIO {
-            return WorkerError(code: "output.io", message: "\(path): cannot \(what) (\(reason))", isTransient: true, systemError: code)
+            return WorkerError(code: .io, message: "\(path): cannot \(what) (\(reason))", isTransient: true, systemError: code)
         }
         return WorkerError(
-            code: "output.cannot-write",
+            code: .cannotWrite,
             message: "\(path): cannot \(what) (\(reason)); check the output directory's owner and mode",
             isTransient: false, systemError: code)
     }

@@ -316,6 +316,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // Every code any module can produce against the docs' one table (docs/limits-and-errors.md).
+        .testTarget(
+            name: "DarkroomErrorCodeTests",
+            dependencies: [
+                "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
+                "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
+                "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
+            ],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCLITests",
             dependencies: [

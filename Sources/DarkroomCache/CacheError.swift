@@ -8,9 +8,24 @@ import Darwin
 
 /// Why a cache operation failed: a stable `code` for logs and job events, a message that names
 /// the file and says what to do, and whether retrying later may help.
-public struct CacheError: DarkroomError, Equatable {
-    /// Stable machine-readable code, e.g. `cache.disk-full`.
-    public let code: String
+public struct CacheError: CodedDarkroomError, Equatable {
+    /// Stable machine-readable codes.
+    public enum Code: String, CaseIterable, Sendable {
+        /// The volume or the user's quota is full.
+        case diskFull = "cache.disk-full"
+        /// An entry exists but cannot be what was stored.
+        case corrupt = "cache.corrupt"
+        /// The directory is not a cache of a layout this build understands.
+        case layout = "cache.layout"
+        /// A caller passed a value the cache cannot accept.
+        case invalidArgument = "cache.invalid-argument"
+        /// The cache directory's owner or mode forbids the operation.
+        case permission = "cache.permission"
+        /// Another failed system call.
+        case io = "cache.io"
+    }
+
+    public let code: Code
     /// One line for a person: what failed, where, and what to do.
     public let message: String
     /// True when the same operation may succeed later (a full disk, an NFS hiccup), so a job
@@ -19,7 +34,7 @@ public struct CacheError: DarkroomError, Equatable {
     /// The `errno` behind the failure, when there was one.
     public let systemError: Int32?
 
-    public init(code: String, message: String, isTransient: Bool, systemError: Int32? = nil) {
+    public init(code: Code, message: String, isTransient: Bool, systemError: Int32? = nil) {
         self.code = code
         self.message = message
         self.isTransient = isTransient
@@ -32,7 +47,7 @@ public struct CacheError: DarkroomError, Equatable {
     /// space. Nothing damaged is left behind when this is thrown.
     public static func diskFull(path: String, systemError: Int32) -> CacheError {
         CacheError(
-            code: "cache.disk-full",
+            code: .diskFull,
             message: "\(path): no space left on the cache volume (\(errnoText(systemError))); free space or lower the cache limits",
             isTransient: true, systemError: systemError)
     }
@@ -40,18 +55,18 @@ public struct CacheError: DarkroomError, Equatable {
     /// An entry exists but cannot be what was stored (not a regular file, or shorter than its size).
     public static func corrupt(path: String, reason: String) -> CacheError {
         CacheError(
-            code: "cache.corrupt", message: "\(path): damaged cache entry (\(reason)); it can be deleted safely",
+            code: .corrupt, message: "\(path): damaged cache entry (\(reason)); it can be deleted safely",
             isTransient: false)
     }
 
     /// The directory holds something that is not a cache of a layout this build understands.
     public static func layout(path: String, reason: String) -> CacheError {
-        CacheError(code: "cache.layout", message: "\(path): \(reason)", isTransient: false)
+        CacheError(code: .layout, message: "\(path): \(reason)", isTransient: false)
     }
 
     /// A caller passed a value the cache cannot accept.
     public static func invalidArgument(_ reason: String) -> CacheError {
-        CacheError(code: "cache.invalid-argument", message: reason, isTransient: false)
+        CacheError(code: .invalidArgument, message: reason, isTransient: false)
     }
 
     /// Maps a failed system call's `errno` on `path` to the right error: a full disk or quota
@@ -63,12 +78,12 @@ public struct CacheError: DarkroomError, Equatable {
             return .diskFull(path: path, systemError: code)
         case EACCES, EPERM, EROFS:
             return CacheError(
-                code: "cache.permission",
+                code: .permission,
                 message: "\(path): cannot \(operation) (\(errnoText(code))); check the cache directory's owner and mode",
                 isTransient: false, systemError: code)
         default:
             return CacheError(
-                code: "cache.io", message: "\(path): cannot \(operation) (\(errnoText(code)))",
+                code: .io, message: "\(path): cannot \(operation) (\(errnoText(code)))",
                 isTransient: Errno(code).isTransientIO, systemError: code)
         }
     }
@@ -77,6 +92,5 @@ public struct CacheError: DarkroomError, Equatable {
 }
 
 extension CacheError {
-    public var errorCode: String { code }
     public var errorMessage: String { message }
 }

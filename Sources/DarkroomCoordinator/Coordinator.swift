@@ -140,7 +140,7 @@ public final class Coordinator: Service {
                 logger.notice("another coordinator holds the lease; waiting", metadata: ["holder": "\(holder)"])
                 progress.withLock { $0.waitingFor = holder }
             }
-        } catch let error as JobQueueError where error.code == .unavailable {
+        } catch let error where ErrorSummary(error).isPassingOutage {
             logger.warning("cannot reach the queue to take the lease; retrying", metadata: ["error": "\(error)"])
         }
         try? await Task.sleep(for: configuration.leaseTTL / 3)
@@ -172,16 +172,16 @@ public final class Coordinator: Service {
 
     /// Runs `body` until shutdown, retrying with backoff while the queue is unavailable.
     func repeatUntilStopped(_ what: String, _ body: () async throws -> Void) async throws {
-        let backoff = ReconnectBackoff()
+        let backoff = Backoff.reconnect
         var failures = 0
         while !isStopping {
             do {
                 try await body()
                 failures = 0
-            } catch let error as JobQueueError where error.code == .unavailable {
+            } catch let error where ErrorSummary(error).isPassingOutage {
                 failures += 1
                 logger.warning("cannot reach the queue (\(what)); retrying", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: backoff.delay(afterAttempt: failures))
+                try? await Task.sleep(for: backoff.delay(forAttempt: failures))
             }
         }
     }

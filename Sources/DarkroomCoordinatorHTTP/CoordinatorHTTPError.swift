@@ -2,7 +2,7 @@ import DarkroomSystem
 
 /// The coordinator's HTTP settings cannot be used; the message says which and what to do.
 public struct CoordinatorHTTPError: CodedDarkroomError, Hashable {
-    public enum Code: String, Sendable {
+    public enum Code: String, CaseIterable, Sendable {
         /// `--http` is not `HOST:PORT` with a port in 0…65535.
         case invalidAddress = "http.invalid-address"
         /// A non-loopback address without a token, and without `--insecure-http`.

@@ -90,7 +90,7 @@ final class EventBroadcaster: Sendable {
     func run() async {
         await cancelWhenGracefulShutdown {
             var cursor: EventCursor?
-            var backoff = Duration.milliseconds(100)
+            var failures = 0
             while !Task.isCancelled {
                 do {
                     if cursor == nil { cursor = try await self.queue.latestEventCursor() }
@@ -98,12 +98,12 @@ final class EventBroadcaster: Sendable {
                     let page = try await self.queue.readEvents(after: after, limit: 256, wait: self.pollWait)
                     if let last = page.last { cursor = last.cursor }
                     self.deliver(page)
-                    backoff = .milliseconds(100)
+                    failures = 0
                 } catch {
                     if Task.isCancelled { break }
                     self.logger.warning("cannot follow the event stream for /events; retrying", metadata: ["error": "\(error)"])
-                    try? await Task.sleep(for: backoff)
-                    backoff = min(backoff * 2, .seconds(5))
+                    failures += 1
+                    try? await Task.sleep(for: Backoff.reconnect.delay(forAttempt: failures))
                 }
             }
         }

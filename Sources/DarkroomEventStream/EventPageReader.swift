@@ -55,7 +55,7 @@ struct EventPageReader: Sendable {
                 current.failures += 1
                 outage = current
                 if let limit = configuration.outageLimit, now - current.start >= limit { throw error }
-                let delay = configuration.backoff.delay(afterAttempt: current.failures)
+                let delay = configuration.backoff.delay(forAttempt: current.failures)
                 configuration.onStatus?(.retrying(error: error, attempt: current.failures, delay: delay))
                 do { try await Task.sleep(for: delay) } catch { return nil }
             }

@@ -7,7 +7,7 @@ import DarkroomSystem
 ///
 /// - starts from the oldest retained event, the newest, a cursor or a time (`Start`);
 /// - survives the queue going away: a transient error (Redis restarting, a dropped connection) is
-///   retried with `ReconnectBackoff` (100 ms doubling to 5 s), reported through `onStatus`, and
+///   retried with `Backoff.reconnect` (100 ms doubling to 5 s), reported through `onStatus`, and
 ///   reading resumes strictly after the last event read — stream ids only grow, so the consumer
 ///   sees no duplicate and, unless the stream was trimmed past that event meanwhile (then an
 ///   `EventItem.gap` says so), no gap;
@@ -57,7 +57,7 @@ public struct EventSource: AsyncSequence, Sendable {
         /// work (re-read counters, check a deadline) without a timer of its own.
         public var idleNotices: Bool
         /// The pause between attempts while the queue is unreachable.
-        public var backoff: ReconnectBackoff
+        public var backoff: Backoff
         /// How long an outage is ridden out before its error ends the sequence; nil: forever,
         /// `.zero`: the first failure ends it.
         public var outageLimit: Duration?
@@ -69,7 +69,7 @@ public struct EventSource: AsyncSequence, Sendable {
 
         public init(
             policy: EventBufferPolicy = .backpressure, pageSize: Int = 256, pollWait: Duration = .seconds(1),
-            follows: Bool = true, idleNotices: Bool = false, backoff: ReconnectBackoff = ReconnectBackoff(),
+            follows: Bool = true, idleNotices: Bool = false, backoff: Backoff = .reconnect,
             outageLimit: Duration? = nil,
             isTransient: @escaping @Sendable (any Error) -> Bool = EventSource.isTransientError,
             onStatus: (@Sendable (EventSourceStatus) -> Void)? = nil

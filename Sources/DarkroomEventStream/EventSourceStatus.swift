@@ -23,24 +23,8 @@ extension EventSourceStatus: CustomStringConvertible {
     }
 }
 
-/// The pause between attempts while the queue is unreachable: `initial`, doubled after each
-/// failure, at most `maximum`.
-public struct ReconnectBackoff: Sendable, Hashable {
-    public var initial: Duration
-    public var maximum: Duration
-
-    public init(initial: Duration = .milliseconds(100), maximum: Duration = .seconds(5)) {
-        self.initial = initial
-        self.maximum = Swift.max(maximum, initial)
-    }
-
-    /// The delay after failure number `attempt` (1 is the first).
-    public func delay(afterAttempt attempt: Int) -> Duration {
-        var delay = initial
-        for _ in 1..<Swift.max(attempt, 1) {
-            delay *= 2
-            if delay >= maximum { return maximum }
-        }
-        return Swift.min(delay, maximum)
-    }
+extension Backoff {
+    /// The pause between attempts while the queue is unreachable: 100 ms, doubled after each
+    /// failure, at most 5 s, no jitter (one reader per process).
+    public static let reconnect = Backoff(initial: .milliseconds(100), cap: .seconds(5), jitter: .none)
 }

@@ -156,7 +156,7 @@ extension Worker {
         if classified.isTransient {
             // Its `started` may still wait in the batcher: it must reach the stream before `failed`.
             await batcher.eventsSent()
-            let delay = configuration.retryBackoff.delay(afterAttempt: delivery.attempt)
+            let delay = configuration.retryBackoff.delay(forAttempt: delivery.attempt)
             guard
                 let disposition = await queueCall(
                     "retry", logger: logger,
@@ -196,7 +196,7 @@ extension Worker {
                         metadata: ["error": "\(error)"])
                     return nil
                 }
-                try? await Task.sleep(for: configuration.queueBackoff.delay(afterAttempt: attempt))
+                try? await Task.sleep(for: configuration.queueBackoff.delay(forAttempt: attempt))
             }
         }
         return nil

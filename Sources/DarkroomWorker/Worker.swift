@@ -175,7 +175,7 @@ public final class Worker: Service {
                     await startAlone(deliveries.filter(\.runsAlone), in: &group)
                 } catch {
                     queueFailures += 1
-                    let delay = configuration.queueBackoff.delay(afterAttempt: queueFailures)
+                    let delay = configuration.queueBackoff.delay(forAttempt: queueFailures)
                     // The first failure and then every 10th, so a long outage is visible but not a flood.
                     if queueFailures == 1 || queueFailures % 10 == 0 {
                         logger.error(

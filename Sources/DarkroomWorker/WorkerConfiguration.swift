@@ -30,9 +30,9 @@ public struct WorkerConfiguration: Sendable {
     /// How often the worker looks for stale jobs of dead workers; nil: half the visibility timeout.
     public var reclaimInterval: Duration?
     /// Delay before a transiently failed job is tried again (exponential, full jitter, 1 s … 5 min).
-    public var retryBackoff: RetryBackoff
+    public var retryBackoff: Backoff
     /// Delay before a failed queue operation (Redis unreachable) is tried again.
-    public var queueBackoff: RetryBackoff
+    public var queueBackoff: Backoff
     /// How long a job naming a processor this worker lacks waits before it is offered again.
     public var releaseDelay: Duration
     /// How long one `reserve` call waits for work when the queue is empty.
@@ -66,7 +66,7 @@ public struct WorkerConfiguration: Sendable {
         name: String = WorkerConfiguration.defaultName, concurrency: Int = Cores.count,
         gracePeriod: Duration = .seconds(25), heartbeatInterval: Duration = .seconds(5),
         heartbeatTTL: Duration? = nil, leaseRenewInterval: Duration? = nil, reclaimInterval: Duration? = nil,
-        retryBackoff: RetryBackoff = .jobs, queueBackoff: RetryBackoff = .queue,
+        retryBackoff: Backoff = .jobs, queueBackoff: Backoff = .queue,
         releaseDelay: Duration = .seconds(5), reserveWait: Duration = .seconds(1),
         outputs: any OutputSink = VolumeSink(roots: []), processors: ProcessorRegistry, version: String = "unknown"
     ) {

@@ -44,7 +44,7 @@ struct DiskCacheStoreTests {
         do {
             _ = try DiskCache(directory: directory)
         } catch {
-            #expect(error.code == "cache.layout")
+            #expect(error.code == .layout)
             #expect(!error.isTransient)
         }
     }

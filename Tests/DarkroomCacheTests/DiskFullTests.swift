@@ -52,7 +52,7 @@ struct DiskFullTests {
                 try cache.store(tooLarge, for: key, in: .results)
                 Issue.record("storing 900 KB on a nearly full 1 MiB volume succeeded")
             } catch {
-                #expect(error.code == "cache.disk-full")
+                #expect(error.code == .diskFull)
                 #expect(error.isTransient)
                 #expect(error.message.contains("no space left"))
             }

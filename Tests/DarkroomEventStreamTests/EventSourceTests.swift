@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 import Synchronization
 import Testing
 
@@ -250,8 +251,8 @@ struct EventSourceTests {
 
     @Test("The reconnect backoff starts at 100 ms, doubles, and stays at 5 s")
     func backoff() {
-        let backoff = ReconnectBackoff()
-        #expect((1...8).map(backoff.delay(afterAttempt:)) == [100, 200, 400, 800, 1600, 3200, 5000, 5000].map(Duration.milliseconds))
+        let backoff = Backoff.reconnect
+        #expect((1...8).map { backoff.delay(forAttempt: $0) } == [100, 200, 400, 800, 1600, 3200, 5000, 5000].map(Duration.milliseconds))
     }
 
     @Test("A status reads as one log line")

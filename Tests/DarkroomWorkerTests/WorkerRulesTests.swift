@@ -2,34 +2,23 @@ import DarkroomCache
 import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomSources
-import DarkroomWorker
+import DarkroomSystem
 import Testing
+
+@testable import DarkroomWorker
 
 @Suite("Worker rules: retry backoff, error classification, output names")
 struct WorkerRulesTests {
-    @Test("Backoff doubles from the base up to the cap; without jitter it is exactly that ceiling")
-    func backoffCeilings() {
-        let backoff = RetryBackoff(base: .seconds(1), cap: .seconds(300), jitter: .none)
-        #expect(
-            (1...10).map { backoff.delay(afterAttempt: $0) }
-                == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map { Duration.seconds($0) })
-        // Attempt numbers come from job records: absurd ones saturate instead of overflowing.
-        #expect(backoff.delay(afterAttempt: 1_000_000) == .seconds(300))
-        #expect(backoff.delay(afterAttempt: -5) == .seconds(1))
-        #expect(RetryBackoff.immediate.delay(afterAttempt: 3) == .zero)
-    }
-
-    @Test("Full jitter draws uniformly between zero and the ceiling")
-    func backoffFullJitter() {
-        let backoff = RetryBackoff.jobs
-        let third = (0..<500).map { _ in backoff.delay(afterAttempt: 3) }
-        #expect(third.allSatisfy { $0 >= .zero && $0 <= .seconds(4) })
-        // Spread over the range, not bunched at the ceiling: both halves are used.
-        #expect(third.contains { $0 < .seconds(2) } && third.contains { $0 > .seconds(2) })
+    @Test("The worker's backoffs keep their numbers: jobs 1 s to 5 min, queue 0.5 s to 30 s, full jitter")
+    func backoffConfigurations() {
+        #expect(Backoff.jobs == Backoff(initial: .seconds(1), cap: .seconds(300), jitter: .full))
+        #expect(Backoff.queue == Backoff(initial: .milliseconds(500), cap: .seconds(30), jitter: .full))
+        #expect(Backoff.immediate.delay(forAttempt: 3) == .zero)
     }
 
     @Test(
@@ -51,8 +40,10 @@ struct WorkerRulesTests {
             (RedisError.connectionLost("reset") as any Error, "queue.redis", true),
             (RedisError.authenticationFailed("WRONGPASS") as any Error, "queue.redis", false),
             (JobQueueError(.unavailable, "down") as any Error, "queue.unavailable", true),
-            (WorkerError(code: "output.disk-full", message: "full", isTransient: true) as any Error, "output.disk-full", true),
-            (WorkerError(code: "output.not-allowed", message: "refused", isTransient: false) as any Error, "output.not-allowed", false),
+            (WorkerError.unsupportedFormat("avif") as any Error, "output.unsupported-format", false),
+            (OutputError(.diskFull, "full") as any Error, "output.disk-full", true),
+            (OutputError(.notAllowed, "refused") as any Error, "output.not-allowed", false),
+            (OutputError(.io, "busy") as any Error, "output.io", true),
         ])
     func classification(error: any Error, code: String, transient: Bool) {
         let classified = ErrorClassifier.classify(error)

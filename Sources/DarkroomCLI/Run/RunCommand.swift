@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
                 // As `process` does: downloads wait on the network, so more jobs than cores may be in flight.
                 concurrency: min(max(jobs.count, 1), hasNetworkSources && concurrency == nil ? cores * 4 : cores),
                 gracePeriod: .seconds(5),
-                retryBackoff: RetryBackoff(base: .milliseconds(500), cap: .seconds(10)),
+                retryBackoff: Backoff(initial: .milliseconds(500), cap: .seconds(10)),
                 releaseDelay: .seconds(1), reserveWait: .milliseconds(250),
                 // The in-memory queue dies with this process: there is no acknowledgement a crash could
                 // outlive, so outputs are written like `darkroom process` writes them, without fsync.

@@ -1,21 +1,15 @@
 import DarkroomSystem
 
-/// The stable code and one-line message for any error a render can throw; used in JSON records
-/// and (later) job events. Read from `DarkroomError`, so every Darkroom error is covered:
-///
-/// | Error | Code | Message |
-/// |---|---|---|
-/// | a `DarkroomError` naming its source (codec, source, render, file errors) | its `errorCode` | its message |
-/// | any other `DarkroomError` (chain, bitmap, cache errors…) | its `errorCode` | `INPUT: ` + its message |
-/// | anything else | `internal` | `INPUT: ` + its description |
+/// The stable code and one-line message for any error a render can throw, for JSON records: what
+/// `ErrorSummary` says (the one lookup), the message prefixed with the input unless the error
+/// names its source itself. The codes are the table in `docs/limits-and-errors.md`.
 enum ErrorReport {
     static func code(of error: any Error) -> String {
-        (error as? any DarkroomError)?.errorCode ?? "internal"
+        ErrorSummary(error).code
     }
 
-    /// The message for `error` while working on `input`; prefixed with the input unless the
-    /// error already names its source.
+    /// The message for `error` while working on `input`.
     static func message(of error: any Error, input: String) -> String {
-        (error as? any DarkroomError)?.message(about: input) ?? "\(input): \(error)"
+        ErrorSummary(error).message(about: input)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSystem
 
 /// The exit statuses shared by the queue commands.
 enum QueueExit {
@@ -62,19 +63,9 @@ enum QueueCommandRunner {
     }
 
     /// Whether `error` means the queue's backend is out of reach (down, unreachable, timing out,
-    /// refusing our credentials) rather than that an operation was wrong.
+    /// refusing our credentials) rather than that an operation was wrong: what the error says
+    /// about itself (`DarkroomError.isUnavailable`), read through `ErrorSummary`.
     static func isUnreachable(_ error: any Error) -> Bool {
-        switch error {
-        case let error as RedisError:
-            switch error {
-            case .connectionFailed, .connectionLost, .timeout, .authenticationFailed, .closed: return true
-            case .server: return error.isTransient
-            case .invalidURL, .protocolError: return false
-            }
-        case let error as JobQueueError:
-            return error.code == .unavailable
-        default:
-            return false
-        }
+        ErrorSummary(error).isUnavailable
     }
 }

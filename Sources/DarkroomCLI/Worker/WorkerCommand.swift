@@ -207,7 +207,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var worker = WorkerConfiguration(
             name: name ?? WorkerConfiguration.defaultName, concurrency: jobsInFlight,
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
-            retryBackoff: RetryBackoff(base: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
+            retryBackoff: Backoff(initial: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
             outputs: VolumeSink(roots: roots), processors: catalog.processors, version: DarkroomVersion.current)
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)

@@ -7,7 +7,7 @@ import DarkroomSystem
 /// `unknown processor 'rond' at column 1 — did you mean 'roundCorner'?`.
 public struct ChainError: CodedDarkroomError, Equatable {
     /// A stable code for scripts and job records.
-    public enum Code: String, Sendable {
+    public enum Code: String, CaseIterable, Sendable {
         case syntax = "chain.syntax"
         case unknownProcessor = "chain.unknown-processor"
         case unknownArgument = "chain.unknown-argument"

@@ -1,5 +1,6 @@
 import DarkroomEventStream
 import DarkroomQueue
+import DarkroomSystem
 
 /// How a long-running reader (`wait`, `events --follow`) treats a queue that goes away: its
 /// `EventSource` retries an outage (a `JobQueueError.unavailable`) for up to `limit` and then
@@ -8,9 +9,10 @@ public enum OutageTolerance {
     /// How long an outage is ridden out before its error is thrown.
     public static let limit: Duration = .seconds(60)
 
-    /// Whether `error` is a driver's report that its backend is out of reach.
+    /// Whether `error` is a driver's report that its backend is out of reach and may come back
+    /// (`ErrorSummary.isPassingOutage`; refused credentials are not ridden out).
     public static func isQueueUnavailable(_ error: any Error) -> Bool {
-        (error as? JobQueueError)?.code == .unavailable
+        ErrorSummary(error).isPassingOutage
     }
 
     /// An `EventSource.Configuration.onStatus` that tells `note` of the first failure of an

@@ -4,7 +4,7 @@ import DarkroomSystem
 /// `photos/cat.jpg: truncated JPEG data (premature end of data segment)`.
 public struct CodecError: CodedDarkroomError, SourceNamingError, Equatable {
     /// Stable codes for scripts, job records and tests.
-    public enum Code: String, Sendable {
+    public enum Code: String, CaseIterable, Sendable {
         /// Zero bytes.
         case empty = "image.empty"
         /// No decoder recognises the bytes (random data, HTML saved as .jpg).

@@ -2,7 +2,7 @@ import DarkroomSystem
 
 /// The event log could not be read, written or rotated; the message names the file.
 public struct EventLogError: CodedDarkroomError, Hashable {
-    public enum Code: String, Sendable {
+    public enum Code: String, CaseIterable, Sendable {
         /// A system call on a log file failed (`errno` in `systemError`).
         case io = "eventlog.io"
         /// The last complete line of a log file is not a record this log writes.

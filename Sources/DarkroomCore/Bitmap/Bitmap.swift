@@ -157,7 +157,7 @@ public struct Bitmap: Sendable {
 }
 
 /// Why a bitmap could not be made.
-public enum BitmapError: DarkroomError, Equatable {
+public enum BitmapError: CodedDarkroomError, Equatable {
     case emptySize(width: Int, height: Int)
     /// Over `maximumDimension` per side or over the `maxPixelCount` of the limits it was checked against.
     case tooLarge(width: Int, height: Int, maxPixelCount: Int)
@@ -177,8 +177,12 @@ public enum BitmapError: DarkroomError, Equatable {
 }
 
 extension BitmapError {
-    /// Every case is reported as the size limit it almost always is (a header's size passed
-    /// the decoder but not the bitmap), a code scripts already match on.
-    public var errorCode: String { "image.too-large" }
+    /// One code: every case is reported as the size limit it almost always is (a header's size
+    /// passed the decoder but not the bitmap), a code scripts already match on.
+    public enum Code: String, CaseIterable, Sendable {
+        case tooLarge = "image.too-large"
+    }
+
+    public var code: Code { .tooLarge }
     public var isTransient: Bool { false }
 }

@@ -41,17 +41,21 @@ public enum FileIO {
 
 /// Why an output could not be written. Transient when the volume or quota is full (someone may
 /// free space); any other failure (permissions, a missing mount) needs a person.
-public enum FileIOError: DarkroomError, Equatable {
+public enum FileIOError: CodedDarkroomError, Equatable {
     /// `systemError` is the errno behind `reason`, when a system call failed.
     case cannotWrite(path: String, reason: String, systemError: Int32? = nil)
 
-    public var code: String {
+    /// Stable codes for scripts and job records.
+    public enum Code: String, CaseIterable, Sendable {
+        case cannotWrite = "file.cannot-write"
+    }
+
+    public var code: Code {
         switch self {
-        case .cannotWrite: return "file.cannot-write"
+        case .cannotWrite: return .cannotWrite
         }
     }
 
-    public var errorCode: String { code }
     public var messageNamesSource: Bool { true }
 
     public var systemError: Int32? {

@@ -35,13 +35,17 @@ public struct RenderLimits: Sendable, Hashable {
 }
 
 /// Errors of the render step itself (codec and chain errors pass through unchanged).
-public enum RenderError: DarkroomError, Equatable {
+public enum RenderError: CodedDarkroomError, Equatable {
     case outputTooLarge(source: String, size: PixelSize, limit: Int)
 
-    /// A stable code for scripts and job records.
-    public var code: String {
+    /// Stable codes for scripts and job records.
+    public enum Code: String, CaseIterable, Sendable {
+        case outputTooLarge = "output.too-large"
+    }
+
+    public var code: Code {
         switch self {
-        case .outputTooLarge: return "output.too-large"
+        case .outputTooLarge: return .outputTooLarge
         }
     }
 
@@ -54,7 +58,6 @@ public enum RenderError: DarkroomError, Equatable {
 }
 
 extension RenderError {
-    public var errorCode: String { code }
     /// A limit, not a hiccup: the same job gives the same result.
     public var isTransient: Bool { false }
     public var messageNamesSource: Bool { true }

@@ -5,7 +5,12 @@ import DarkroomSystem
 ///
 /// Only the job that ran into it fails: permanently with `plugin.failed`, or, when the plugin
 /// returned `DARKROOM_FAILED_TRANSIENT`, as a transient failure that is retried with backoff.
-public struct PluginFailure: DarkroomError, Equatable {
+public struct PluginFailure: CodedDarkroomError, Equatable {
+    /// One code for every plugin failure; `isTransient` says whether it is retried.
+    public enum Code: String, CaseIterable, Sendable {
+        case failed = "plugin.failed"
+    }
+
     /// What failed: `processor 'invert' (example-c 1.0.0)`.
     public var subject: String
     /// The plugin's own message, or the host's account of what the plugin did wrong.
@@ -18,7 +23,7 @@ public struct PluginFailure: DarkroomError, Equatable {
         self.isTransient = isTransient
     }
 
-    public var errorCode: String { "plugin.failed" }
+    public var code: Code { .failed }
     public var description: String { "plugin \(subject) failed: \(message)" }
 
     /// The failure a callback's status and error buffer describe.

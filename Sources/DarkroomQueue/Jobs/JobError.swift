@@ -17,12 +17,24 @@ public struct JobError: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 extension JobError {
+    /// The codes a driver writes itself, for failures no thrown error describes.
+    public enum DriverCode: String, CaseIterable, Sendable {
+        /// A job was delivered too often without any worker finishing it.
+        case stalled = "queue.stalled"
+        /// A record's `version` no worker that saw it understood.
+        case unknownVersion = "queue.unknown-version"
+        /// An entry that is not a job record at all.
+        case garbage = "queue.garbage"
+        /// A dead letter whose stored error cannot be read.
+        case unknown = "queue.unknown"
+    }
+
     /// The code a driver uses when a job was delivered too often without any worker finishing it.
-    public static let stalledCode = "queue.stalled"
+    public static let stalledCode = DriverCode.stalled.rawValue
     /// The code for a record whose `version` no worker that saw it understood.
-    public static let unknownVersionCode = "queue.unknown-version"
+    public static let unknownVersionCode = DriverCode.unknownVersion.rawValue
     /// The code for an entry that is not a job record at all.
-    public static let garbageCode = "queue.garbage"
+    public static let garbageCode = DriverCode.garbage.rawValue
 
     /// The error recorded when a job exceeded `maxAttempts` deliveries without an outcome.
     public static func stalled(attempt: Int, deliveries: Int, previous: JobError?) -> JobError {

@@ -3,7 +3,7 @@ import DarkroomSystem
 /// A queue operation that could not be done. Extensible: drivers add codes (the Redis driver adds
 /// connection and script failures) without breaking callers that switch on the ones they know.
 public struct JobQueueError: CodedDarkroomError, Hashable {
-    public struct Code: RawRepresentable, Sendable, Hashable {
+    public struct Code: RawRepresentable, CaseIterable, Sendable, Hashable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -15,6 +15,9 @@ public struct JobQueueError: CodedDarkroomError, Hashable {
         public static let encoding = Code(rawValue: "queue.encoding")
         /// The queue's backend could not be reached or failed; retry later.
         public static let unavailable = Code(rawValue: "queue.unavailable")
+
+        /// The codes above; a driver that adds a code lists it in its own error registry entry.
+        public static let allCases: [Code] = [.invalidArgument, .invalidCursor, .encoding, .unavailable]
     }
 
     public var code: Code
@@ -32,4 +35,6 @@ extension JobQueueError {
     public var errorMessage: String { message }
     /// Only an unreachable or failing backend may get better by itself.
     public var isTransient: Bool { code == .unavailable }
+    /// The backend could not be reached or failed.
+    public var isUnavailable: Bool { code == .unavailable }
 }

@@ -7,11 +7,12 @@ public struct RedisConnectionOptions: Sendable, Equatable {
     /// How long a command may wait for its reply, unless the call overrides it (blocking reads).
     public var commandTimeout: Duration
     /// Connect attempts before `connectionFailed` is thrown (at least 1). Attempts after the first
-    /// wait an exponential backoff with jitter.
+    /// wait `reconnectBackoff`.
     public var reconnectAttempts: Int
-    /// The first backoff delay; each later one doubles, up to `maximumBackoff`.
-    public var initialBackoff: Duration
-    public var maximumBackoff: Duration
+    /// The wait before each further connect attempt: `initialBackoff` doubling to `maximumBackoff`,
+    /// "equal jitter" (half the delay plus a random part up to the other half), so a fleet of
+    /// workers that lost Redis together does not reconnect in lockstep.
+    public var reconnectBackoff: Backoff
     /// Pipelines longer than this are sent in chunks of this many commands (each chunk one round
     /// trip), so a million-command pipeline does not build one giant buffer.
     public var pipelineChunk: Int
@@ -24,20 +25,12 @@ public struct RedisConnectionOptions: Sendable, Equatable {
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
         self.reconnectAttempts = max(1, reconnectAttempts)
-        self.initialBackoff = initialBackoff
-        self.maximumBackoff = maximumBackoff
+        self.reconnectBackoff = Backoff(initial: initialBackoff, cap: maximumBackoff, jitter: .equal)
         self.pipelineChunk = max(1, pipelineChunk)
     }
 
-    /// The delay before connect attempt `attempt` (1 is the first retry): "equal jitter" — half
-    /// the exponential delay plus a random part up to the other half, so a fleet of workers that
-    /// lost Redis together does not reconnect in lockstep.
+    /// The delay before connect attempt `attempt` (1 is the first retry).
     public func backoff(beforeAttempt attempt: Int) -> Duration {
-        let exponent = min(max(attempt - 1, 0), 30)
-        let base = initialBackoff * (1 << exponent)
-        let capped = base > maximumBackoff ? maximumBackoff : base
-        let half = capped / 2
-        let nanos = half.saturatingNanoseconds
-        return half + .nanoseconds(nanos > 0 ? Int64.random(in: 0...nanos) : 0)
+        reconnectBackoff.delay(forAttempt: attempt)
     }
 }

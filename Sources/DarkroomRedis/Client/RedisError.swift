@@ -5,7 +5,7 @@ import DarkroomSystem
 /// `isTransient` is the retry rule the worker uses: a transient error (the connection failed or
 /// dropped, a timeout, a server that is loading or busy) may succeed later, so the job is retried
 /// with backoff; anything else (a bad URL, a wrong password, a script bug) will not fix itself.
-public enum RedisError: DarkroomError, Equatable {
+public enum RedisError: CodedDarkroomError, Equatable {
     /// The URL (or `DARKROOM_REDIS_URL`) could not be parsed, or a password file could not be read.
     case invalidURL(String)
     /// No connection could be made to `endpoint` (after every reconnect attempt).
@@ -64,5 +64,20 @@ public enum RedisError: DarkroomError, Equatable {
 
 extension RedisError {
     /// One code for every Redis failure; the message and `isTransient` tell them apart.
-    public var errorCode: String { "queue.redis" }
+    public enum Code: String, CaseIterable, Sendable {
+        case redis = "queue.redis"
+    }
+
+    public var code: Code { .redis }
+
+    /// The server is out of reach (down, dropped, timing out, closed), refuses our credentials,
+    /// or replies that it cannot serve right now (LOADING, BUSY…): Redis is unavailable, not the
+    /// request wrong.
+    public var isUnavailable: Bool {
+        switch self {
+        case .connectionFailed, .connectionLost, .timeout, .authenticationFailed, .closed: return true
+        case .server: return isTransient
+        case .invalidURL, .protocolError: return false
+        }
+    }
 }

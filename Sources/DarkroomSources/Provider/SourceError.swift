@@ -5,7 +5,7 @@ import DarkroomSystem
 /// connection); the job queue retries only transient ones.
 public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
     /// Stable codes for scripts, job records and tests.
-    public enum Code: String, Sendable {
+    public enum Code: String, CaseIterable, Sendable {
         /// 404 or 410, or a missing file.
         case notFound = "source.not-found"
         /// 401 or 403.

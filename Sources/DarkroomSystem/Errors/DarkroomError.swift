@@ -20,6 +20,11 @@ public protocol DarkroomError: Error, Sendable, CustomStringConvertible {
     var contextLabel: String? { get }
     /// The `errno` behind the failure when it came from a system call; nil by default.
     var systemError: Int32? { get }
+    /// True when a service the operation needs (the queue's backend) is out of reach — down,
+    /// unreachable, timing out, refusing our credentials — rather than the request being wrong.
+    /// The CLI exits with its "unreachable" status for these, and readers that ride out an outage
+    /// retry the ones that are also transient. False by default.
+    var isUnavailable: Bool { get }
 }
 
 extension DarkroomError {
@@ -27,6 +32,7 @@ extension DarkroomError {
     public var messageNamesSource: Bool { false }
     public var contextLabel: String? { nil }
     public var systemError: Int32? { nil }
+    public var isUnavailable: Bool { false }
 
     /// The message for a report about `source` (the CLI's input): prefixed with it unless the
     /// message names its source itself.

@@ -44,10 +44,10 @@ final class AcknowledgementBatcher: Sendable {
     private let state = Locked(State())
     private let queue: any JobQueueDriver
     private let attempts: Int
-    private let backoff: RetryBackoff
+    private let backoff: Backoff
     private let logger: Logger
 
-    init(queue: any JobQueueDriver, attempts: Int = 5, backoff: RetryBackoff, logger: Logger) {
+    init(queue: any JobQueueDriver, attempts: Int = 5, backoff: Backoff, logger: Logger) {
         self.queue = queue
         self.attempts = max(1, attempts)
         self.backoff = backoff
@@ -187,7 +187,7 @@ final class AcknowledgementBatcher: Sendable {
                         metadata: ["error": "\(error)"])
                     return nil
                 }
-                try? await Task.sleep(for: backoff.delay(afterAttempt: attempt))
+                try? await Task.sleep(for: backoff.delay(forAttempt: attempt))
             }
         }
         return nil

@@ -62,7 +62,7 @@ enum WorkerTestKit {
         WorkerConfiguration(
             name: name, concurrency: concurrency, gracePeriod: gracePeriod,
             heartbeatInterval: .milliseconds(200), retryBackoff: .immediate,
-            queueBackoff: RetryBackoff(base: .milliseconds(10), cap: .milliseconds(50)),
+            queueBackoff: Backoff(initial: .milliseconds(10), cap: .milliseconds(50)),
             releaseDelay: releaseDelay, reserveWait: .milliseconds(200),
             outputs: VolumeSink(roots: outputRoots), processors: processors, version: "test")
     }

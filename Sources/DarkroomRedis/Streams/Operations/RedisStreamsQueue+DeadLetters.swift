@@ -16,7 +16,7 @@ extension RedisStreamsQueue {
         if case .job(let decoded) = Job.decode(payload) { job = decoded }
         let error =
             entry.value("error").flatMap { try? RecordJSON.decoder().decode(JobError.self, from: Data($0)) }
-            ?? JobError(code: "queue.unknown", message: "the dead letter has no readable error")
+            ?? JobError(code: JobError.DriverCode.unknown.rawValue, message: "the dead letter has no readable error")
         let at =
             entry.value("at").flatMap { Timestamp(iso8601: String(decoding: $0, as: UTF8.self)) }
             ?? Timestamp(millisecondsSince1970: StreamID.milliseconds(entry.id) ?? 0)

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomQueueContract
 import Testing
 
 @Suite("Source redaction")
@@ -64,6 +65,37 @@ struct SourceRedactionTests {
             "C:/odd/path.png", "./sig=1?token=2", "https://", "mailto:someone@example.com", "é/ü.png",
         ] {
             #expect(Self.redact(source) == source)
+        }
+    }
+
+    @Test("Given 2,000 randomised URLs, no credential survives and everything else is kept in place")
+    func randomised() {
+        var random = QueueContractRandom(seed: 22)
+        func pick<T>(_ options: [T]) -> T { options[Int.random(in: 0..<options.count, using: &random)] }
+        for index in 0..<2_000 {
+            let secret = "SECRET\(index)"
+            let user = pick(["", "alice:\(secret)@", "\(secret)@", "a@b:\(secret)@"])
+            let host = pick(["example.com", "[::1]:8080", "[2001:db8::7]", "10.0.0.1:9000", "b.s3.amazonaws.com"])
+            let path = pick(["", "/", "/a.jpg", "/@me/b.png", "/x%40y/c.gif"])
+            var query: [(String, String)] = []
+            for _ in 0..<Int.random(in: 0...5, using: &random) {
+                if Bool.random(using: &random) {
+                    let name = pick(["X-Amz-Signature", "x-amz-credential", "X-AMZ-SECURITY-TOKEN", "X-Goog-Signature", "sig", "Token", "%73ig"])
+                    query.append((name + "=" + secret, name + "=***"))
+                } else {
+                    let plain = pick(["w=1", "who=me@example.org", "signature=ok", "", "a=b=c", "tokens=2"])
+                    query.append((plain, plain))
+                }
+            }
+            let fragment = pick(["", "#top", "#sig=visible"])
+            let queryText = query.isEmpty ? "" : "?" + query.map(\.0).joined(separator: "&")
+            let source = "https://" + user + host + path + queryText + fragment
+            let redacted = SourceRedaction.redact(source)
+            #expect(!redacted.contains(secret), "\(source) → \(redacted)")
+            let expectedQuery = query.isEmpty ? "" : "?" + query.map(\.1).joined(separator: "&")
+            let expected = "https://" + (user.isEmpty ? "" : "***@") + host + path + expectedQuery + fragment
+            #expect(redacted == expected, "\(source)")
+            if redacted != expected { return }
         }
     }
 

@@ -88,6 +88,24 @@ struct EventLogTests {
         #expect(log.checkpoint == EventCursor(rawValue: "2"))
     }
 
+    @Test("A terminal event's line carries the job's redacted source and its chain, in sorted key order")
+    func terminalLineSaysWhatTheJobWas() async throws {
+        let scratch = try Scratch()
+        let queue = MemoryQueue()
+        let source = "https://u:p@example.com/cat.jpg?X-Goog-Signature=abc"
+        _ = try await queue.enqueue([Job(id: JobID(rawValue: "j1")!, batch: "b", source: source, chain: "blur(2)")])
+        #expect(try await queue.cancel(batch: "b") == 1)
+        let log = try EventLog(configuration: scratch.configuration())
+        try await Self.drain(Self.coordinator(queue, scratch.configuration()), into: log)
+        let lines = try scratch.lines(scratch.path)
+        #expect(lines.count == 2)
+        let line = try #require(lines.last)
+        #expect(line.contains(#""batch":"b","chain":"blur(2)","id":""#))
+        #expect(
+            line.hasSuffix(#""job":"j1","source":"https://***@example.com/cat.jpg?X-Goog-Signature=***","streamId":"2","type":"cancelled","version":1}"#))
+        #expect(!line.contains("abc") && !line.contains("u:p"))
+    }
+
     @Test("Given a half-written last line, when the log opens, then the line is cut and the log resumes after the last complete one")
     func recoveryCutsHalfLine() async throws {
         let scratch = try Scratch()

@@ -93,6 +93,10 @@ struct ProjectionTests {
         #expect(succeeded.durationMilliseconds != nil)
         #expect(try await fleet.store.jobProjection(JobID(rawValue: "j4")!)?.latest.error?.code == "image.corrupt")
         #expect(try await fleet.store.jobProjection(JobID(rawValue: "j5")!)?.latest.type == .dead)
+        // What each ended job was, for `status --job`: on its terminal event, not on a start.
+        #expect((succeeded.latest.source, succeeded.latest.chain) == ("/data/a.jpg", "blur(2)"))
+        #expect(try await fleet.store.jobProjection(JobID(rawValue: "j5")!)?.latest.chain == "blur(2)")
+        #expect(try await fleet.store.jobProjection(JobID(rawValue: "j6")!)?.latest.source == nil)
         #expect(try await fleet.store.jobProjection(JobID(rawValue: "j6")!)?.latest.type == .started)
         #expect(try await fleet.store.jobProjection(JobID(rawValue: "nope")!) == nil)
 

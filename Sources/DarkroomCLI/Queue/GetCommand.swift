@@ -91,6 +91,9 @@ enum ResultFetch {
         case .ended(let event):
             var text = "\(name) did not succeed: it ended \(event.type.rawValue) at \(event.at.iso8601)"
             if let error = event.error { text += " (\(EventFormatting.describe(error)))" }
+            // What the job was, so the failure can be found and fixed at its source.
+            if let source = event.source { text += "; source \(EventFormatting.sanitized(source))" }
+            if let chain = event.chain { text += ", chain \(EventFormatting.sanitized(chain))" }
             throw failure(text)
         case .running(let event):
             throw failure(

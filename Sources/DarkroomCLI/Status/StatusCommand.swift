@@ -20,7 +20,8 @@ struct StatusCommand: AsyncParsableCommand {
             counters.
 
             --job J shows one job: from its projection in O(1) with a coordinator, else from a scan \
-            of the event stream (as `darkroom get`).
+            of the event stream (as `darkroom get`); once it has ended, also its source (credentials \
+            redacted) and chain.
 
             Exit status: 0 shown; 1 --job names a job with no events; 2 bad usage; 3 Redis unreachable.
             """
@@ -88,6 +89,9 @@ struct StatusCommand: AsyncParsableCommand {
             if let duration = projection.durationMilliseconds { line += " · \(duration) ms from start to end" }
         }
         StandardOutput.line(line)
+        // What the job was, from its terminal event (redacted there); older events lack them.
+        if let source = event.source { StandardOutput.line("  source: " + EventFormatting.sanitized(source)) }
+        if let chain = event.chain { StandardOutput.line("  chain:  " + EventFormatting.sanitized(chain)) }
         if !registered { StandardOutput.line("(from a scan of the event stream: no coordinator is registered)") }
     }
 }

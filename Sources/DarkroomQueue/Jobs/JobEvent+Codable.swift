@@ -15,12 +15,14 @@ import Foundation
 /// | `count` | int | `batchEnqueued` | new jobs added by that enqueue call |
 /// | `result` | object | `succeeded` | `output` (string, optional), `format`, `width`, `height`, `bytes`, `cache` (`memory`/`disk`/`miss`), `ms` (`fetch`, `decode`, `process`, `encode`, `store`; each optional, milliseconds) |
 /// | `error` | object | `failed`, `dead` | `code`, `message`, `willRetry` (bool; always false for `dead`) |
+/// | `source` | string | terminal events (optional: absent from older writers' events) | the job's source, redacted (`SourceRedaction`) |
+/// | `chain` | string | terminal events (optional, as `source`) | the job's chain, canonical text |
 ///
 /// Unknown keys are ignored. A record of another version or of an unknown `type` decodes as
 /// `.unsupported` so old readers can skip what newer writers add.
 extension JobEvent: Codable {
     enum CodingKeys: String, CodingKey {
-        case version, id, type, at, batch, job, worker, attempt, count, result, error
+        case version, id, type, at, batch, job, worker, attempt, count, result, error, source, chain
     }
 
     /// The JSON shape of `error`: the job error plus `willRetry`.
@@ -49,7 +51,9 @@ extension JobEvent: Codable {
             count: try container.decodeIfPresent(Int.self, forKey: .count),
             result: try container.decodeIfPresent(JobResult.self, forKey: .result),
             error: errorRecord.map { JobError(code: $0.code, message: $0.message) },
-            willRetry: type == .failed ? errorRecord?.willRetry : nil)
+            willRetry: type == .failed ? errorRecord?.willRetry : nil,
+            source: try container.decodeIfPresent(String.self, forKey: .source),
+            chain: try container.decodeIfPresent(String.self, forKey: .chain))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -72,6 +76,8 @@ extension JobEvent: Codable {
                 ErrorRecord(code: error.code, message: error.message, willRetry: willRetry ?? false),
                 forKey: .error)
         }
+        try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(chain, forKey: .chain)
     }
 
     /// The first field this event is missing or has wrong for its type, or nil when it is complete.

@@ -1,4 +1,9 @@
 /// Constructors for each event type. `id` defaults to a fresh UUIDv7 and `at` to now.
+///
+/// Terminal events take the job's `source` as typed and its `chain`: the factory stores the source
+/// redacted (`SourceRedaction.redact`), so no caller can forget to. A retrying `failed` carries
+/// neither (`failed` drops them when `willRetry`): the job's terminal event will, so each job pays
+/// for them once in the stream.
 extension JobEvent {
     public static func batchEnqueued(
         batch: String, count: Int, at: Timestamp = .now(),
@@ -15,34 +20,43 @@ extension JobEvent {
     }
 
     public static func succeeded(
-        job: JobID, batch: String, worker: String, attempt: Int, result: JobResult,
-        at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
+        job: JobID, batch: String, worker: String, attempt: Int, result: JobResult, source: String? = nil,
+        chain: String? = nil, at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
-        JobEvent(id: id, type: .succeeded, at: at, batch: batch, job: job, worker: worker, attempt: attempt, result: result)
+        JobEvent(
+            id: id, type: .succeeded, at: at, batch: batch, job: job, worker: worker, attempt: attempt, result: result,
+            source: source.map(SourceRedaction.redact), chain: chain)
     }
 
+    /// `source` and `chain` are kept only when `willRetry` is false (the terminal `failed`).
     public static func failed(
         job: JobID, batch: String, worker: String, attempt: Int, error: JobError, willRetry: Bool,
-        at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
+        source: String? = nil, chain: String? = nil, at: Timestamp = .now(),
+        id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
         JobEvent(
             id: id, type: .failed, at: at, batch: batch, job: job, worker: worker, attempt: attempt,
-            error: error, willRetry: willRetry)
+            error: error, willRetry: willRetry, source: willRetry ? nil : source.map(SourceRedaction.redact),
+            chain: willRetry ? nil : chain)
     }
 
     /// `worker` is the consumer that gave up on the job, or nil when nobody was delivering it.
     public static func dead(
-        job: JobID, batch: String, worker: String?, attempt: Int, error: JobError,
-        at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
+        job: JobID, batch: String, worker: String?, attempt: Int, error: JobError, source: String? = nil,
+        chain: String? = nil, at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
-        JobEvent(id: id, type: .dead, at: at, batch: batch, job: job, worker: worker, attempt: attempt, error: error)
+        JobEvent(
+            id: id, type: .dead, at: at, batch: batch, job: job, worker: worker, attempt: attempt, error: error,
+            source: source.map(SourceRedaction.redact), chain: chain)
     }
 
     public static func cancelled(
-        job: JobID, batch: String, attempt: Int, at: Timestamp = .now(),
+        job: JobID, batch: String, attempt: Int, source: String? = nil, chain: String? = nil, at: Timestamp = .now(),
         id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
-        JobEvent(id: id, type: .cancelled, at: at, batch: batch, job: job, attempt: attempt)
+        JobEvent(
+            id: id, type: .cancelled, at: at, batch: batch, job: job, attempt: attempt,
+            source: source.map(SourceRedaction.redact), chain: chain)
     }
 
     public static func workerOnline(

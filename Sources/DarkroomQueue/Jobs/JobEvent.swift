@@ -31,6 +31,12 @@ public struct JobEvent: Sendable, Hashable {
     public var error: JobError?
     /// For `failed`: whether the job will be tried again (then the event is not terminal).
     public var willRetry: Bool?
+    /// On terminal events: the job's source, redacted (`SourceRedaction`), so an output named by
+    /// its job id can be traced back to what it was made from. Nil on other events and on events
+    /// of older writers.
+    public var source: String?
+    /// On terminal events: the job's chain in canonical text, as its record holds it.
+    public var chain: String?
 
     /// Whether this event ends its job: `succeeded`, `failed` without retry, `dead`, `cancelled`.
     public var isTerminal: Bool {
@@ -44,7 +50,7 @@ public struct JobEvent: Sendable, Hashable {
     init(
         id: String, type: JobEventType, at: Timestamp, batch: String? = nil, job: JobID? = nil,
         worker: String? = nil, attempt: Int? = nil, count: Int? = nil, result: JobResult? = nil,
-        error: JobError? = nil, willRetry: Bool? = nil
+        error: JobError? = nil, willRetry: Bool? = nil, source: String? = nil, chain: String? = nil
     ) {
         self.id = id
         self.type = type
@@ -57,6 +63,8 @@ public struct JobEvent: Sendable, Hashable {
         self.result = result
         self.error = error
         self.willRetry = willRetry
+        self.source = source
+        self.chain = chain
     }
 }
 

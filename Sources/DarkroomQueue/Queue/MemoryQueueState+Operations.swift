@@ -54,13 +54,16 @@ extension MemoryQueueState {
         let attempt = Self.attempt(of: finished)
         switch outcome {
         case .succeeded(let result):
-            append(.succeeded(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, result: result, at: now))
+            append(
+                .succeeded(
+                    job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, result: result,
+                    source: job.source, chain: job.chain, at: now))
             batches[job.batch]?.succeeded += 1
         case .failed(let error):
             append(
                 .failed(
                     job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, error: error,
-                    willRetry: false, at: now))
+                    willRetry: false, source: job.source, chain: job.chain, at: now))
             batches[job.batch]?.failed += 1
         }
         return true
@@ -166,7 +169,7 @@ extension MemoryQueueState {
         // Events in queue order, so followers see them in the order the jobs were queued.
         for entry in dropped.sorted(by: { $0.sequence < $1.sequence }) {
             if case .job(let job) = entry.decoded {
-                append(.cancelled(job: job.id, batch: job.batch, attempt: job.attempt, at: now))
+                append(.cancelled(job: job.id, batch: job.batch, attempt: job.attempt, source: job.source, chain: job.chain, at: now))
                 batches[job.batch]?.cancelled += 1
             }
         }

@@ -94,11 +94,17 @@ struct MemoryQueueState {
         deadLetters.append(DeadLetter(id: "d-\(entry.sequence)", at: now, job: job, payload: entry.payload, error: error))
     }
 
-    /// Dead-letters an entry that left the pending table, with a `dead` event when the job can be named.
+    /// Dead-letters an entry that left the pending table, with a `dead` event when the job can be
+    /// named (and its source and chain when this build can read the record).
     mutating func bury(_ pending: Pending, error: JobError, worker: String?, attempt: Int, now: Timestamp) {
         addDeadLetter(pending.entry, error: error, at: now)
         if let (id, batch) = MemoryQueueState.identity(of: pending.entry) {
-            append(.dead(job: id, batch: batch, worker: worker, attempt: max(attempt, 1), error: error, at: now))
+            var job: Job?
+            if case .job(let decoded) = pending.entry.decoded { job = decoded }
+            append(
+                .dead(
+                    job: id, batch: batch, worker: worker, attempt: max(attempt, 1), error: error, source: job?.source,
+                    chain: job?.chain, at: now))
             batches[batch]?.dead += 1
         }
     }

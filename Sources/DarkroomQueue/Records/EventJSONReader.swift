@@ -150,10 +150,12 @@ package enum EventJSONReader {
             guard literal(#"{"at":"#), let at = timestamp() else { return nil }
             var attempt: Int?
             var batch: String?
+            var chain: String?
             var count: Int?
             var error: (code: String, message: String, willRetry: Bool)?
             var job: JobID?
             var result: JobResult?
+            var source: String?
             var worker: String?
             if key(#","attempt":"#) {
                 guard let value = integer() else { return nil }
@@ -162,6 +164,10 @@ package enum EventJSONReader {
             if key(#","batch":"#) {
                 guard let value = string() else { return nil }
                 batch = value
+            }
+            if key(#","chain":"#) {
+                guard let value = string() else { return nil }
+                chain = value
             }
             if key(#","count":"#) {
                 guard let value = integer() else { return nil }
@@ -182,6 +188,10 @@ package enum EventJSONReader {
                 guard let value = self.result() else { return nil }
                 result = value
             }
+            if key(#","source":"#) {
+                guard let value = string() else { return nil }
+                source = value
+            }
             guard key(#","type":"#), let typeName = string(), let type = JobEventType(rawValue: typeName),
                 literal(#","version":1"#)
             else { return nil }
@@ -193,7 +203,7 @@ package enum EventJSONReader {
             return JobEvent(
                 id: id, type: type, at: at, batch: batch, job: job, worker: worker, attempt: attempt, count: count,
                 result: result, error: error.map { JobError(code: $0.code, message: $0.message) },
-                willRetry: type == .failed ? error?.willRetry : nil)
+                willRetry: type == .failed ? error?.willRetry : nil, source: source, chain: chain)
         }
 
         mutating func result() -> JobResult? {

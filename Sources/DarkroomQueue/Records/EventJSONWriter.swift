@@ -5,10 +5,10 @@
 /// acknowledgement; `EventJSONWriterTests` holds this writer to `JSONEncoder`'s output on
 /// randomised events of every type.
 ///
-/// Keys in sorted order (see `JobEvent+Codable.swift`): `at`, `attempt`?, `batch`?, `count`?,
+/// Keys in sorted order (see `JobEvent+Codable.swift`): `at`, `attempt`?, `batch`?, `chain`?, `count`?,
 /// `error`? (`code`, `message`, `willRetry`), `id`, `job`?, `result`? (`bytes`, `cache`, `format`,
 /// `height`, `ms` (`decode`, `encode`, `fetch`, `process`, `store`, each optional), `output`?,
-/// `sha256`?, `width`), `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
+/// `sha256`?, `width`), `source`?, `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
 /// written as `JSONEncoder` writes them (a `Double`'s shortest description without a trailing
 /// `.0`; stage times rounded to microseconds first, non-finite ones left out, as
 /// `StageTimings.encode` does).
@@ -20,7 +20,7 @@ package enum EventJSONWriter {
         return out
     }
 
-    /// Writes the record; with `streamId`, that key too, in its sorted place (between `result`
+    /// Writes the record; with `streamId`, that key too, in its sorted place (between `source`
     /// and `type`): the event log's line (`EventLogRecord`).
     package static func write(_ event: JobEvent, streamId: String? = nil, into out: inout [UInt8]) {
         JobJSONWriter.literal(#"{"at":""#, into: &out)
@@ -33,6 +33,10 @@ package enum EventJSONWriter {
         if let batch = event.batch {
             JobJSONWriter.literal(#","batch":"#, into: &out)
             JobJSONWriter.string(batch, into: &out)
+        }
+        if let chain = event.chain {
+            JobJSONWriter.literal(#","chain":"#, into: &out)
+            JobJSONWriter.string(chain, into: &out)
         }
         if let count = event.count {
             JobJSONWriter.literal(#","count":"#, into: &out)
@@ -54,6 +58,10 @@ package enum EventJSONWriter {
         if let result = event.result {
             JobJSONWriter.literal(#","result":"#, into: &out)
             write(result, into: &out)
+        }
+        if let source = event.source {
+            JobJSONWriter.literal(#","source":"#, into: &out)
+            JobJSONWriter.string(source, into: &out)
         }
         if let streamId {
             JobJSONWriter.literal(#","streamId":"#, into: &out)

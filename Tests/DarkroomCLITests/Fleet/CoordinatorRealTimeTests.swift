@@ -135,7 +135,16 @@ struct CoordinatorRealTimeTests {
         let shown = try await fleet.run(["status", "--job", job.rawValue, "--json"])
         let jobRecord = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
         #expect(jobRecord["source"] as? String == "projection")
-        #expect((jobRecord["event"] as? [String: Any])?["type"] as? String == "succeeded")
+        let shownEvent = try #require(jobRecord["event"] as? [String: Any])
+        #expect(shownEvent["type"] as? String == "succeeded")
+        // What the job was: its source (a file path, so unredacted) and canonical chain, in both outputs.
+        let source = try #require(shownEvent["source"] as? String)
+        let chain = try #require(shownEvent["chain"] as? String)
+        #expect(source.hasPrefix("/") && source.hasSuffix(".png"))
+        #expect(chain.contains("blur") && chain.contains("resize"))
+        let human = try await fleet.run(["status", "--job", job.rawValue])
+        #expect(human.status == 0, "\(human.error)")
+        #expect(human.output.contains("\n  source: \(source)\n  chain:  \(chain)\n"), "\(human.output)")
 
         let worker = try #require(try await RedisCoordinatorStore(queue: queue).workerProjections().first { $0.name == "w1" })
         #expect(worker.jobsDone == terminal.filter { $0.event.worker == "w1" }.count)

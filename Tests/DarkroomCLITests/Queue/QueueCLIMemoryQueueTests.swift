@@ -77,6 +77,8 @@ struct QueueCLIMemoryQueueTests {
         let dead = JobEvent.dead(job: id, batch: "b", worker: nil, attempt: 5, error: JobError(code: "queue.stalled", message: "gone"))
         #expect(message(.ended(dead)).hasPrefix("job j1 did not succeed: it ended dead at "))
         #expect(message(.ended(dead)).hasSuffix("(queue.stalled: gone)"))
+        let cancelled = JobEvent.cancelled(job: id, batch: "b", attempt: 1, source: "https://u:p@e.com/a.png?sig=s", chain: "blur(2)")
+        #expect(message(.ended(cancelled)).hasSuffix("it ended cancelled at \(cancelled.at.iso8601); source https://***@e.com/a.png?sig=***, chain blur(2)"))
         let memoryOnly = JobEvent.succeeded(job: id, batch: "b", worker: "w", attempt: 1, result: Kit.result(output: nil))
         #expect(message(.ended(memoryOnly)).contains("only in the worker's memory"))
         #expect(message(.notFound).contains("unknown, still queued, or its events were trimmed"))

@@ -47,6 +47,9 @@ struct MemoryQueueContractTests {
     @Test("Cancelling drops queued jobs with one cancelled event each and leaves running jobs alone")
     func cancel() async throws { try await JobQueueContract.cancelDropsQueuedJobsWithOneEventEach(Self.factory) }
 
+    @Test("Every terminal event carries its job's redacted source and chain; a retrying failure neither")
+    func provenance() async throws { try await JobQueueContract.terminalEventsSayWhatTheJobWas(Self.factory) }
+
     @Test("Extending a lease keeps a long job from being reclaimed")
     func extendLease() async throws { try await JobQueueContract.extendLeasePreventsReclaim(Self.factory) }
 

@@ -44,6 +44,24 @@ struct EventJSONReaderTests {
         #expect(readOlder == Self.foundation(Array(older.utf8)))
     }
 
+    @Test("A terminal event's source and chain are read on the fast path; out of their sorted places they go to JSONDecoder")
+    func sourceAndChain() throws {
+        let record =
+            #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","chain":"blur(2)","id":"e1","job":"j1","source":"https://***@e.com/a.png","type":"cancelled","version":1}"#
+        let read = try #require(Self.fast(Array(record.utf8)))
+        #expect(read.source == "https://***@e.com/a.png")
+        #expect(read.chain == "blur(2)")
+        #expect(read == Self.foundation(Array(record.utf8)))
+        let older = #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","id":"e1","job":"j1","type":"cancelled","version":1}"#
+        let readOlder = try #require(Self.fast(Array(older.utf8)))
+        #expect(readOlder.source == nil && readOlder.chain == nil)
+        let misplaced = record.replacingOccurrences(of: #","chain":"blur(2)""#, with: "").replacingOccurrences(
+            of: #""type":"cancelled""#, with: #""type":"cancelled","chain":"blur(2)""#)
+        #expect(Self.fast(Array(misplaced.utf8)) == nil)
+        #expect(Self.foundation(Array(misplaced.utf8)) == read)
+        if case .event(let decoded) = JobEvent.decode(Data(misplaced.utf8)) { #expect(decoded == read) } else { Issue.record("not decoded") }
+    }
+
     @Test("Non-canonical, foreign and broken records leave the fast path, and decode exactly as JSONDecoder decides")
     func otherRecords() throws {
         let canonical =

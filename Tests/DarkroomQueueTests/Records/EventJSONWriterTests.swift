@@ -23,7 +23,16 @@ struct EventJSONWriterTests {
         }
     }
 
+    /// A randomised event of type `index % 8`; about half of them carry a `source` and a `chain`
+    /// (set directly, so any text reaches the writer, not only what redaction leaves).
     static func event(_ random: inout QueueContractRandom, index: Int) -> JobEvent {
+        var event = basicEvent(&random, index: index)
+        if Bool.random(using: &random) { event.source = text(&random, length: 1...80) }
+        if Bool.random(using: &random) { event.chain = text(&random, length: 1...60) }
+        return event
+    }
+
+    private static func basicEvent(_ random: inout QueueContractRandom, index: Int) -> JobEvent {
         let at = Timestamp(millisecondsSince1970: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random))
         let id = text(&random, allowControl: false)
         let job = JobID(rawValue: text(&random, allowControl: false)) ?? JobID.make()
@@ -110,6 +119,33 @@ struct EventJSONWriterTests {
             String(decoding: EventJSONWriter.bytes(event), as: UTF8.self)
                 == #"{"at":"2025-06-15T15:06:40.123Z","attempt":2,"batch":"b","id":"e1","job":"j1","result":{"bytes":10,"cache":"memory","format":"webp","height":3,"ms":{"fetch":0.012,"store":2},"output":"/out/a.webp","width":4},"type":"succeeded","version":1,"worker":"w"}"#
         )
+    }
+
+    @Test("A terminal event carries the redacted source and the chain in their sorted places; a retrying failure neither")
+    func sourceAndChain() {
+        let job = JobID(rawValue: "j1") ?? JobID.make()
+        let at = Timestamp(millisecondsSince1970: 1_750_000_000_123)
+        let error = JobError(code: "source.timeout", message: "slow")
+        let source = "https://u:p@example.com/cat.jpg?X-Amz-Signature=abc&w=1"
+        let dead = JobEvent.dead(
+            job: job, batch: "b", worker: nil, attempt: 3, error: error, source: source, chain: "resize(400x300, mode: fit)",
+            at: at, id: "e1")
+        #expect(
+            String(decoding: EventJSONWriter.bytes(dead), as: UTF8.self)
+                == #"{"at":"2025-06-15T15:06:40.123Z","attempt":3,"batch":"b","chain":"resize(400x300, mode: fit)","error":{"code":"source.timeout","message":"slow","willRetry":false},"id":"e1","job":"j1","source":"https://***@example.com/cat.jpg?X-Amz-Signature=***&w=1","type":"dead","version":1}"#
+        )
+        let retrying = JobEvent.failed(
+            job: job, batch: "b", worker: "w", attempt: 1, error: error, willRetry: true, source: source, chain: "blur(2)", at: at)
+        #expect(retrying.source == nil && retrying.chain == nil)
+        let final = JobEvent.failed(
+            job: job, batch: "b", worker: "w", attempt: 3, error: error, willRetry: false, source: "/in/a.png", chain: "blur(2)", at: at)
+        #expect(final.source == "/in/a.png" && final.chain == "blur(2)")
+        let cancelled = JobEvent.cancelled(job: job, batch: "b", attempt: 1, source: "data:image/gif;base64,R0lG", chain: "blur(2)", at: at)
+        #expect(cancelled.source == "data:image/gif;base64,… (26 bytes)")
+        let succeeded = JobEvent.succeeded(
+            job: job, batch: "b", worker: "w", attempt: 1, result: JobResult(output: nil, format: "png", width: 1, height: 1, bytes: 1, cache: .miss),
+            source: "https://e.com/a?token=t", chain: "blur(2)", at: at)
+        #expect(succeeded.source == "https://e.com/a?token=***")
     }
 
     @Test("Given 4,000 randomised events, splicing a stream id into the written record gives the log line written whole")

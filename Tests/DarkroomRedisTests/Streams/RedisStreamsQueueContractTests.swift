@@ -40,6 +40,9 @@ struct RedisStreamsQueueContractTests {
     @Test("Cancelling drops queued jobs with one cancelled event each and leaves running jobs alone")
     func cancel() async throws { try await JobQueueContract.cancelDropsQueuedJobsWithOneEventEach(Self.factory) }
 
+    @Test("Every terminal event carries its job's redacted source and chain; a retrying failure neither")
+    func provenance() async throws { try await JobQueueContract.terminalEventsSayWhatTheJobWas(Self.factory) }
+
     @Test("Events are read in order after a cursor and a waiting reader is woken by a publish")
     func events() async throws { try await JobQueueContract.eventsAreReadInOrderAfterACursor(Self.factory) }
 

@@ -38,12 +38,12 @@ extension RedisStreamsQueue {
             case .succeeded(let result):
                 event = .succeeded(
                     job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                    result: result, at: now)
+                    result: result, source: job.source, chain: job.chain, at: now)
                 counter = "succeeded"
             case .failed(let error):
                 event = .failed(
                     job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                    error: error, willRetry: false, at: now)
+                    error: error, willRetry: false, source: job.source, chain: job.chain, at: now)
                 counter = "failed"
             }
             arguments.append(streamIndex + 1)

@@ -62,8 +62,8 @@ extension RedisStreamsQueue {
                 arguments.append(
                     try Self.json(
                         JobEvent.cancelled(
-                            job: item.job.id, batch: item.job.batch,
-                            attempt: item.job.attempt, at: now)))
+                            job: item.job.id, batch: item.job.batch, attempt: item.job.attempt,
+                            source: item.job.source, chain: item.job.chain, at: now)))
             }
             let reply = try await eval(StreamScripts.cancel, keys: [keys.events, keys.delayed], arguments: arguments)
             dropped += try StreamReplies.integer(reply, "cancel")

@@ -1,0 +1,135 @@
+/// A job's source as events and records show it: without credentials, and without a `data:` URI's
+/// payload. Pure text rules (no `URL` parsing, whose leniency differs between platforms):
+///
+/// - `scheme://user:pass@host/…` → `scheme://***@host/…`. The user-info is what precedes the last
+///   `@` of the authority, which ends at the first `/`, `?` or `#` after `//`; an `@` in the path,
+///   query or fragment is left alone.
+/// - The value of each query parameter named (ASCII case-insensitively, after percent-decoding the
+///   name) `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`, `X-Goog-Signature`,
+///   `X-Goog-Credential`, `sig` or `token` becomes `***`, every occurrence; other parameters, their
+///   order and the fragment are kept byte for byte.
+/// - A `data:` URI (scheme case-insensitive) becomes its header up to the comma and the URI's
+///   whole length in bytes: `data:image/png;base64,… (12,345 bytes)`.
+/// - Anything else (a file path) is unchanged.
+public enum SourceRedaction {
+    /// What replaces a credential.
+    public static let mask = "***"
+
+    /// Query parameter names whose values are credentials, lowercased.
+    public static let secretParameters: Set<String> = [
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature", "x-goog-credential", "sig",
+        "token",
+    ]
+
+    /// `source` with its credentials masked and a `data:` payload left out.
+    public static func redact(_ source: String) -> String {
+        let bytes = Array(source.utf8)
+        if hasPrefix(bytes, "data:") { return dataSummary(bytes) }
+        guard let schemeEnd = bytes.firstIndex(of: UInt8(ascii: ":")), schemeEnd > 0,
+            bytes[..<schemeEnd].allSatisfy(isSchemeByte), bytes[schemeEnd...].starts(with: Array("://".utf8))
+        else { return source }
+        var out = Array(bytes[...(schemeEnd + 2)])
+        let authorityStart = schemeEnd + 3
+        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == slash || $0 == question || $0 == hash } ?? bytes.count
+        if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+            out += mask.utf8
+            out += bytes[at..<authorityEnd]
+        } else {
+            out += bytes[authorityStart..<authorityEnd]
+        }
+        let fragmentStart = bytes[authorityEnd...].firstIndex(of: hash) ?? bytes.count
+        let queryStart = bytes[authorityEnd..<fragmentStart].firstIndex(of: question) ?? fragmentStart
+        out += bytes[authorityEnd..<queryStart]
+        if queryStart < fragmentStart {
+            out.append(question)
+            out += maskedQuery(bytes[(queryStart + 1)..<fragmentStart])
+        }
+        out += bytes[fragmentStart...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `data:<header>,… (<n> bytes)`, `n` the whole URI's length in UTF-8 bytes.
+    private static func dataSummary(_ bytes: [UInt8]) -> String {
+        let comma = bytes.firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+        // The header is short in practice; bound it so a URI without a comma is not echoed whole.
+        let header = String(decoding: bytes[..<Swift.min(comma, 200)], as: UTF8.self)
+        return "\(header),… (\(grouped(bytes.count)) bytes)"
+    }
+
+    /// The parameters of a query (without `?` and fragment), secrets masked.
+    private static func maskedQuery(_ query: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(query.count)
+        for (index, parameter) in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "&")) }
+            let equals = parameter.firstIndex(of: UInt8(ascii: "=")) ?? parameter.endIndex
+            let name = parameter[parameter.startIndex..<equals]
+            if secretParameters.contains(decodedLowercased(name)) {
+                out += name
+                out.append(UInt8(ascii: "="))
+                out += mask.utf8
+            } else {
+                out += parameter
+            }
+        }
+        return out
+    }
+
+    /// A parameter name percent-decoded (`+` as a space) and ASCII-lowercased.
+    static func decodedLowercased(_ name: ArraySlice<UInt8>) -> String {
+        var out: [UInt8] = []
+        var index = name.startIndex
+        while index < name.endIndex {
+            let byte = name[index]
+            if byte == UInt8(ascii: "%"), index + 2 < name.endIndex,
+                let high = hexValue(name[index + 1]), let low = hexValue(name[index + 2])
+            {
+                out.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            out.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return String(decoding: out.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `12345` → `12,345`.
+    static func grouped(_ value: Int) -> String {
+        let digits = Array(String(value))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+
+    private static func hasPrefix(_ bytes: [UInt8], _ prefix: String) -> Bool {
+        let expected = Array(prefix.utf8)
+        guard bytes.count >= expected.count else { return false }
+        return zip(bytes, expected).allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
+    }
+
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    private static let question = UInt8(ascii: "?")
+    private static let hash = UInt8(ascii: "#")
+}

@@ -38,7 +38,7 @@ pixels='^(DarkroomCodecsTests|DarkroomCoreTests|StandardProcessorsTests|Darkroom
 # What CI runs under TSan: the targets that hold the concurrency (locks, atomics, the group
 # commit, the blocking pool, continuations and the event source's buffers, the source fetcher's
 # coalescing, the plugin host).
-concurrency='^(DarkroomQueueTests|DarkroomEventStreamTests|DarkroomWorkerTests|DarkroomPipelineTests|DarkroomCacheTests|DarkroomSystemTests|DarkroomRedisTests|DarkroomSourcesTests|DarkroomPluginsTests)\.'
+concurrency='^(DarkroomQueueTests|DarkroomEventStreamTests|DarkroomOutputTests|DarkroomWorkerTests|DarkroomPipelineTests|DarkroomCacheTests|DarkroomSystemTests|DarkroomRedisTests|DarkroomSourcesTests|DarkroomPluginsTests)\.'
 
 case "$kind" in
     thread)

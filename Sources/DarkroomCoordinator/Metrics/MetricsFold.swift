@@ -86,7 +86,7 @@ struct MetricsFold: Sendable {
                 if let previous, previous != name { release(previous) }
                 // A redelivery to the same worker is still one running job.
                 counted = previous != name
-                if runningOn.count > Self.maxRunningJobs { runningOn.removeAll() }
+                if runningOn.count > Self.maxRunningJobs { forgetRunningJobs() }
             } else if outcome != nil, let holder = runningOn.removeValue(forKey: job) {
                 release(holder)
             }
@@ -113,6 +113,17 @@ struct MetricsFold: Sendable {
             let oldest = workers.values.min(by: { $0.lastSeen < $1.lastSeen })
         {
             workers[oldest.name] = nil
+        }
+    }
+
+    /// Forgets every running job (only lost events fill the map this far) and, with them, every
+    /// worker's running count: a count whose jobs are forgotten could never go down again. Jobs
+    /// still running when this happens are not counted until their next start.
+    private mutating func forgetRunningJobs() {
+        runningOn.removeAll()
+        for name in workers.keys {
+            workers[name]?.running = 0
+            if workers[name]?.state == "busy" { workers[name]?.state = "idle" }
         }
     }
 

@@ -13,7 +13,9 @@ enum LeasedWork {
         lookup: @escaping @Sendable () async throws -> T?,
         work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        var poll = timing.firstPoll
+        // Polls double from the first to the longest, as every wait-and-retry in Darkroom does.
+        let polls = Backoff(initial: timing.firstPoll, cap: timing.longestPoll, jitter: .none)
+        var polled = 0
         while true {
             try Task.checkCancellation()
             let lease: WorkLease?
@@ -31,8 +33,8 @@ enum LeasedWork {
             // Someone else is on it: wait for their result, or for their lease to go away (they
             // finished without storing, failed, or died), then try to take it.
             while true {
-                try await Task.sleep(for: poll)
-                poll = min(poll * 2, timing.longestPoll)
+                polled += 1
+                try await Task.sleep(for: polls.delay(forAttempt: polled))
                 if let found = try await lookup() { return found }
                 let held: Bool
                 do { held = try await leases.isHeld(key) } catch { return try await work() }

@@ -4,6 +4,7 @@ the event log, and the CPU it spends per 1,000 events.
 
 Usage (from the repository root, after `swift build -c release --product darkroom`):
     python3 scripts/bench-coordinator.py [--darkroom PATH] [--events 1000000] [--rounds 3] [--no-log]
+        [--records current|49af717]
 
 Starts its own redis-server (persistence off) on a free port in a temporary directory. Each round:
 
@@ -70,21 +71,33 @@ def record(**fields):
     return json.dumps(fields, sort_keys=True, separators=(",", ":"))
 
 
+# The records' shape: "current" as this build's workers write them (terminal events name the
+# job's source and chain, a result with an output has its sha256), or "49af717" as workers wrote
+# them before those keys (--records 49af717, to run an older binary on the records it knew).
+RECORDS = "current"
+
+
 def job_events(job, batch, at):
     """The two records of one job: `started`, then `succeeded` (one job in 50: a final `failed`)."""
     worker = "bench-host:%d" % (1000 + job % 16)
     job_id = str(uuid.uuid4())
     started = record(at=iso(at), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id, type="started", worker=worker)
+    described = {} if RECORDS != "current" else {
+        "source": "https://images.example.com/uploads/2026/11/%08d.jpg" % job,
+        "chain": "resize(400x300, mode: fit, anchor: center)|>roundCorner(24, corners: all, background: #00000000)"}
     if job % 50 == 49:
         terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
                           type="failed", worker=worker,
-                          error={"code": "image.corrupt", "message": "bench: a corrupt image", "willRetry": False})
+                          error={"code": "image.corrupt", "message": "bench: a corrupt image", "willRetry": False},
+                          **described)
     else:
+        result = {"bytes": 41234, "cache": "miss", "format": "webp", "height": 267,
+                  "ms": {"decode": 5.125, "encode": 9.5, "fetch": 0.25, "process": 3.75, "store": 0.5},
+                  "output": "/shared/out/%s.webp" % job_id, "width": 400}
+        if RECORDS == "current":
+            result["sha256"] = uuid.uuid4().hex + uuid.uuid4().hex
         terminal = record(at=iso(at + 40), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id,
-                          type="succeeded", worker=worker,
-                          result={"bytes": 41234, "cache": "miss", "format": "webp", "height": 267,
-                                  "ms": {"decode": 5.125, "encode": 9.5, "fetch": 0.25, "process": 3.75, "store": 0.5},
-                                  "output": "/shared/out/%s.webp" % job_id, "width": 400})
+                          type="succeeded", worker=worker, result=result, **described)
     return started, terminal
 
 
@@ -282,7 +295,11 @@ def main():
                         help="instead of a drain, follow a live flow of this many jobs/s and report CPU in cores")
     parser.add_argument("--seconds", type=int, default=30, help="how long the live flow runs (--live)")
     parser.add_argument("--commandstats", action="store_true", help="print Redis's time per command for each round")
+    parser.add_argument("--records", choices=["current", "49af717"], default="current",
+                        help="the event records' shape: this build's (default) or those before source, chain and sha256")
     args = parser.parse_args()
+    global RECORDS
+    RECORDS = args.records
     for tool in ("redis-server", "redis-cli"):
         if shutil.which(tool) is None:
             print("%s is missing (apt-get install redis-server)" % tool, file=sys.stderr)

@@ -13,12 +13,53 @@ struct SourceRedactionTests {
         #expect(Self.redact("http://a:b@c@example.com:8080/x") == "http://***@example.com:8080/x")
     }
 
-    @Test("Given an @ in the path, query or fragment, nothing is taken for user-info")
-    func atOutsideAuthority() {
-        #expect(Self.redact("https://example.com/@me/a.jpg") == "https://example.com/@me/a.jpg")
+    @Test("Given an @ in the query, nothing is taken for user-info")
+    func atInQuery() {
         #expect(Self.redact("https://example.com/a.jpg?who=me@example.org") == "https://example.com/a.jpg?who=me@example.org")
-        #expect(Self.redact("https://example.com#x@y") == "https://example.com#x@y")
         #expect(Self.redact("https://example.com?a=@b") == "https://example.com?a=@b")
+        #expect(Self.redact("https://example.com/a#x?y@z") == "https://example.com/a#x?y@z")
+    }
+
+    @Test("Given an @ in the path, or in a fragment without a query, what precedes it is masked (the safe side)")
+    func atInPathOrFragment() {
+        #expect(Self.redact("https://example.com/@me/a.jpg") == "https://***@me/a.jpg")
+        #expect(Self.redact("https://example.com#x@y") == "https://***@y")
+        #expect(Self.redact("https://example.com/a.jpg?sig=1#x@y") == "https://example.com/a.jpg?sig=***#x@y")
+    }
+
+    @Test("Given a password with an unencoded / or #, the whole password is masked")
+    func passwordsWithDelimiters() {
+        #expect(Self.redact("https://user:p/ss@host/x") == "https://***@host/x")
+        #expect(Self.redact("https://user:p#ss@host/") == "https://***@host/")
+        #expect(Self.redact("https://user:p/s#s@host/x?sig=abc#top") == "https://***@host/x?sig=***#top")
+        #expect(Self.redact("https://user:p/ss@host") == "https://***@host")
+    }
+
+    @Test("Given ;-separated parameters, each is read on its own and the separators are kept")
+    func semicolonSeparators() {
+        #expect(Self.redact("https://e.com/a?a=1;token=abc") == "https://e.com/a?a=1;token=***")
+        #expect(Self.redact("https://e.com/a?sig=1;w=2&token=3;") == "https://e.com/a?sig=***;w=2&token=***;")
+        #expect(Self.redact("https://e.com/a?;;sig=x") == "https://e.com/a?;;sig=***")
+    }
+
+    @Test("Redacting a redacted source changes nothing")
+    func idempotent() {
+        for source in [
+            "https://user:p/ss@host/x?sig=1;token=2#f", "data:image/png;base64,AAAA", "data:" + String(repeating: "x", count: 5_000),
+            "data:,… (12 bytes)", "https://e.com/@me?token=x", "/srv/in/a.jpg",
+        ] {
+            let once = Self.redact(source)
+            #expect(Self.redact(once) == once, "\(source) → \(once)")
+        }
+    }
+
+    @Test("Every URL in a message is redacted; the rest of the message is kept")
+    func urlsInMessages() {
+        #expect(
+            SourceRedaction.redactURLs(in: "https://u:p@h/a?sig=1: redirects to http://h/b?token=2, which answered 403")
+                == "https://***@h/a?sig=***: redirects to http://h/b?token=***, which answered 403")
+        #expect(SourceRedaction.redactURLs(in: "/srv/in/a.jpg: not found") == "/srv/in/a.jpg: not found")
+        #expect(SourceRedaction.redactURLs(in: "(see://x@y) ://z") == "(see://***@y) ://z")
     }
 
     @Test("Given an IPv6 host, it is kept, with or without user-info")
@@ -93,7 +134,9 @@ struct SourceRedactionTests {
             let redacted = SourceRedaction.redact(source)
             #expect(!redacted.contains(secret), "\(source) → \(redacted)")
             let expectedQuery = query.isEmpty ? "" : "?" + query.map(\.1).joined(separator: "&")
-            let expected = "https://" + (user.isEmpty ? "" : "***@") + host + path + expectedQuery + fragment
+            // An @ in the path masks what precedes it, user-info or not.
+            let authorityAndPath = path.contains("@") ? "***@" + path.split(separator: "@").last! : (user.isEmpty ? "" : "***@") + host + path
+            let expected = "https://" + authorityAndPath + expectedQuery + fragment
             #expect(redacted == expected, "\(source)")
             if redacted != expected { return }
         }
@@ -107,6 +150,7 @@ struct SourceRedactionTests {
         #expect(Self.redact("DATA:,hi") == "DATA:,… (8 bytes)")
         #expect(Self.redact("data:text/plain;charset=utf-8,%F0%9F%98%80") == "data:text/plain;charset=utf-8,… (42 bytes)")
         let noComma = "data:" + String(repeating: "x", count: 500)
-        #expect(Self.redact(noComma) == "data:" + String(repeating: "x", count: 195) + ",… (505 bytes)")
+        #expect(Self.redact(noComma) == "data:… (505 bytes)")
+        #expect(Self.redact("DATA:secret") == "DATA:… (11 bytes)")
     }
 }

@@ -66,7 +66,9 @@ struct RunReporter: Sendable {
                 } else {
                     outcome.failed += 1
                     if let error = event.error {
-                        let message = error.message.hasPrefix(source) ? error.message : "\(source): \(error.message)"
+                        // The event's message names the source redacted (`SourceRedaction`), if at all.
+                        let namesSource = error.message.hasPrefix(source) || error.message.hasPrefix(SourceRedaction.redact(source))
+                        let message = namesSource ? error.message : "\(source): \(error.message)"
                         bar.message("darkroom: \(message) [\(error.code)]")
                     }
                 }

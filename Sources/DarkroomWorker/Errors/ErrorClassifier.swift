@@ -20,8 +20,18 @@ public enum ErrorClassifier {
         }
     }
 
+    /// The message is redacted like the job's `source` (`SourceRedaction`): an error that names
+    /// its source (a 403 on an expired signed URL) would otherwise put the credentials the event
+    /// leaves out into every record that carries the error.
     public static func classify(_ error: any Error) -> Classification {
         let summary = ErrorSummary(error)
-        return Classification(error: JobError(code: summary.code, message: summary.message), isTransient: summary.isTransient)
+        var message = summary.message
+        // The source as typed first: it may hold spaces, which the URL pass below stops at.
+        if let named = error as? any SourceNamingError, !named.source.isEmpty {
+            message = message.replacing(named.source, with: SourceRedaction.redact(named.source))
+        }
+        // Then every URL the message quotes: the normalised source, a redirect's location.
+        message = SourceRedaction.redactURLs(in: message)
+        return Classification(error: JobError(code: summary.code, message: message), isTransient: summary.isTransient)
     }
 }

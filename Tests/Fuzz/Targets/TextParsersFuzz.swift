@@ -4,14 +4,16 @@ import DarkroomSources
 
 /// The small parsers of text people and configuration write, chosen by the first byte: source URLs
 /// (whose normal form must parse back to itself), IP addresses (likewise), `redis://` URLs, and the
-/// cache's sizes and durations.
+/// cache's sizes and durations. Every input is also redacted as a job's source (`RedactionProperty`).
 enum TextParsersFuzz {
     static let target = FuzzTarget(
         name: "text",
-        summary: "source URLs and IP addresses (normal forms round-trip), redis:// URLs, sizes and durations"
+        summary: "source URLs and IP addresses (normal forms round-trip), redis:// URLs, sizes and durations; source redaction"
     ) { bytes in
         guard let selector = bytes.first else { return }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes.dropFirst()), as: UTF8.self)
+        // Every input, whatever it selects: redaction takes any text, and is cheap (one pass).
+        RedactionProperty.check(text)
         switch selector % 5 {
         case 0:
             guard let url = try? SourceURL(parsing: text) else { return }

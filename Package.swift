@@ -330,6 +330,8 @@ let package = Package(
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomChains", "DarkroomCore", "DarkroomSources",
                 "DarkroomTestSupport", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
+                // Run as a real process by ExampleClientRealTimeTests.
+                "darkroom-example-client",
             ],
             swiftSettings: strictSettings),
         // A Swift plugin made with the kit for its tests (every argument kind, the failures).

@@ -87,14 +87,15 @@ final class FleetKit: Sendable {
 
     private let counter = Counter()
 
-    func start(_ arguments: [String], label: String) throws -> Child {
+    /// Starts `darkroom arguments…` (or another program built beside it, `executable`).
+    func start(_ arguments: [String], label: String, executable: String? = nil) throws -> Child {
         let number = counter.next()
         let outputPath = path("logs/\(number)-\(label).out")
         let errorPath = path("logs/\(number)-\(label).err")
         FileManager.default.createFile(atPath: outputPath, contents: nil)
         FileManager.default.createFile(atPath: errorPath, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.darkroomBinary)
+        process.executableURL = URL(fileURLWithPath: try executable ?? Self.darkroomBinary)
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
@@ -104,8 +105,9 @@ final class FleetKit: Sendable {
     }
 
     /// Runs `darkroom arguments…` to completion (at most `timeout`, then it is killed and the test fails).
-    func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> Run {
-        let child = try start(arguments, label: arguments.first ?? "run")
+    func run(_ arguments: [String], timeout: Duration = .seconds(120), executable: String? = nil) async throws -> Run {
+        let label = executable.map { URL(fileURLWithPath: $0).lastPathComponent } ?? arguments.first ?? "run"
+        let child = try start(arguments, label: label, executable: executable)
         guard let status = await child.waitForExit(timeout: timeout) else {
             child.kill(SIGKILL)
             Issue.record("darkroom \(arguments.joined(separator: " ")) did not finish within \(timeout)")

@@ -2,8 +2,10 @@ import DarkroomQueue
 
 extension FleetClient {
     /// Checks and canonicalises `requests` without sending anything: absolute paths, canonical
-    /// chains, checked formats and ids. Live workers are asked for their processors only when a
-    /// chain names one this client lacks. Throws `EnqueueRefusal` when any request is bad (and
+    /// chains, checked formats and ids, and the capabilities each job requires. Live workers are
+    /// asked for their processors only when a chain names one this client lacks or a job
+    /// requires a capability; a requirement no live worker offers is refused (`OfferCheck`)
+    /// unless `defaults.allowUnoffered`. Throws `EnqueueRefusal` when any request is bad (and
     /// the queue's error when the workers could not be asked).
     ///
     /// `listName` names the job list in problem locations (`list.txt:12`).
@@ -19,7 +21,10 @@ extension FleetClient {
             listName: listName, formats: formats, now: now)
         {
         case .jobs(let jobs):
-            return PreparedJobs(jobs: jobs, notes: validator.notes + formatNotes)
+            let (problems, offerNotes) = try await OfferCheck.check(
+                jobs, workers: { try await queue.liveWorkers() }, allowUnoffered: defaults.allowUnoffered)
+            guard problems.isEmpty else { throw EnqueueRefusal(problems: problems) }
+            return PreparedJobs(jobs: jobs, notes: validator.notes + formatNotes + offerNotes)
         case .problems(let problems):
             throw EnqueueRefusal(problems: problems)
         }

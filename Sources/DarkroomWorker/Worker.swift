@@ -58,6 +58,8 @@ public final class Worker: Service {
     let leases: LeaseKeeper
     /// Parsed chains by text, shared by the jobs of a batch.
     let chains = ChainCache()
+    /// The capabilities it reserves and reclaims with (`WorkerConfiguration.offers`), worked out once.
+    let offers: Set<String>
     private let done = Atomic<Int>(0)
     private let waiting = Atomic<Int>(0)
     private let announced = Atomic<Bool>(false)
@@ -73,6 +75,7 @@ public final class Worker: Service {
         self.pipeline = pipeline
         self.configuration = configuration
         self.clock = clock
+        offers = configuration.offers
         leases = LeaseKeeper(clock: clock)
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.name)"
@@ -150,7 +153,7 @@ public final class Worker: Service {
                     if now >= nextReclaim || nextReclaim.duration(since: now) > reclaimInterval {
                         nextReclaim = now.adding(reclaimInterval)
                         // One at a time, each run alone (see the type's comment).
-                        let reclaimed = try await queue.reclaimStale(consumer: configuration.name, max: 1)
+                        let reclaimed = try await queue.reclaimStale(consumer: configuration.name, max: 1, offering: offers)
                         deliveries = reclaimed.deliveries
                         // More may be stale: look again as soon as this one is done.
                         if !deliveries.isEmpty { nextReclaim = now }
@@ -221,7 +224,8 @@ public final class Worker: Service {
         let queue = self.queue
         let name = configuration.name
         let wait = configuration.reserveWait
-        let call = Task { try await queue.reserve(consumer: name, max: max, wait: wait) }
+        let offers = self.offers
+        let call = Task { try await queue.reserve(consumer: name, max: max, wait: wait, offering: offers) }
         return try await withTaskCancellationHandler {
             try await stopping.whileRegistered({ call.cancel() }) { try await call.value }
         } onCancel: {
@@ -276,7 +280,7 @@ public final class Worker: Service {
             name: configuration.name, host: WorkerConfiguration.hostName, pid: Self.pid,
             concurrency: configuration.concurrency, jobsDone: jobsDone,
             processors: configuration.processorVersions, schemas: configuration.processorSchemas, modules: configuration.modules,
-            formats: configuration.formats,
+            formats: configuration.formats, capabilities: configuration.features.sorted(),
             version: configuration.version,
             startedAt: startedAt)
     }

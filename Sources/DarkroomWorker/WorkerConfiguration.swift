@@ -1,5 +1,6 @@
 import DarkroomCore
 import DarkroomOutput
+import DarkroomQueue
 import DarkroomSchema
 import DarkroomSystem
 
@@ -49,6 +50,9 @@ public struct WorkerConfiguration: Sendable {
     /// The output formats its pipeline writes (advertised in its heartbeats, so `enqueue` can
     /// accept a plugin's format without the plugin). Empty: not advertised.
     public var formats: [String] = []
+    /// The features of the job record it honours (`Capabilities.honouredFeatures` by default),
+    /// advertised in heartbeats; with its processors, what it offers when it reserves jobs.
+    public var features: Set<String> = Capabilities.honouredFeatures
     /// The Darkroom version, advertised in heartbeats.
     public var version: String
 
@@ -101,6 +105,9 @@ public struct WorkerConfiguration: Sendable {
     var processorVersions: [String: Int] {
         Dictionary(processors.all.map { ($0.name, $0.version) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// The capabilities it reserves and reclaims with: its features and its processors.
+    var offers: Set<String> { Capabilities.offered(features: features, processors: processors.all.map(\.name)) }
 
     /// Every processor's schema, by name, as heartbeats advertise them: what lets `enqueue`
     /// check a chain naming a processor its own build lacks.

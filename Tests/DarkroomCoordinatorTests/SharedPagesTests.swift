@@ -22,8 +22,8 @@ struct SharedPagesTests {
 
         var configuration: JobQueueConfiguration { inner.configuration }
         func enqueue(_ jobs: [Job]) async throws -> Int { try await inner.enqueue(jobs) }
-        func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
-            try await inner.reserve(consumer: consumer, max: max, wait: wait)
+        func reserve(consumer: String, max: Int, wait: Duration, offering: Set<String>) async throws -> [JobDelivery] {
+            try await inner.reserve(consumer: consumer, max: max, wait: wait, offering: offering)
         }
         func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool {
             try await inner.acknowledge(delivery, outcome: outcome)
@@ -35,8 +35,8 @@ struct SharedPagesTests {
             try await inner.deadLetter(delivery, error: error)
         }
         func extendLease(_ delivery: JobDelivery) async throws -> Bool { try await inner.extendLease(delivery) }
-        func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
-            try await inner.reclaimStale(consumer: consumer, olderThan: olderThan, max: max)
+        func reclaimStale(consumer: String, olderThan: Duration, max: Int, offering: Set<String>) async throws -> ReclaimResult {
+            try await inner.reclaimStale(consumer: consumer, olderThan: olderThan, max: max, offering: offering)
         }
         func publish(_ events: [JobEvent]) async throws { try await inner.publish(events) }
         func readEvents(after cursor: EventCursor, limit: Int, wait: Duration) async throws -> [EventEnvelope] {

@@ -67,6 +67,12 @@ struct EnqueueCommand: AsyncParsableCommand {
     )
     var idFromSource = false
 
+    @Flag(
+        help:
+            "Enqueue jobs even when they require a capability (a processor, a job feature) that no live worker offers: they wait in their lane until a worker that offers it joins."
+    )
+    var allowUnoffered = false
+
     @Flag(help: "Print each job's id and source (tab-separated) before the summary.")
     var printIds = false
 
@@ -161,10 +167,12 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw UsageFailure("--batch must be 1–200 bytes without control characters")
         }
         if let output, output.isEmpty { throw UsageFailure("--out needs a directory") }
-        return EnqueueDefaults(
+        var defaults = EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, priority: priority, delay: delayDuration,
             output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
             workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly)
+        defaults.allowUnoffered = allowUnoffered
+        return defaults
     }
 
     func readRequests() throws(UsageFailure) -> [JobRequest] {

@@ -21,6 +21,8 @@ public struct ChainValidator {
     private let fetchWorkers: () async throws -> [WorkerInfo]
     private var fleet: FleetOffers?
     private var canonical: [String: String] = [:]
+    /// The processor capabilities each canonical chain requires, by its text.
+    private var required: [String: [String]] = [:]
     private var noted: Set<String> = []
     /// One line per processor accepted only because workers offer it.
     public private(set) var notes: [String] = []
@@ -44,6 +46,17 @@ public struct ChainValidator {
             result = try await mixed(parsed)
         }
         canonical[text] = result
+        return result
+    }
+
+    /// `processor:<name>` for each processor of a canonical chain outside
+    /// `Capabilities.baselineProcessors`, sorted (empty when it uses only those): what a worker
+    /// must offer to run it.
+    public mutating func processorRequirements(ofCanonical text: String) throws -> [String] {
+        if let known = required[text] { return known }
+        let names = try ChainParser.parse(text).calls.map(\.name).filter { !Capabilities.baselineProcessors.contains($0) }
+        let result = Capabilities.canonical(names.map(Capabilities.processor)) ?? []
+        required[text] = result
         return result
     }
 

@@ -23,6 +23,9 @@ public struct EnqueueDefaults: Sendable {
     public var workingDirectory: String
     /// Only the first frame of animated sources (`--first-frame-only`).
     public var firstFrameOnly: Bool
+    /// Enqueue jobs whose required capabilities no live worker offers (`--allow-unoffered`): they
+    /// wait until a worker that offers them joins. Off: such a request is refused.
+    public var allowUnoffered: Bool = false
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.
     public init(

@@ -100,13 +100,14 @@ public enum EnqueuePlanner {
         } else {
             id = JobID.make(now: now)
         }
+        let requires = Capabilities.canonical(try validator.processorRequirements(ofCanonical: chain))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,
             quality: request.quality ?? defaults.quality, priority: request.priority ?? defaults.priority,
             output: request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output,
             enqueuedAt: now, notBefore: notBefore,
-            firstFrameOnly: (request.firstFrameOnly ?? defaults.firstFrameOnly) ? true : nil)
+            firstFrameOnly: (request.firstFrameOnly ?? defaults.firstFrameOnly) ? true : nil, requires: requires)
         if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
         return job
     }

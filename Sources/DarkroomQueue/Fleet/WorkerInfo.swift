@@ -25,6 +25,9 @@ public struct WorkerInfo: Sendable, Hashable {
     /// The output formats it can write (`jpeg`, `png`, `webp`, and any a plugin module adds);
     /// empty from workers that predate plugin modules.
     public var formats: [String]
+    /// The features of the job record it honours (`Capabilities`), sorted; empty from workers
+    /// that predate capabilities (which read only jobs that require nothing).
+    public var capabilities: [String]
     /// The Darkroom version it runs.
     public var version: String
     public var startedAt: Timestamp
@@ -34,7 +37,7 @@ public struct WorkerInfo: Sendable, Hashable {
     public init(
         name: String, host: String, pid: Int32, concurrency: Int, jobsDone: Int = 0,
         processors: [String: Int], schemas: [ProcessorSchema] = [], modules: [String: String] = [:], formats: [String] = [],
-        version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
+        capabilities: [String] = [], version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
     ) {
         self.name = name
         self.host = host
@@ -45,17 +48,24 @@ public struct WorkerInfo: Sendable, Hashable {
         self.schemas = schemas
         self.modules = modules
         self.formats = formats
+        self.capabilities = capabilities
         self.version = version
         self.startedAt = startedAt
         self.seenAt = seenAt
     }
 }
 
+extension WorkerInfo {
+    /// Every capability it offers: its `capabilities` and `processor:<name>` for each processor.
+    /// A job is for this worker when its `requires` are all in here.
+    public var offers: Set<String> { Capabilities.offered(features: Set(capabilities), processors: processors.keys) }
+}
+
 /// The heartbeat record's JSON: the keys above; `schemas` is a list of `ProcessorSchema` records,
 /// read leniently (`ReadableProcessorSchemas`) and absent from older workers' heartbeats.
 extension WorkerInfo: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, host, pid, concurrency, jobsDone, processors, schemas, modules, formats, version, startedAt, seenAt
+        case name, host, pid, concurrency, jobsDone, processors, schemas, modules, formats, capabilities, version, startedAt, seenAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +80,7 @@ extension WorkerInfo: Codable {
             schemas: try container.decodeIfPresent(ReadableProcessorSchemas.self, forKey: .schemas)?.schemas ?? [],
             modules: try container.decodeIfPresent([String: String].self, forKey: .modules) ?? [:],
             formats: try container.decodeIfPresent([String].self, forKey: .formats) ?? [],
+            capabilities: try container.decodeIfPresent([String].self, forKey: .capabilities) ?? [],
             version: try container.decode(String.self, forKey: .version),
             startedAt: try container.decode(Timestamp.self, forKey: .startedAt),
             seenAt: try container.decode(Timestamp.self, forKey: .seenAt))

@@ -18,6 +18,7 @@ import Foundation
 /// | `notBefore` | string? | not handed out before this time |
 /// | `lastError` | object? | `{"code","message"}` of the attempt that caused the latest retry |
 /// | `firstFrameOnly` | bool? | `true`: only the first frame of an animated source; absent = every frame |
+/// | `requires` | [string]? | capabilities the worker must offer (`Capabilities`), sorted, no duplicates; absent = none |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
 /// ignored on decode, so newer writers may add keys without a version bump; a change that older
@@ -25,7 +26,7 @@ import Foundation
 extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
-        case firstFrameOnly
+        case firstFrameOnly, requires
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -52,7 +53,8 @@ extension Job: Codable {
             enqueuedAt: try container.decode(Timestamp.self, forKey: .enqueuedAt),
             notBefore: try container.decodeIfPresent(Timestamp.self, forKey: .notBefore),
             lastError: try container.decodeIfPresent(JobError.self, forKey: .lastError),
-            firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly))
+            firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly),
+            requires: try container.decodeIfPresent([String].self, forKey: .requires))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -74,6 +76,7 @@ extension Job: Codable {
         try container.encodeIfPresent(notBefore, forKey: .notBefore)
         try container.encodeIfPresent(lastError, forKey: .lastError)
         try container.encodeIfPresent(firstFrameOnly, forKey: .firstFrameOnly)
+        try container.encodeIfPresent(requires, forKey: .requires)
     }
 
     /// The record as compact JSON, ready for a stream entry.

@@ -35,12 +35,16 @@ public struct Job: Sendable, Hashable {
     /// True to process only the first frame of an animated source (`--first-frame-only`); absent
     /// (nil) processes every frame into an animated WebP.
     public var firstFrameOnly: Bool?
+    /// The capabilities a worker must offer to run this job (`Capabilities`), sorted and without
+    /// duplicates; nil when it needs nothing beyond what every worker can do. Queues hand such a
+    /// job only to workers that offer them all, and leave it waiting otherwise.
+    public var requires: [String]?
 
     public init(
         id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
         quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
         enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
-        firstFrameOnly: Bool? = nil
+        firstFrameOnly: Bool? = nil, requires: [String]? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -55,6 +59,7 @@ public struct Job: Sendable, Hashable {
         self.notBefore = notBefore
         self.lastError = lastError
         self.firstFrameOnly = firstFrameOnly
+        self.requires = requires
     }
 
     /// The first rule this job breaks, or nil when it is a valid record. Checked on enqueue (so a
@@ -67,6 +72,7 @@ public struct Job: Sendable, Hashable {
         if let quality, !(1...100).contains(quality) { return "'quality' must be 1…100 (got \(quality))" }
         if let output, output.isEmpty || output.utf8.count > 4096 { return "'output' must be a directory path of 1–4,096 bytes" }
         if !(1...1_000_000).contains(attempt) { return "'attempt' must be 1 or more (got \(attempt))" }
+        if let problem = Capabilities.problem(requires) { return problem }
         return nil
     }
 }

@@ -55,7 +55,11 @@ public protocol JobQueueDriver: Sendable {
     /// (`queue.garbage`, no event — it belongs to no batch); a record of an unknown `version` stays
     /// pending so a newer worker can reclaim it, and is dead-lettered once its deliveries exceed
     /// `maxAttempts` (`queue.unknown-version`, with a `dead` event when its id and batch can be read).
-    func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery]
+    ///
+    /// Only jobs whose `requires` are all in `offering` are handed out (`Capabilities`); the rest
+    /// wait, in order, for a consumer that offers them. Priority still comes first: a consumer
+    /// takes its ready high jobs of every requirement set it satisfies before any normal one.
+    func reserve(consumer: String, max: Int, wait: Duration, offering: Set<String>) async throws -> [JobDelivery]
 
     /// Finishes a pending entry with its outcome and publishes the terminal event (`succeeded`, or
     /// `failed` with `willRetry: false`) naming `delivery.consumer` — both or neither. Returns
@@ -94,7 +98,9 @@ public protocol JobQueueDriver: Sendable {
     /// `extendLease`) for at least `olderThan`, oldest entry first, each with its delivery count
     /// incremented. Entries that would exceed `maxAttempts` are dead-lettered instead, with
     /// `queue.stalled` and a `dead` event naming `consumer`. Any live consumer may call this.
-    func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult
+    /// Entries whose job requires a capability outside `offering` are neither claimed nor buried:
+    /// they stay stale for a consumer that offers it.
+    func reclaimStale(consumer: String, olderThan: Duration, max: Int, offering: Set<String>) async throws -> ReclaimResult
 
     /// Appends events that no queue operation publishes itself (`started`, `workerOnline`,
     /// `workerOffline`). Throws `.invalidArgument` for an event with a `problem`, and for
@@ -142,7 +148,17 @@ extension JobQueueDriver {
     }
 
     /// `reclaimStale` with the configured visibility timeout.
-    public func reclaimStale(consumer: String, max: Int) async throws -> ReclaimResult {
-        try await reclaimStale(consumer: consumer, olderThan: configuration.visibilityTimeout, max: max)
+    public func reclaimStale(consumer: String, max: Int, offering: Set<String> = []) async throws -> ReclaimResult {
+        try await reclaimStale(consumer: consumer, olderThan: configuration.visibilityTimeout, max: max, offering: offering)
+    }
+
+    /// `reclaimStale` for a consumer that offers no capability: only jobs that require none.
+    public func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
+        try await reclaimStale(consumer: consumer, olderThan: olderThan, max: max, offering: [])
+    }
+
+    /// `reserve` for a consumer that offers no capability: only jobs that require none.
+    public func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
+        try await reserve(consumer: consumer, max: max, wait: wait, offering: [])
     }
 }

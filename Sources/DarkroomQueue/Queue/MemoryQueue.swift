@@ -41,13 +41,13 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
         waiters.wake(.work)
     }
 
-    public func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
+    public func reserve(consumer: String, max: Int, wait: Duration, offering: Set<String>) async throws -> [JobDelivery] {
         try Self.check(consumer: consumer)
         guard max > 0 else { return [] }
         let deadline = clock.now().adding(wait)
         while true {
             let now = clock.now()
-            let deliveries = state.reserve(consumer: consumer, max: max, now: now)
+            let deliveries = state.reserve(consumer: consumer, max: max, offering: offering, now: now)
             if !deliveries.isEmpty || now >= deadline || Task.isCancelled { return deliveries }
             let wakeAt = state.nextDue.map { Swift.min($0, deadline) } ?? deadline
             await waitForSignal(.work, until: wakeAt)
@@ -76,10 +76,10 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
         state.extendLease(delivery, now: clock.now())
     }
 
-    public func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
+    public func reclaimStale(consumer: String, olderThan: Duration, max: Int, offering: Set<String>) async throws -> ReclaimResult {
         try Self.check(consumer: consumer)
         defer { waiters.wake(.events) }
-        return state.reclaimStale(consumer: consumer, olderThan: olderThan, max: max, now: clock.now())
+        return state.reclaimStale(consumer: consumer, olderThan: olderThan, max: max, offering: offering, now: clock.now())
     }
 
     public func cancel(batch: String) async throws -> Int {

@@ -21,21 +21,19 @@ extension MemoryQueueState {
         return newPerBatch.reduce(0) { $0 + $1.count }
     }
 
-    mutating func reserve(consumer: String, max: Int, now: Timestamp) -> [JobDelivery] {
+    mutating func reserve(consumer: String, max: Int, offering: Set<String>, now: Timestamp) -> [JobDelivery] {
         promoteDue(now: now)
         var deliveries: [JobDelivery] = []
-        for rank in ready.indices {
-            while deliveries.count < max, let entry = ready[rank].popFirst() {
-                switch entry.decoded {
-                case .job(let job):
-                    pending[entry.sequence] = Pending(entry: entry, consumer: consumer, deliveryCount: 1, leasedAt: now)
-                    deliveries.append(JobDelivery(tag: Self.tag(entry.sequence), job: job, consumer: consumer, deliveryCount: 1))
-                case .unknownVersion:
-                    // Delivered (as XREADGROUP would) but not returned: it waits, pending, for a newer worker.
-                    pending[entry.sequence] = Pending(entry: entry, consumer: consumer, deliveryCount: 1, leasedAt: now)
-                case .garbage(let reason):
-                    addDeadLetter(entry, error: .garbage(reason), at: now)
-                }
+        while deliveries.count < max, let entry = ready.popFirst(offering: offering) {
+            switch entry.decoded {
+            case .job(let job):
+                pending[entry.sequence] = Pending(entry: entry, consumer: consumer, deliveryCount: 1, leasedAt: now)
+                deliveries.append(JobDelivery(tag: Self.tag(entry.sequence), job: job, consumer: consumer, deliveryCount: 1))
+            case .unknownVersion:
+                // Delivered (as XREADGROUP would) but not returned: it waits, pending, for a newer worker.
+                pending[entry.sequence] = Pending(entry: entry, consumer: consumer, deliveryCount: 1, leasedAt: now)
+            case .garbage(let reason):
+                addDeadLetter(entry, error: .garbage(reason), at: now)
             }
         }
         return deliveries
@@ -111,11 +109,14 @@ extension MemoryQueueState {
         return true
     }
 
-    mutating func reclaimStale(consumer: String, olderThan: Duration, max: Int, now: Timestamp) -> ReclaimResult {
+    mutating func reclaimStale(consumer: String, olderThan: Duration, max: Int, offering: Set<String>, now: Timestamp) -> ReclaimResult {
         var result = ReclaimResult()
-        // Oldest entry first, as XAUTOCLAIM scans the PEL by id.
-        let stale = pending.values.filter { now.duration(since: $0.leasedAt) >= olderThan }
-            .map(\.entry.sequence).sorted()
+        // Oldest entry first, as XAUTOCLAIM scans the PEL by id; a job this consumer cannot honour
+        // stays where it is, for one that can (Redis: its lane is not scanned).
+        let stale = pending.values.filter {
+            now.duration(since: $0.leasedAt) >= olderThan && Capabilities.satisfies(offering, $0.entry.requires)
+        }
+        .map(\.entry.sequence).sorted()
         for sequence in stale {
             guard result.deliveries.count < max, var held = pending[sequence] else { break }
             held.deliveryCount += 1
@@ -163,7 +164,7 @@ extension MemoryQueueState {
             return false
         }
         var dropped: [Entry] = []
-        for rank in ready.indices { dropped += ready[rank].removeAll(where: matches) }
+        dropped += ready.removeAll(where: matches)
         dropped += delayed.filter { matches($0.entry) }.map(\.entry)
         delayed.removeAll { matches($0.entry) }
         // Events in queue order, so followers see them in the order the jobs were queued.
@@ -187,7 +188,7 @@ extension MemoryQueueState {
 
     var counts: QueueCounts {
         var readyCounts: [JobPriority: Int] = [:]
-        for priority in JobPriority.allCases { readyCounts[priority] = ready[priority.rank].count }
+        for priority in JobPriority.allCases { readyCounts[priority] = ready.count(rank: priority.rank) }
         return QueueCounts(ready: readyCounts, delayed: delayed.count, pending: pending.count, deadLettered: deadLetters.count)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The data of a `MemoryQueue`, with the synchronous operations on it. The actor adds waiting and
 /// the clock; everything that decides *what happens* is here, mirroring the Redis layout: one
-/// ready FIFO per priority (streams), a time-ordered delayed list (sorted set), a pending table
+/// ready FIFO per priority and requirement set (streams), a time-ordered delayed list (sorted set), a pending table
 /// (the consumer group's PEL), an event log and a dead-letter list.
 struct MemoryQueueState {
     struct Entry {
@@ -10,6 +10,12 @@ struct MemoryQueueState {
         var payload: Data
         var priority: JobPriority
         var decoded: JobDecoding
+
+        /// The capabilities its job requires (none for garbage and unknown versions).
+        var requires: [String]? {
+            if case .job(let job) = decoded { return job.requires }
+            return nil
+        }
     }
 
     struct Pending {
@@ -26,8 +32,8 @@ struct MemoryQueueState {
 
     let configuration: JobQueueConfiguration
     var nextSequence: UInt64 = 1
-    /// Index = `JobPriority.rank`.
-    var ready: [FIFO<Entry>] = Array(repeating: FIFO(), count: JobPriority.allCases.count)
+    /// One lane per priority and requirement set (the Redis driver's streams).
+    var ready = ReadyLanes<Entry>()
     /// Sorted by `due`, then sequence.
     var delayed: [Delayed] = []
     var pending: [UInt64: Pending] = [:]
@@ -54,7 +60,7 @@ struct MemoryQueueState {
             let index = delayed.partitioningIndex { ($0.due, $0.entry.sequence) > (due, entry.sequence) }
             delayed.insert(item, at: index)
         } else {
-            ready[entry.priority.rank].append(entry)
+            ready.append(entry, rank: entry.priority.rank, requires: entry.requires)
         }
     }
 
@@ -62,7 +68,9 @@ struct MemoryQueueState {
     mutating func promoteDue(now: Timestamp) {
         let dueCount = delayed.partitioningIndex { $0.due > now }
         guard dueCount > 0 else { return }
-        for item in delayed[..<dueCount] { ready[item.entry.priority.rank].append(item.entry) }
+        for item in delayed[..<dueCount] {
+            ready.append(item.entry, rank: item.entry.priority.rank, requires: item.entry.requires)
+        }
         delayed.removeFirst(dueCount)
     }
 

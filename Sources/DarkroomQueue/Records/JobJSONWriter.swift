@@ -6,7 +6,7 @@ import DarkroomSystem
 /// spends storing it. `JobJSONWriterTests` holds it to `JSONEncoder`'s output on randomised jobs.
 ///
 /// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `firstFrameOnly`?, `format`?, `id`,
-/// `lastError`? (`code`, `message`), `notBefore`?, `output`?, `priority`, `quality`?, `source`,
+/// `lastError`? (`code`, `message`), `notBefore`?, `output`?, `priority`, `quality`?, `requires`?, `source`,
 /// `version`. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
 package enum JobJSONWriter {
@@ -39,6 +39,14 @@ package enum JobJSONWriter {
         if let quality = job.quality {
             append(#","quality":"#, to: &out)
             integer(quality, into: &out)
+        }
+        if let requires = job.requires {
+            append(#","requires":["#, to: &out)
+            for (index, name) in requires.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                string(name, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
         field(#","source":"#, job.source, into: &out)
         append(#","version":"#, to: &out)

@@ -42,7 +42,7 @@ extension RedisCoordinatorStore {
         let reply = try await redis {
             try await self.eval(
                 StreamScripts.promoteDue, keys: [self.keys.delayed] + self.keys.streams,
-                arguments: ScriptArguments([now, String(max(limit, 1))]))
+                arguments: ScriptArguments([now, String(max(limit, 1)), queue.keyPrefix, RedisQueueKeys.group]))
         }
         return Int(reply.integer ?? 0)
     }

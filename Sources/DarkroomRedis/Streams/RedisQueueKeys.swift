@@ -5,8 +5,10 @@ import DarkroomQueue
 ///
 /// | key | type | holds |
 /// |---|---|---|
-/// | `{p}:jobs:high`, `{p}:jobs:normal`, `{p}:jobs:low` | stream | one entry per unfinished job, field `job` = job JSON; consumer group `workers` |
-/// | `{p}:delayed` | sorted set | score = due time (ms since 1970), member = `<priority>|<job JSON>` |
+/// | `{p}:jobs:high`, `{p}:jobs:normal`, `{p}:jobs:low` | stream | one entry per unfinished job that requires no capability, field `job` = job JSON; consumer group `workers` |
+/// | `{p}:jobs:<priority>/<capabilities>` | stream | the same, for jobs that require these capabilities (`StreamLane`), e.g. `{p}:jobs:normal/output-name` |
+/// | `{p}:lanes` | set | the tokens (`normal/output-name`) of every capability lane ever used, so workers and tools find them |
+/// | `{p}:delayed` | sorted set | score = due time (ms since 1970), member = `<lane token>|<job JSON>` (`normal|{…}`) |
 /// | `{p}:job:<id>` | string | idempotency marker, value = batch, expires after the idempotency window |
 /// | `{p}:events` | stream | field `event` = event JSON, trimmed with `MAXLEN ~ eventRetention` |
 /// | `{p}:dead` | stream | dead letters: `job` (payload as queued), `error` (JobError JSON), `at` (ISO-8601) |
@@ -32,11 +34,17 @@ struct RedisQueueKeys: Sendable {
 
     let prefix: String
 
-    /// The stream of ready and pending jobs of `priority`.
-    func stream(_ priority: JobPriority) -> String { "\(prefix):jobs:\(priority.rawValue)" }
+    /// The stream of ready and pending jobs of `priority` that require no capability.
+    func stream(_ priority: JobPriority) -> String { stream(StreamLane(priority)) }
 
-    /// The three job streams in reading order (high, normal, low).
-    var streams: [String] { JobPriority.allCases.sorted().map(stream) }
+    /// The stream of a lane's ready and pending jobs.
+    func stream(_ lane: StreamLane) -> String { "\(prefix):jobs:\(lane.token)" }
+
+    /// The three streams of jobs that require nothing, in reading order (high, normal, low).
+    var streams: [String] { StreamLane.plain.map(stream) }
+
+    /// The set of capability lanes' tokens.
+    var lanes: String { "\(prefix):lanes" }
 
     var delayed: String { "\(prefix):delayed" }
     var events: String { "\(prefix):events" }
@@ -57,25 +65,26 @@ struct RedisQueueKeys: Sendable {
     func workerState(_ name: String) -> String { "\(prefix):workerstate:\(name)" }
     func workerJobs(_ name: String) -> String { "\(prefix):workerjobs:\(name)" }
 
-    /// The priority whose stream `key` is, or nil for another key.
-    func priority(ofStream key: String) -> JobPriority? {
-        JobPriority.allCases.first { stream($0) == key }
+    /// The lane whose stream `key` is, or nil for another key.
+    func lane(ofStream key: String) -> StreamLane? {
+        let head = "\(prefix):jobs:"
+        guard key.hasPrefix(head) else { return nil }
+        return StreamLane(token: key.dropFirst(head.count))
     }
 }
 
-/// A delivery tag of the Redis driver: `<priority> <stream entry id>`, e.g. `high 1700000000000-0`.
+/// A delivery tag of the Redis driver: `<lane token> <stream entry id>`, e.g.
+/// `high 1700000000000-0` or `normal/output-name 1700000000000-0`.
 enum StreamTag {
-    static func make(_ priority: JobPriority, _ entryID: String) -> DeliveryTag {
-        DeliveryTag(rawValue: "\(priority.rawValue) \(entryID)")
+    static func make(_ lane: StreamLane, _ entryID: String) -> DeliveryTag {
+        DeliveryTag(rawValue: "\(lane.token) \(entryID)")
     }
 
-    /// The priority and entry id of a tag this driver made, or nil for anything else.
-    static func parse(_ tag: DeliveryTag) -> (priority: JobPriority, entryID: String)? {
+    /// The lane and entry id of a tag this driver made, or nil for anything else.
+    static func parse(_ tag: DeliveryTag) -> (lane: StreamLane, entryID: String)? {
         let parts = tag.rawValue.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 2, let priority = JobPriority(rawValue: String(parts[0])),
-            StreamID.isValid(parts[1])
-        else { return nil }
-        return (priority, String(parts[1]))
+        guard parts.count == 2, let lane = StreamLane(token: parts[0]), StreamID.isValid(parts[1]) else { return nil }
+        return (lane, String(parts[1]))
     }
 }
 

@@ -80,14 +80,15 @@ public final class RedisStreamsQueue: JobQueueDriver, DeadLetterQueue, Cancellab
         keys = RedisQueueKeys(prefix: keyPrefix)
     }
 
-    /// Creates the consumer group `workers` on the three job streams (`XGROUP CREATE … 0
-    /// MKSTREAM`), ignoring groups that exist. Idempotent; `enqueue`, `reserve` and the other
+    /// Creates the consumer group `workers` on the three job streams and on every registered
+    /// capability lane (`XGROUP CREATE … 0 MKSTREAM`), ignoring groups that exist. Idempotent; `enqueue`, `reserve` and the other
     /// calls do it once per queue object, so the backlog is visible (`XINFO GROUPS`) before any
     /// worker exists. The group starts at `0`, not `$`: entries written before it existed are
     /// unfinished work too (finished entries are deleted), and must not be skipped.
     public func ensureGroups() async throws {
-        let commands = keys.streams.map { ["XGROUP", "CREATE", $0, RedisQueueKeys.group, "0", "MKSTREAM"] }
         do {
+            let lanes = try await capabilityLanes().map(keys.stream)
+            let commands = (keys.streams + lanes).map { ["XGROUP", "CREATE", $0, RedisQueueKeys.group, "0", "MKSTREAM"] }
             for reply in try await client.pipeline(commands) {
                 if case .error(let message) = reply, !message.hasPrefix("BUSYGROUP") { throw RedisError.server(message) }
             }

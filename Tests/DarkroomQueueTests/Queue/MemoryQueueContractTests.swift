@@ -64,6 +64,15 @@ struct MemoryQueueContractTests {
         try await JobQueueContract.everyJobEndsOnceUnderRandomInterleaving(Self.factory, seed: seed, steps: 600)
     }
 
+    @Test("Jobs that require capabilities go only to consumers that offer them, in priority order")
+    func capabilities() async throws { try await JobQueueContract.consumersGetOnlyWhatTheyOffer(Self.factory) }
+
+    @Test("A job's requirements survive delays, retries, releases and dead letters")
+    func capabilitiesSurviveRequeues() async throws { try await JobQueueContract.requirementsSurviveEveryRequeue(Self.factory) }
+
+    @Test("A stale job that requires a capability is reclaimed only by a consumer that offers it")
+    func capabilitiesOnReclaim() async throws { try await JobQueueContract.staleJobsAreReclaimedOnlyByCapableConsumers(Self.factory) }
+
     @Test("A released job comes back as the same attempt without an event")
     func release() async throws { try await JobQueueContract.releaseHandsBackWithoutUsingAnAttempt(Self.factory) }
 

@@ -9,6 +9,13 @@ struct JobJSONWriterTests {
         AwkwardText.make(&random, allowControl: allowControl, length: length)
     }
 
+    /// Nil, or 1–4 sorted capability names such as `processor:sharpen@2` and `output-name`.
+    private static func requirements(_ random: inout QueueContractRandom) -> [String]? {
+        guard Bool.random(using: &random) else { return nil }
+        let pool = ["output-name", "processor:sharpen", "processor:x.y_z@2", "renditions", "a", "B-9"]
+        return Capabilities.canonical((0..<Int.random(in: 1...4, using: &random)).compactMap { _ in pool.randomElement(using: &random) })
+    }
+
     @Test("Given 2,000 randomised jobs, the writer produces exactly JSONEncoder's bytes for each")
     func matchesJSONEncoder() throws {
         var random = QueueContractRandom(seed: 99)
@@ -26,7 +33,8 @@ struct JobJSONWriterTests {
                 notBefore: Bool.random(using: &random) ? Timestamp(millisecondsSince1970: Int64(index) * 987_654_321) : nil,
                 lastError: Bool.random(using: &random)
                     ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil,
-                firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil)
+                firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil,
+                requires: Self.requirements(&random))
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)
             #expect(written == expected, "job \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

@@ -15,6 +15,9 @@ struct RedisStreamsQueueContractRealTimeTests {
     @Test("A stale reservation is reclaimed by another consumer with its delivery count incremented, and only one ack publishes")
     func staleReclaim() async throws { try await JobQueueContract.staleReservationIsReclaimedOnce(Self.factory) }
 
+    @Test("A stale job that requires a capability is reclaimed only by a consumer that offers it")
+    func capabilitiesOnReclaim() async throws { try await JobQueueContract.staleJobsAreReclaimedOnlyByCapableConsumers(Self.factory) }
+
     @Test("A job delivered more than maxAttempts times without an outcome is dead-lettered with one dead event")
     func stalledToDeadLetter() async throws { try await JobQueueContract.stalledJobIsDeadLetteredAfterMaxAttempts(Self.factory) }
 

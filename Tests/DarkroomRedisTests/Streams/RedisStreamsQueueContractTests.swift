@@ -57,6 +57,12 @@ struct RedisStreamsQueueContractTests {
 
     static let interleavingFactory = StreamsTestKit.realTimeFactory(visibilityTimeout: .milliseconds(100))
 
+    @Test("Jobs that require capabilities go only to consumers that offer them, in priority order")
+    func capabilities() async throws { try await JobQueueContract.consumersGetOnlyWhatTheyOffer(Self.factory) }
+
+    @Test("A job's requirements survive delays, retries, releases and dead letters")
+    func capabilitiesSurviveRequeues() async throws { try await JobQueueContract.requirementsSurviveEveryRequeue(Self.factory) }
+
     @Test("A released job comes back as the same attempt without an event")
     func release() async throws { try await JobQueueContract.releaseHandsBackWithoutUsingAnAttempt(Self.factory) }
 

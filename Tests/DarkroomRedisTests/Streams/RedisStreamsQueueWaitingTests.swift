@@ -26,7 +26,7 @@ struct RedisStreamsQueueWaitingTests {
         _ = try await queue.enqueue([Kit.job("late", priority: .low)])
         let got = try await waiter.value
         #expect(got.map(\.job.id.rawValue) == ["late"])
-        #expect(got.first.map { StreamTag.parse($0.tag)?.priority } == .low)
+        #expect(got.first.map { StreamTag.parse($0.tag)?.lane } == StreamLane(.low))
     }
 
     @Test("A waiting reserve wakes when a delayed job becomes due, with nobody else moving it")
@@ -101,7 +101,7 @@ struct RedisStreamsQueueDeliveryTests {
             queue.keys.stream(.normal), ">",
         ])
         let read = try StreamReplies.streams(reply).flatMap(\.entries).map {
-            RedisStreamsQueue.ReadEntry(priority: .normal, entry: $0)
+            RedisStreamsQueue.ReadEntry(lane: StreamLane(.normal), entry: $0)
         }
         #expect(read.count == 3)
         let delivered = try await queue.deliver(read, to: "w1", max: 1)

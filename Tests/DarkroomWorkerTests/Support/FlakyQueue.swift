@@ -42,13 +42,13 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
         try check()
         return try await inner.enqueue(jobs)
     }
-    func reserve(consumer: String, max: Int, wait: Duration) async throws -> [JobDelivery] {
+    func reserve(consumer: String, max: Int, wait: Duration, offering: Set<String>) async throws -> [JobDelivery] {
         try check()
         if reservesStale {
-            let stale = try await inner.reclaimStale(consumer: consumer, max: max).deliveries
+            let stale = try await inner.reclaimStale(consumer: consumer, max: max, offering: offering).deliveries
             if !stale.isEmpty { return stale }
         }
-        return try await inner.reserve(consumer: consumer, max: max, wait: wait)
+        return try await inner.reserve(consumer: consumer, max: max, wait: wait, offering: offering)
     }
     func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool {
         try check(acknowledging: true)
@@ -68,10 +68,10 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
         if extended { extensions.add(1, ordering: .sequentiallyConsistent) }
         return extended
     }
-    func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
+    func reclaimStale(consumer: String, olderThan: Duration, max: Int, offering: Set<String>) async throws -> ReclaimResult {
         try check()
         if reservesStale { return ReclaimResult() }
-        return try await inner.reclaimStale(consumer: consumer, olderThan: olderThan, max: max)
+        return try await inner.reclaimStale(consumer: consumer, olderThan: olderThan, max: max, offering: offering)
     }
     func cancel(batch: String) async throws -> Int {
         try check()

@@ -14,7 +14,6 @@ extension RedisStreamsQueue {
     public func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool] {
         guard !outcomes.isEmpty else { return [] }
         let now = clock.now()
-        let priorities = JobPriority.allCases.sorted()
         var sent: [Int] = []  // indices of the outcomes sent, in order
         sent.reserveCapacity(outcomes.count)
         var calls: [ScriptArguments] = []
@@ -22,9 +21,7 @@ extension RedisStreamsQueue {
         var inCall = 0
         for (index, (delivery, outcome)) in outcomes.enumerated() {
             // A tag this driver did not make names no entry: like the single form, answer false.
-            guard let (priority, entryID) = StreamTag.parse(delivery.tag),
-                let streamIndex = priorities.firstIndex(of: priority)
-            else { continue }
+            guard let (lane, entryID) = StreamTag.parse(delivery.tag) else { continue }
             if inCall == 0 {
                 arguments = ScriptArguments([RedisQueueKeys.group])
                 arguments.append(configuration.eventRetention)
@@ -46,7 +43,8 @@ extension RedisStreamsQueue {
                     error: error, willRetry: false, source: job.source, chain: job.chain, at: now)
                 counter = "failed"
             }
-            arguments.append(streamIndex + 1)
+            // A plain stream by its index in KEYS; a capability lane by its key.
+            if let index = StreamLane.plain.firstIndex(of: lane) { arguments.append(index + 1) } else { arguments.append(keys.stream(lane)) }
             arguments.append(entryID)
             arguments.append(delivery.deliveryCount)
             arguments.append(EventJSONWriter.bytes(event))
@@ -104,7 +102,7 @@ extension StreamScripts {
     ///
     /// `KEYS`: high, normal, low streams, events stream.
     /// `ARGV`: 1. group, 2. event MAXLEN, 3. batch hash expiry (ms), 4. key prefix, then per entry
-    /// six values: stream index (1 high, 2 normal, 3 low), entry id, expected delivery count
+    /// six values: stream (its index 1 high, 2 normal, 3 low, or a capability lane's key), entry id, expected delivery count
     /// ('' = any), event JSON, batch counter (`succeeded` or `failed`), batch name.
     ///
     /// Per entry, in order: `XPENDING stream group id id 1`; not pending (or its stream or group is
@@ -120,7 +118,7 @@ extension StreamScripts {
             local maxlen = eventMaxLen(KEYS[4], ARGV[2])
             local codes, counts, order = {}, {}, {}
             for i = 5, #ARGV, 6 do
-              local stream, id = KEYS[tonumber(ARGV[i])], ARGV[i + 1]
+              local stream, id = KEYS[tonumber(ARGV[i]) or 0] or ARGV[i], ARGV[i + 1]
               local code = 0
               if stream then
                 -- pcall: an entry whose stream or group is gone (NOGROUP) is not pending. Raising

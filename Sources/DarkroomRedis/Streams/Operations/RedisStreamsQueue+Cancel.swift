@@ -33,8 +33,8 @@ extension RedisStreamsQueue {
             try await self.scanDelayed { member, job in
                 if matches(job) { found.append(Found(kind: "d", target: member, entryID: "", job: job)) }
             }
-            for priority in JobPriority.allCases.sorted() {
-                let stream = self.keys.stream(priority)
+            for lane in try await StreamLane.plain + self.capabilityLanes() {
+                let stream = self.keys.stream(lane)
                 try await self.scanStream(stream) { entry in
                     guard entry.hasJobField, case .job(let job) = Job.decode(entry.payload), matches(job) else { return }
                     found.append(Found(kind: "s", target: Array(stream.utf8), entryID: entry.id, job: job))
@@ -102,7 +102,7 @@ extension RedisStreamsQueue {
         } while cursor != "0"
     }
 
-    /// The job in a delayed member `<priority>|<job JSON>`.
+    /// The job in a delayed member `<lane token>|<job JSON>`.
     static func delayedJob(_ member: [UInt8]) -> Job? {
         guard let bar = member.firstIndex(of: UInt8(ascii: "|")),
             case .job(let job) = Job.decode(Data(member[(bar + 1)...]))

@@ -48,7 +48,7 @@ extension RedisStreamsQueue {
                     job.attempt = 1
                     job.notBefore = nil
                     arguments.append(letter.id)
-                    arguments.append(self.keys.stream(job.priority))
+                    arguments.append(StreamLane(job).token)
                     arguments.append(try Self.json(job))
                     arguments.append(job.batch)
                     any = true
@@ -74,16 +74,17 @@ extension StreamScripts {
     /// Queues dead letters again.
     ///
     /// `KEYS`: dead stream. `ARGV`: prefix, batch hash expiry (ms), then per letter four values:
-    /// dead entry id, target stream, job JSON (first attempt), batch.
-    /// A letter still in the dead stream (`XDEL` removes it) is `XADD`ed to its stream and its
+    /// dead entry id, target lane token, job JSON (first attempt), batch.
+    /// A letter still in the dead stream (`XDEL` removes it) is `XADD`ed to its lane's stream
+    /// (`laneStream`) and its
     /// batch's `dead` count goes down by one (not below zero). Returns how many were queued.
     static let retryDeadLetters = RedisScript(
-        StreamScripts.countInBatchFunction + """
+        StreamScripts.countInBatchFunction + laneStreamFunction + """
             local prefix, ttl = ARGV[1], ARGV[2]
             local queued = 0
             for i = 3, #ARGV, 4 do
               if redis.call('XDEL', KEYS[1], ARGV[i]) == 1 then
-                redis.call('XADD', ARGV[i + 1], '*', 'job', ARGV[i + 2])
+                redis.call('XADD', laneStream(prefix, 'workers', ARGV[i + 1]), '*', 'job', ARGV[i + 2])
                 local key = prefix .. ':batch:' .. ARGV[i + 3]
                 if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
                   countInBatch(key, 'dead', -1, ttl)

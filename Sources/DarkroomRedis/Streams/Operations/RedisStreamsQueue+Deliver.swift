@@ -17,17 +17,17 @@ extension RedisStreamsQueue {
                 if deliveries.count < max {
                     deliveries.append(
                         JobDelivery(
-                            tag: StreamTag.make(read.priority, entry.id), job: job,
+                            tag: StreamTag.make(read.lane, entry.id), job: job,
                             consumer: consumer, deliveryCount: 1))
                 } else {
-                    var request = FinishRequest(stream: keys.stream(read.priority), entryID: entry.id, action: .ready)
+                    var request = FinishRequest(stream: keys.stream(read.lane), entryID: entry.id, action: .ready)
                     request.requiredConsumer = consumer
                     _ = try await finish(request)
                 }
             case .unknownVersion:
                 break
             case .garbage(let reason):
-                var request = FinishRequest(stream: keys.stream(read.priority), entryID: entry.id, action: .dead)
+                var request = FinishRequest(stream: keys.stream(read.lane), entryID: entry.id, action: .dead)
                 request.requiredConsumer = consumer
                 request.payload = entry.payload
                 request.deadError = .garbage(reason)

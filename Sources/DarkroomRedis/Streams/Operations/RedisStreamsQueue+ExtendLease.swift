@@ -2,10 +2,10 @@ import DarkroomQueue
 
 extension RedisStreamsQueue {
     public func extendLease(_ delivery: JobDelivery) async throws -> Bool {
-        guard let (priority, entryID) = StreamTag.parse(delivery.tag) else { return false }
+        guard let (lane, entryID) = StreamTag.parse(delivery.tag) else { return false }
         let arguments = ScriptArguments([RedisQueueKeys.group, entryID, delivery.consumer])
         let reply = try await redis {
-            try await self.eval(StreamScripts.extendLease, keys: [self.keys.stream(priority)], arguments: arguments)
+            try await self.eval(StreamScripts.extendLease, keys: [self.keys.stream(lane)], arguments: arguments)
         }
         return reply.integer == 1
     }

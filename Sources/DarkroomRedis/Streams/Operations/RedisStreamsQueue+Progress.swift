@@ -5,8 +5,8 @@ extension RedisStreamsQueue {
     public func counts() async throws -> QueueCounts {
         let reply = try await redis {
             try await self.eval(
-                StreamScripts.counts, keys: self.keys.streams + [self.keys.delayed, self.keys.dead],
-                arguments: ScriptArguments([RedisQueueKeys.group]))
+                StreamScripts.counts, keys: self.keys.streams + [self.keys.delayed, self.keys.dead, self.keys.lanes],
+                arguments: ScriptArguments([RedisQueueKeys.group, self.keyPrefix]))
         }
         guard let items = reply.array, items.count == 11 else {
             throw Self.queueError(.protocolError("the counts script answered \(reply)"))
@@ -44,29 +44,57 @@ extension RedisStreamsQueue {
 extension StreamScripts {
     /// A consistent snapshot of the queue's sizes.
     ///
-    /// `KEYS`: high, normal, low streams, delayed set, dead stream. `ARGV`: group.
-    /// Returns `{len, pending}` per stream (a stream holds exactly its ready and pending entries,
-    /// since finished ones are deleted), then the delayed and dead sizes, then per stream the id of
-    /// the oldest ready entry ('' when none): the first entry after the group's last-delivered-id.
+    /// `KEYS`: high, normal, low streams, delayed set, dead stream, lane set. `ARGV`: group, prefix.
+    /// Returns `{len, pending}` per priority, summed over its plain stream and its capability lanes
+    /// (a stream holds exactly its ready and pending entries, since finished ones are deleted),
+    /// then the delayed and dead sizes, then per priority the id of the oldest ready entry over
+    /// those streams ('' when none): a stream's first entry after the group's last-delivered-id.
     static let counts = RedisScript(
         """
-        local out, oldest = {}, {}
-        for i = 1, 3 do
-          out[#out + 1] = redis.call('XLEN', KEYS[i])
-          out[#out + 1] = redis.call('XPENDING', KEYS[i], ARGV[1])[1]
-          local first = ''
-          local ok, groups = pcall(redis.call, 'XINFO', 'GROUPS', KEYS[i])
-          if ok then
-            for _, group in ipairs(groups) do
-              local fields = {}
-              for k = 1, #group, 2 do fields[group[k]] = group[k + 1] end
-              if fields['name'] == ARGV[1] then
-                local next = redis.call('XRANGE', KEYS[i], '(' .. fields['last-delivered-id'], '+', 'COUNT', 1)
-                if next[1] then first = next[1][1] end
-              end
+        local function oldestReady(stream)
+          local ok, groups = pcall(redis.call, 'XINFO', 'GROUPS', stream)
+          if not ok then return nil end
+          for _, group in ipairs(groups) do
+            local fields = {}
+            for k = 1, #group, 2 do fields[group[k]] = group[k + 1] end
+            if fields['name'] == ARGV[1] then
+              local next = redis.call('XRANGE', stream, '(' .. fields['last-delivered-id'], '+', 'COUNT', 1)
+              if next[1] then return next[1][1] end
             end
           end
-          oldest[i] = first
+          return nil
+        end
+        local function older(a, b)
+          if not a then return b end
+          if not b then return a end
+          local am, as = string.match(a, '^(%d+)-(%d+)$')
+          local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+          if tonumber(am) ~= tonumber(bm) then
+            if tonumber(am) < tonumber(bm) then return a else return b end
+          end
+          if tonumber(as) <= tonumber(bs) then return a else return b end
+        end
+        local names = { 'high', 'normal', 'low' }
+        local streams = { { KEYS[1] }, { KEYS[2] }, { KEYS[3] } }
+        for _, token in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+          for i = 1, 3 do
+            if string.sub(token, 1, #names[i] + 1) == names[i] .. '/' then
+              table.insert(streams[i], ARGV[2] .. ':jobs:' .. token)
+            end
+          end
+        end
+        local out, oldest = {}, {}
+        for i = 1, 3 do
+          local length, pending, first = 0, 0, nil
+          for _, stream in ipairs(streams[i]) do
+            length = length + redis.call('XLEN', stream)
+            local ok, summary = pcall(redis.call, 'XPENDING', stream, ARGV[1])
+            if ok then pending = pending + summary[1] end
+            first = older(first, oldestReady(stream))
+          end
+          out[#out + 1] = length
+          out[#out + 1] = pending
+          oldest[i] = first or ''
         end
         out[#out + 1] = redis.call('ZCARD', KEYS[4])
         out[#out + 1] = redis.call('XLEN', KEYS[5])

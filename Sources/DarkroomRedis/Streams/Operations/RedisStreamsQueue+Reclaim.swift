@@ -2,20 +2,23 @@ import DarkroomQueue
 import Foundation
 
 extension RedisStreamsQueue {
-    /// `XAUTOCLAIM` with min-idle `olderThan` over the streams in priority order (oldest entry
-    /// first within a stream), in steps until `max` deliveries are made or the pending lists are
+    /// `XAUTOCLAIM` with min-idle `olderThan` over the streams of the lanes `offering` honours, in
+    /// priority order (oldest entry first within a stream; another lane's entries are not
+    /// touched, so they wait for a worker that offers their capabilities), in steps until `max` deliveries are made or the pending lists are
     /// scanned. Claiming increments each entry's delivery count; an entry whose attempt would now
     /// exceed `maxAttempts` is dead-lettered (`queue.stalled`, or `queue.unknown-version` for a
     /// record of a newer version) with a `dead` event naming `consumer`, checked by delivery count
     /// and holder so a concurrent reclaim cannot bury it twice. Garbage found pending (its reader
     /// died before burying it) is dead-lettered without an event.
-    public func reclaimStale(consumer: String, olderThan: Duration, max: Int) async throws -> ReclaimResult {
+    public func reclaimStale(consumer: String, olderThan: Duration, max: Int, offering: Set<String>) async throws -> ReclaimResult {
         try Self.check(consumer: consumer)
         guard max > 0 else { return ReclaimResult() }
         let minimumIdle = Self.milliseconds(olderThan, atLeast: 0)
         return try await redis {
             var result = ReclaimResult()
-            for priority in JobPriority.allCases.sorted() {
+            var lanes = StreamLane.plain
+            if !offering.isEmpty { lanes += try await self.capabilityLanes().filter { $0.isHonoured(by: offering) } }
+            for lane in lanes.sorted() {
                 var cursor = "0-0"
                 // Bounded: each step scans part of the pending list; 64 steps cover any sane backlog
                 // and the next call continues anyway.
@@ -26,7 +29,7 @@ extension RedisStreamsQueue {
                     arguments.append(minimumIdle)
                     arguments.append(cursor)
                     arguments.append(max - result.deliveries.count)
-                    let reply = try await self.eval(StreamScripts.reclaim, keys: [self.keys.stream(priority)], arguments: arguments)
+                    let reply = try await self.eval(StreamScripts.reclaim, keys: [self.keys.stream(lane)], arguments: arguments)
                     guard let parts = reply.array, parts.count == 2, let next = parts[0].string,
                         let claimed = parts[1].array ?? (parts[1].isNull ? [] : nil)
                     else {
@@ -40,7 +43,7 @@ extension RedisStreamsQueue {
                         }
                         let entry = StreamEntry(id: id, fields: try StreamReplies.fields(triple[2]))
                         try await self.settle(
-                            entry, priority: priority, deliveryCount: Int(count),
+                            entry, lane: lane, deliveryCount: Int(count),
                             consumer: consumer, into: &result)
                     }
                     cursor = next
@@ -53,10 +56,10 @@ extension RedisStreamsQueue {
 
     /// Hands out or buries one entry just claimed by `consumer`.
     private func settle(
-        _ entry: StreamEntry, priority: JobPriority, deliveryCount: Int, consumer: String,
+        _ entry: StreamEntry, lane: StreamLane, deliveryCount: Int, consumer: String,
         into result: inout ReclaimResult
     ) async throws {
-        let stream = keys.stream(priority)
+        let stream = keys.stream(lane)
         let now = clock.now()
         let maxAttempts = configuration.maxAttempts
         var request = FinishRequest(stream: stream, entryID: entry.id, action: .dead)
@@ -68,7 +71,7 @@ extension RedisStreamsQueue {
         switch decoded {
         case .job(let job):
             let delivery = JobDelivery(
-                tag: StreamTag.make(priority, entry.id), job: job, consumer: consumer,
+                tag: StreamTag.make(lane, entry.id), job: job, consumer: consumer,
                 deliveryCount: deliveryCount)
             guard delivery.attempt > maxAttempts else {
                 result.deliveries.append(delivery)

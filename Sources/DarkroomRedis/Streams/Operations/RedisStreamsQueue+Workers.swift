@@ -25,8 +25,9 @@ extension RedisStreamsQueue {
         try await redis {
             for reply in try await self.client.pipeline(commands) { try reply.throwingOnError() }
             if JobID.isAcceptable(name) {
+                let lanes = try await self.capabilityLanes().map(self.keys.stream)
                 _ = try await self.eval(
-                    StreamScripts.forgetConsumer, keys: self.keys.streams,
+                    StreamScripts.forgetConsumer, keys: self.keys.streams + lanes,
                     arguments: ScriptArguments([RedisQueueKeys.group, name]))
             }
         }
@@ -60,7 +61,7 @@ extension StreamScripts {
     /// A consumer that still holds entries is kept: `XGROUP DELCONSUMER` would drop them from the
     /// pending list, and they would never be reclaimed.
     ///
-    /// `KEYS`: the job streams. `ARGV`: group, consumer. Returns how many groups it left.
+    /// `KEYS`: the job streams (plain and capability lanes). `ARGV`: group, consumer. Returns how many groups it left.
     static let forgetConsumer = RedisScript(
         """
         local left = 0

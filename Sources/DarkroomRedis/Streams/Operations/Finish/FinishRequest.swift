@@ -28,7 +28,8 @@ struct FinishRequest: Sendable {
     var counter: String?
     /// The record to move (`dead`, `ready`, `delay`); nil copies the entry's own `job` field.
     var payload: Data?
-    var priority: JobPriority = .normal
+    /// The lane whose token prefixes the delayed member (`delay`).
+    var lane = StreamLane(.normal)
     var due: Timestamp?
     var deadError: JobError?
 
@@ -62,7 +63,7 @@ extension RedisStreamsQueue {
         arguments.append(request.action.rawValue)
         arguments.append(request.payload ?? Data())
         arguments.append(request.payload == nil ? "entry" : "given")
-        arguments.append(request.priority.rawValue)
+        arguments.append(request.lane.token)
         arguments.append((request.due ?? now).millisecondsSince1970)
         arguments.append(try request.deadError.map(Self.json) ?? Data())
         arguments.append(now.iso8601)
@@ -86,8 +87,8 @@ extension RedisStreamsQueue {
         _ delivery: JobDelivery,
         _ make: (JobDelivery, _ stream: String, _ entryID: String) throws -> (FinishRequest, R)
     ) async throws -> R? {
-        guard let (priority, entryID) = StreamTag.parse(delivery.tag) else { return nil }
-        let stream = keys.stream(priority)
+        guard let (lane, entryID) = StreamTag.parse(delivery.tag) else { return nil }
+        let stream = keys.stream(lane)
         var current = delivery
         for round in 1...4 {
             var (request, outcome) = try make(current, stream, entryID)
@@ -116,7 +117,7 @@ extension StreamScripts {
     /// 9. action: `ack` (just remove), `dead` (to the dead stream), `ready` (to the tail of the same
     ///    stream), `delay` (to the delayed set),
     /// 10. payload, 11. `given` (use ARGV 10) or `entry` (copy the entry's `job` field),
-    /// 12. priority name (delayed member prefix), 13. due ms (`delay`),
+    /// 12. lane token (delayed member prefix), 13. due ms (`delay`),
     /// 14. dead letter's error JSON, 15. dead letter's time (ISO-8601).
     ///
     /// First `XPENDING stream group id id 1`: when the entry is not pending (already finished by

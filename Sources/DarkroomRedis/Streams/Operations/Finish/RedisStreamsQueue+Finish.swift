@@ -48,7 +48,7 @@ extension RedisStreamsQueue {
             next.notBefore = due
             var request = FinishRequest(stream: stream, entryID: entryID, action: due > now ? .delay : .ready)
             request.payload = try Self.json(next)
-            request.priority = job.priority
+            request.lane = StreamLane(job)
             request.due = due
             request.event = .failed(
                 job: job.id, batch: job.batch, worker: current.consumer, attempt: attempt,
@@ -67,14 +67,14 @@ extension RedisStreamsQueue {
     }
 
     public func release(_ delivery: JobDelivery, after delay: Duration) async throws -> Bool {
-        guard let (priority, entryID) = StreamTag.parse(delivery.tag) else { return false }
+        guard let (lane, entryID) = StreamTag.parse(delivery.tag) else { return false }
         let now = clock.now()
         let due = now.adding(delay)
         // The entry's own record (same attempt) goes back as a fresh entry, whose delivery count
         // starts again at 1: that is "without using up an attempt". No event.
-        var request = FinishRequest(stream: keys.stream(priority), entryID: entryID, action: due > now ? .delay : .ready)
+        var request = FinishRequest(stream: keys.stream(lane), entryID: entryID, action: due > now ? .delay : .ready)
         request.requiredConsumer = delivery.consumer
-        request.priority = priority
+        request.lane = lane
         request.due = due
         return try await redis { try await self.finish(request) } == .done
     }

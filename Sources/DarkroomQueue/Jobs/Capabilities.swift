@@ -1,0 +1,82 @@
+/// Capabilities: what a job needs from the worker that runs it beyond what every Darkroom worker
+/// can do, and what a worker offers. A job lists the ones it requires (`Job.requires`); a worker
+/// offers a set of them (`WorkerInfo.offers`) and is only handed jobs whose requirements it
+/// offers, so a worker older than a feature leaves a job that needs it for one that has it,
+/// instead of running it wrongly and reporting success.
+///
+/// A capability is a name of 1–64 bytes of ASCII letters, digits and `-`, `.`, `_`, `:`, `@`
+/// (so a set of them can be joined with `,` into a key or a delivery tag). Two families:
+/// - features of the job record that a worker must understand, such as `output-name`;
+/// - `processor:<name>` for a processor outside `baselineProcessors`.
+public enum Capabilities {
+    /// The most capabilities one job may require.
+    public static let maximumPerJob = 16
+
+    /// The feature a job with an output-name template (`Job.name`) requires.
+    public static let outputName = "output-name"
+
+    /// The capability of running the processor `name`.
+    public static func processor(_ name: String) -> String { "processor:\(name)" }
+
+    /// The processors every Darkroom worker has run since before capabilities existed (the
+    /// thirteen standard ones): a chain made only of these requires nothing. Any other processor
+    /// (a plugin's, or a standard one added later) makes its job require `processor:<name>`.
+    /// Frozen: adding a name here would let older workers take jobs they cannot run.
+    public static let baselineProcessors: Set<String> = [
+        "blackWhite", "blend", "blur", "border", "colorControls", "crop", "downsample", "flip",
+        "overlay", "resize", "rotate", "roundCorner", "tint",
+    ]
+
+    /// Whether `name` is a well-formed capability name.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: ":"), UInt8(ascii: "@"):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// The canonical form of a requirement list: sorted, without duplicates, nil when empty (a job
+    /// that requires nothing carries no `requires` key).
+    public static func canonical<S: Sequence<String>>(_ names: S) -> [String]? {
+        let sorted = Set(names).sorted()
+        return sorted.isEmpty ? nil : sorted
+    }
+
+    /// What `requires` breaks, or nil when it is a canonical list of valid names.
+    static func problem(_ requires: [String]?) -> String? {
+        guard let requires else { return nil }
+        if requires.isEmpty { return "'requires' must be absent rather than empty" }
+        if requires.count > maximumPerJob { return "'requires' lists at most \(maximumPerJob) capabilities (got \(requires.count))" }
+        if let bad = requires.first(where: { !isValidName($0) }) {
+            return "'requires' has '\(bad)', which is not a capability name (1–64 of a-z A-Z 0-9 - . _ : @)"
+        }
+        if requires != requires.sorted() || Set(requires).count != requires.count {
+            return "'requires' must be sorted and without duplicates"
+        }
+        return nil
+    }
+
+    /// The features of the job record this build's workers honour (advertised in heartbeats as
+    /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
+    /// worker to honour it.
+    public static let honouredFeatures: Set<String> = []
+
+    /// What a worker offers: its features, and `processor:<name>` for each processor it runs.
+    public static func offered<S: Sequence<String>>(features: Set<String>, processors: S) -> Set<String> {
+        features.union(processors.lazy.map(processor))
+    }
+
+    /// Whether a worker offering `offered` can honour a job requiring `requires`.
+    public static func satisfies(_ offered: Set<String>, _ requires: [String]?) -> Bool {
+        guard let requires else { return true }
+        return requires.allSatisfy(offered.contains)
+    }
+}

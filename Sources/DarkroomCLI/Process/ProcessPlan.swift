@@ -1,4 +1,5 @@
 import DarkroomCodecs
+import DarkroomQueue
 import DarkroomSources
 import DarkroomWorker
 

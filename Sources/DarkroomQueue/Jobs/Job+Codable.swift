@@ -18,6 +18,7 @@ import Foundation
 /// | `notBefore` | string? | not handed out before this time |
 /// | `lastError` | object? | `{"code","message"}` of the attempt that caused the latest retry |
 /// | `firstFrameOnly` | bool? | `true`: only the first frame of an animated source; absent = every frame |
+/// | `name` | string? | output-name template (`OutputNameTemplate`), 1–1,024 bytes; absent = `{stem}.{ext}` |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
 /// ignored on decode, so newer writers may add keys without a version bump; a change that older
@@ -26,6 +27,7 @@ extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
         case firstFrameOnly
+        case name
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -52,7 +54,8 @@ extension Job: Codable {
             enqueuedAt: try container.decode(Timestamp.self, forKey: .enqueuedAt),
             notBefore: try container.decodeIfPresent(Timestamp.self, forKey: .notBefore),
             lastError: try container.decodeIfPresent(JobError.self, forKey: .lastError),
-            firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly))
+            firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly),
+            name: try container.decodeIfPresent(String.self, forKey: .name))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -74,6 +77,7 @@ extension Job: Codable {
         try container.encodeIfPresent(notBefore, forKey: .notBefore)
         try container.encodeIfPresent(lastError, forKey: .lastError)
         try container.encodeIfPresent(firstFrameOnly, forKey: .firstFrameOnly)
+        try container.encodeIfPresent(name, forKey: .name)
     }
 
     /// The record as compact JSON, ready for a stream entry.

@@ -26,7 +26,8 @@ struct JobJSONWriterTests {
                 notBefore: Bool.random(using: &random) ? Timestamp(millisecondsSince1970: Int64(index) * 987_654_321) : nil,
                 lastError: Bool.random(using: &random)
                     ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil,
-                firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil)
+                firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil,
+                name: Bool.random(using: &random) ? Self.text(&random, allowControl: true) : nil)
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)
             #expect(written == expected, "job \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

@@ -23,12 +23,14 @@ public struct EnqueueDefaults: Sendable {
     public var workingDirectory: String
     /// Only the first frame of animated sources (`--first-frame-only`).
     public var firstFrameOnly: Bool
+    /// The output-name template (`--name`); nil for the default, `{stem}.{ext}`.
+    public var name: String?
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.
     public init(
         chain: String? = nil, format: String? = nil, quality: Int? = nil, priority: JobPriority = .normal,
         delay: Duration? = nil, output: String? = nil, idFromSource: Bool = false, batch: String,
-        workingDirectory: String, firstFrameOnly: Bool = false
+        workingDirectory: String, firstFrameOnly: Bool = false, name: String? = nil
     ) {
         self.chain = chain
         self.format = format
@@ -40,5 +42,6 @@ public struct EnqueueDefaults: Sendable {
         self.batch = batch
         self.workingDirectory = workingDirectory
         self.firstFrameOnly = firstFrameOnly
+        self.name = name
     }
 }

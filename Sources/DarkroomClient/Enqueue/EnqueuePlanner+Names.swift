@@ -19,10 +19,11 @@ extension EnqueuePlanner {
     /// later job's place, naming both.
     static func settleNames(_ jobs: [Job], requests: [JobRequest], listName: String?, maxProblems: Int) -> EnqueuePlan {
         var templates: [String: OutputNameTemplate] = [:]
+        var digests: [String: String] = [:]
         var indices: [Int] = []
         var claims: [OutputClaim] = []
         for (index, job) in jobs.enumerated() {
-            guard let claim = claim(for: job, templates: &templates) else { continue }
+            guard let claim = claim(for: job, templates: &templates, digests: &digests) else { continue }
             indices.append(index)
             claims.append(claim)
         }
@@ -44,17 +45,24 @@ extension EnqueuePlanner {
     }
 
     /// The claim `job` makes on its output directory's names; nil when it writes no file.
-    static func claim(for job: Job, templates: inout [String: OutputNameTemplate]) -> OutputClaim? {
+    /// `templates` and `digests` remember each template parsed and chain digested: a request
+    /// usually has one of each for all its jobs.
+    static func claim(
+        for job: Job, templates: inout [String: OutputNameTemplate], digests: inout [String: String]
+    ) -> OutputClaim? {
         guard let directory = job.output else { return nil }
         var template: OutputNameTemplate?
         if let text = job.name {
             template = templates[text] ?? (try? OutputNameTemplate(parsing: text))
             templates[text] = template
         }
+        let digest = digests[job.chain] ?? ChainDigest.of(job.chain)
+        digests[job.chain] = digest
+        let fields = OutputNameFields(job: job, ext: job.format.map(OutputFormats.fileExtension(of:)), chainDigest: digest)
         let work = [job.source, job.chain, job.format ?? "", job.quality.map { "\($0)" } ?? "", job.firstFrameOnly == true ? "1" : ""]
         return OutputClaim(
             directory: directory, template: template,
-            fields: OutputNameFields(job: job, ext: job.format.map(OutputFormats.fileExtension(of:))),
+            fields: fields,
             work: work.joined(separator: "\u{0}"),
             label: "source '\(SafeText.sanitized(String(job.source.prefix(80))))' with chain '\(SafeText.sanitized(String(job.chain.prefix(80))))'")
     }

@@ -20,12 +20,13 @@ public struct OutputNameFields: Sendable, Hashable {
         self.ext = ext
     }
 
-    /// The fields of `job`, its output in a format with extension `ext` (nil: not known yet).
-    public init(job: Job, ext: String?) {
+    /// The fields of `job`, its output in a format with extension `ext` (nil: not known yet);
+    /// `chainDigest` is `ChainDigest.of(job.chain)` when the caller has it already.
+    public init(job: Job, ext: String?, chainDigest: String? = nil) {
         let id = OutputNaming.fileName(forJobID: job.id)
         self.init(
             stem: OutputNaming.baseName(ofSource: job.source) ?? id, id: id,
-            batch: OutputNaming.fileName(forBatch: job.batch), chain: ChainDigest.of(job.chain), ext: ext)
+            batch: OutputNaming.fileName(forBatch: job.batch), chain: chainDigest ?? ChainDigest.of(job.chain), ext: ext)
     }
 }
 

@@ -76,6 +76,9 @@ let package = Package(
         // The plugin ABI: one public header (Plugins/include/darkroom_plugin.h) that C, Rust and
         // Swift plugins compile against, and the loader imports.
         .systemLibrary(name: "CDarkroomPlugin", path: "Plugins/include"),
+        // <sys/xattr.h>, which the Glibc module leaves out: the output volume records each output's
+        // owner in extended attributes. The C library's own functions; nothing more is linked.
+        .systemLibrary(name: "CXattr", path: "Sources/CXattr"),
 
         // MARK: Darkroom
         .target(name: "DarkroomSystem", swiftSettings: strictSettings),
@@ -152,7 +155,7 @@ let package = Package(
         // stack, so an object-storage sink or an HTTP API can use it without linking a codec.
         .target(
             name: "DarkroomOutput",
-            dependencies: ["DarkroomSystem", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DarkroomSystem", "CXattr", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomWorker",

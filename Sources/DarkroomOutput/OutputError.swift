@@ -22,11 +22,16 @@ public struct OutputError: CodedDarkroomError, Equatable {
     public var message: String
     /// The errno behind the failure, when a system call failed.
     public var systemError: Int32?
+    /// For `output.taken`: who wrote the output under the name, when the sink knows (a file
+    /// written before owners were recorded, or on a file system without extended attributes,
+    /// has none).
+    public var owner: OutputOwner?
 
-    public init(_ code: Code, _ message: String, systemError: Int32? = nil) {
+    public init(_ code: Code, _ message: String, systemError: Int32? = nil, owner: OutputOwner? = nil) {
         self.code = code
         self.message = message
         self.systemError = systemError
+        self.owner = owner
     }
 
     public var isTransient: Bool { code == .diskFull || code == .io }
@@ -46,9 +51,9 @@ public struct OutputError: CodedDarkroomError, Equatable {
         OutputError(.notAllowed, "output name '\(name)' refused: it must be one file name, without '/'")
     }
 
-    /// The name holds other bytes.
-    public static func taken(_ location: String) -> OutputError {
-        OutputError(.taken, "\(location): already holds a different output")
+    /// The name holds other bytes, written by `owner` when the sink knows.
+    public static func taken(_ location: String, owner: OutputOwner? = nil) -> OutputError {
+        OutputError(.taken, "\(location): already holds a different output", owner: owner)
     }
 
     /// The error for a failed system call: a full disk (or quota) and the errors of a busy

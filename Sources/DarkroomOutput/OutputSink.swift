@@ -22,6 +22,10 @@
 /// - **Different bytes at a taken name** follow `OutputConflict`: `.refuse` leaves the existing
 ///   output untouched and throws `output.taken` (another job's result, or something that is not
 ///   an output at all); `.replace` puts the new bytes in its place, atomically.
+/// - **Owners.** `store` records the `owner` it is given with the output, and a `.refuse` that
+///   finds different bytes under the name says who wrote them (`OutputError.owner`), or nil when
+///   the sink cannot tell (the volume keeps owners in extended attributes; a file system without
+///   them, or a file written by something else, has none).
 /// - **Errors** are `OutputError`s with stable codes: `output.not-allowed` (a destination outside
 ///   what the sink accepts, or a bad name), `output.taken`, `output.cannot-write` (permanent),
 ///   `output.disk-full` and `output.io` (transient: the job is retried).
@@ -31,10 +35,20 @@ public protocol OutputSink: Sendable {
     /// `store` checks too. Cheap when the destination was prepared before.
     func prepare(_ destination: String) async throws(OutputError)
 
-    /// Stores `bytes` as `name` in `destination`, under the contract above, and says where.
+    /// Stores `bytes` as `name` in `destination`, written by `owner` (nil: nobody in particular),
+    /// under the contract above, and says where.
     func store(
-        _ bytes: [UInt8], named name: String, in destination: String, onConflict: OutputConflict
+        _ bytes: [UInt8], named name: String, in destination: String, owner: OutputOwner?, onConflict: OutputConflict
     ) async throws(OutputError) -> StoredOutput
+}
+
+extension OutputSink {
+    /// `store` with no owner: for programs that do not name jobs (`darkroom process`, tests).
+    public func store(
+        _ bytes: [UInt8], named name: String, in destination: String, onConflict: OutputConflict
+    ) async throws(OutputError) -> StoredOutput {
+        try await store(bytes, named: name, in: destination, owner: nil, onConflict: onConflict)
+    }
 }
 
 /// What `OutputSink.store` does when the name already holds different bytes. (The same bytes are

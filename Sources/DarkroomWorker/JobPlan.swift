@@ -1,21 +1,25 @@
 import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
 import DarkroomSystem
 
 /// A job record turned into what the pipeline runs, checked before any work: the chain against
-/// this worker's processors and the output format. The names its output file may get are worked
-/// out only when it has an output (`fileNames`).
+/// this worker's processors, the output format and the output-name template. The name its output
+/// file gets is worked out only when it has an output (`outputNames`).
 struct JobPlan: Sendable {
     var request: ImageRequest
-    var source: String
-    var jobID: JobID
+    var job: Job
+    /// The job's output-name template; nil for the default (`{stem}.{ext}`, stepping around
+    /// another batch's file to the id's name).
+    var template: OutputNameTemplate?
 
     /// - Throws: `ChainError` (`.unknownProcessor` when this worker lacks a processor the chain
-    ///   names; the caller hands such jobs back), `WorkerError` for an unwritable format.
+    ///   names; the caller hands such jobs back), `WorkerError` for an unwritable format,
+    ///   `OutputNameError` for a bad `name`.
     init(job: Job, processors: ProcessorRegistry, coders: CoderRegistry = .standard, chains: ChainCache? = nil) throws {
         let chain = try chains?.chain(job.chain, processors: processors) ?? processors.chain(from: job.chain)
         var format: ImageFormat?
@@ -28,16 +32,22 @@ struct JobPlan: Sendable {
         request = ImageRequest(
             source: SourceReference(job.source), chain: chain,
             output: OutputOptions(format: format, encoding: encoding, frames: job.firstFrameOnly == true ? .first : .all))
-        source = job.source
-        jobID = job.id
+        self.job = job
+        template = try job.name.map { text throws(OutputNameError) in try OutputNameTemplate(parsing: text) }
     }
 
-    /// `(preferred, fallback)` file names for a result in `format`: the source's base name (the
-    /// job id when it has none) and the job id, with the format's extension.
-    func fileNames(for format: ImageFormat) -> (preferred: String, fallback: String) {
-        let ext = "." + format.fileExtension
-        let fallbackName = OutputNaming.fileName(forJobID: jobID)
-        return ((OutputNaming.baseName(ofSource: source) ?? fallbackName) + ext, fallbackName + ext)
+    /// Who the output is recorded as written by.
+    var owner: OutputOwner { OutputOwner(job: job.id.rawValue, batch: job.batch) }
+
+    /// The file name for a result in `format`, and — under the default template only — the name
+    /// to step around another batch's file to: the job id's, which only this job writes.
+    /// - Throws: `OutputNameError` when the name is over 255 bytes or hidden.
+    func outputNames(for format: ImageFormat) throws(OutputNameError) -> (name: String, fallback: String?) {
+        let fields = OutputNameFields(job: job, ext: format.fileExtension)
+        guard let template else {
+            return (try OutputNameTemplate.default.render(fields), fields.id + "." + format.fileExtension)
+        }
+        return (try template.render(fields), nil)
     }
 }
 

@@ -117,10 +117,13 @@ extension Worker {
         if let output {
             let clock = ContinuousClock()
             let start = clock.now
-            let names = plan.fileNames(for: image.format)
+            let names = try plan.outputNames(for: image.format)
+            let owner = plan.owner
             let bytes = image.bytes
             // Detachable too: a hung output volume (a stuck NFS mount) must not outlast the grace period.
-            let stored = try await DetachedWait.run { try await Self.store(bytes, names: names, in: output, sink: sink) }
+            let stored = try await DetachedWait.run {
+                try await Self.store(bytes, name: names.name, fallback: names.fallback, owner: owner, in: output, sink: sink)
+            }
             location = stored.location
             checksum = stored.sha256
             writeMilliseconds = (clock.now - start).inMilliseconds
@@ -131,20 +134,29 @@ extension Worker {
             ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
     }
 
-    /// Stores a result under the source's name if it is free or already holds these bytes (a
-    /// redelivery, or an identical job); when another job's different output has it, under the
-    /// job id's name, which only this job writes (and so replaces).
+    /// Stores a result under `name`, recorded as `owner`'s. When the name holds a different
+    /// output: another job's of the same batch fails this job (`output.taken`: one request asked
+    /// for one name twice, and neither may silently win); this job's own (a redelivery that
+    /// encoded differently) is replaced; another batch's, or one whose owner is unknown, is
+    /// stepped around to `fallback` (the job id's name, which only this job writes) under the
+    /// default template, and replaced under a template the user chose (`fallback` nil).
     static func store(
-        _ bytes: [UInt8], names: (preferred: String, fallback: String), in output: String, sink: any OutputSink
+        _ bytes: [UInt8], name: String, fallback: String?, owner: OutputOwner, in output: String, sink: any OutputSink
     ) async throws(OutputError) -> StoredOutput {
         // A source without a usable name is named by the job id from the start.
-        if names.preferred == names.fallback {
-            return try await sink.store(bytes, named: names.fallback, in: output, onConflict: .replace)
+        if name == fallback {
+            return try await sink.store(bytes, named: name, in: output, owner: owner, onConflict: .replace)
         }
         do throws(OutputError) {
-            return try await sink.store(bytes, named: names.preferred, in: output, onConflict: .refuse)
-        } catch  where error.code == .taken && names.fallback != names.preferred {
-            return try await sink.store(bytes, named: names.fallback, in: output, onConflict: .replace)
+            return try await sink.store(bytes, named: name, in: output, owner: owner, onConflict: .refuse)
+        } catch  where error.code == .taken {
+            if let other = error.owner, other.batch == owner.batch, other.job != owner.job {
+                throw OutputError(
+                    .taken,
+                    "\(error.message), written by job \(other.job) of this batch; give the jobs different names (--name '{stem}-{chain}.{ext}')",
+                    owner: other)
+            }
+            return try await sink.store(bytes, named: fallback ?? name, in: output, owner: owner, onConflict: .replace)
         }
     }
 

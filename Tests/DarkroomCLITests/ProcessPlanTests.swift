@@ -1,4 +1,5 @@
 import DarkroomCodecs
+import DarkroomQueue
 import Testing
 
 @testable import DarkroomCLI
@@ -9,7 +10,7 @@ struct ProcessPlanTests {
     func singleOutputFormatFromExtension() throws {
         let plan = try ProcessPlan.make(inputs: ["a/cat.png"], outputFile: "out/cat.webp", outputDirectory: nil, format: nil)
         #expect(plan.format == .webp)
-        #expect(plan.items.map { $0.destination.path(for: .webp) } == ["out/cat.webp"])
+        #expect(try plan.items.map { try $0.destination.path(for: .webp) } == ["out/cat.webp"])
     }
 
     @Test("--format wins over the extension of -o")
@@ -32,21 +33,40 @@ struct ProcessPlanTests {
         }
     }
 
-    @Test("Two inputs with one base name are refused before any work, naming both")
-    func collidingNames() {
+    @Test("Two inputs with one base name: the later gets {stem}-{chain}.{ext}; a third is refused before any work, naming both")
+    func collidingNames() throws {
+        let plan = try ProcessPlan.make(
+            inputs: ["a/cat.jpg", "b/cat.png"], outputFile: nil, outputDirectory: "out", format: nil, chain: "blur(sigma: 2)")
+        #expect(try plan.items.map { try $0.destination.path(for: .webp) } == ["out/cat.webp", "out/cat-\(ChainDigest.of("blur(sigma: 2)")).webp"])
         #expect {
-            try ProcessPlan.make(inputs: ["a/cat.jpg", "b/cat.png"], outputFile: nil, outputDirectory: "out", format: nil)
+            try ProcessPlan.make(inputs: ["a/cat.jpg", "b/cat.png", "c/cat.gif"], outputFile: nil, outputDirectory: "out", format: nil)
         } throws: { error in
             let text = (error as? UsageFailure)?.description ?? ""
-            return text.contains("a/cat.jpg") && text.contains("b/cat.png")
+            return text.contains("c/cat.gif") && text.contains("b/cat.png") && text.contains("name.collision")
+        }
+    }
+
+    @Test("--name names the files in --out, refuses a clash naming both inputs, and is refused with -o")
+    func nameTemplate() throws {
+        let plan = try ProcessPlan.make(
+            inputs: ["a/cat.jpg", "data:image/png;base64,AA"], outputFile: nil, outputDirectory: "out", format: .webp, name: "{batch}-{id}-{stem}.{ext}")
+        #expect(try plan.items.map { try $0.destination.path(for: .webp) } == ["out/process-image-1-cat.webp", "out/process-image-2-image-2.webp"])
+        #expect(throws: UsageFailure.self) {
+            try ProcessPlan.make(inputs: ["a/cat.jpg", "b/cat.jpg"], outputFile: nil, outputDirectory: "out", format: .webp, name: "{stem}.{ext}")
+        }
+        #expect(throws: UsageFailure.self) {
+            try ProcessPlan.make(inputs: ["a/cat.jpg"], outputFile: nil, outputDirectory: "out", format: nil, name: "{stem}/{ext}")
+        }
+        #expect(throws: UsageFailure.self) {
+            try ProcessPlan.make(inputs: ["a/cat.jpg"], outputFile: "x.webp", outputDirectory: nil, format: nil, name: "{stem}.{ext}")
         }
     }
 
     @Test("--out names each output after its input's base name with the chosen format's extension")
     func directoryNames() throws {
         let plan = try ProcessPlan.make(inputs: ["x/photo.large.jpeg", "y.png"], outputFile: nil, outputDirectory: "out", format: nil)
-        #expect(plan.items[0].destination.path(for: .png) == "out/photo.large.png")
-        #expect(plan.items[1].destination.path(for: .jpeg) == "out/y.jpg")
+        #expect(try plan.items[0].destination.path(for: .png) == "out/photo.large.png")
+        #expect(try plan.items[1].destination.path(for: .jpeg) == "out/y.jpg")
     }
 
     @Test("Neither -o nor --out is refused")

@@ -1,3 +1,4 @@
+import DarkroomQueue
 import Foundation
 import Testing
 
@@ -87,12 +88,12 @@ struct RunCommandTests {
         #expect(run.error.contains("run: 1 succeeded, 1 failed of 2"))
     }
 
-    @Test("--from reads bare sources and JSON lines with their own chain; two sources with one base name get the name and a job id")
+    @Test("--from reads bare sources and JSON lines with their own chain; of two sources with one base name the later in the list gets {stem}-{chain}.{ext}")
     func fromFileAndNameCollision() async throws {
         let dir = try WorkerCLITestKit.makeDirectory("run")
         defer { WorkerCLITestKit.remove(dir) }
         try WorkerCLITestKit.write(try WorkerCLITestKit.image(tint: 20), to: "\(dir)/x/cat.jpg")
-        // Smaller, so it starts second (largest first) and its base name is taken by then.
+        // Smaller, so it starts second (largest first): the names do not depend on that.
         try WorkerCLITestKit.write(try WorkerCLITestKit.image(width: 60, height: 40, tint: 220), to: "\(dir)/y/cat.jpg")
         let list = """
             # two cats
@@ -107,9 +108,10 @@ struct RunCommandTests {
                 "--concurrency", "1",
             ], in: dir)
         #expect(run.status == 0, "stderr: \(run.error)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").sorted() == ["cat.jpg", "second-cat.jpg"])
-        let widths = try ["cat.jpg", "second-cat.jpg"].map { try WorkerCLITestKit.decode("\(dir)/out/\($0)").bitmap.width }
-        // The larger ran first and got the plain name; the other is named by its id.
+        let second = "cat-\(ChainDigest.of("downsample(20x20)")).jpg"
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out")) == ["cat.jpg", second])
+        let widths = try ["cat.jpg", second].map { try WorkerCLITestKit.decode("\(dir)/out/\($0)").bitmap.width }
+        // The first line keeps the plain name; the second is named by its chain.
         #expect(widths == [40, 20])
     }
 
@@ -127,5 +129,26 @@ struct RunCommandTests {
         #expect(noOut.status == 2 && noOut.error.contains("--out"))
         let nothing = try await WorkerCLITestKit.run(["run", "-p", "blur(2)", "--out", "out"], in: dir)
         #expect(nothing.status == 2)
+    }
+
+    @Test("--name names every output; a clash under it refuses the run before any work, naming both sources and the path")
+    func nameTemplate() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(tint: 20), to: "\(dir)/x/cat.jpg")
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(tint: 220), to: "\(dir)/y/cat.jpg")
+
+        let named = try await WorkerCLITestKit.run(
+            ["run", "x/cat.jpg", "-p", "downsample(20x20)", "--format", "png", "--name", "thumb-{stem}.{ext}", "--out", "named"], in: dir)
+        #expect(named.status == 0, "stderr: \(named.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/named") == ["thumb-cat.png"])
+
+        let clash = try await WorkerCLITestKit.run(
+            ["run", "x/cat.jpg", "y/cat.jpg", "-p", "downsample(20x20)", "--name", "{stem}.{ext}", "--out", "clash"], in: dir)
+        #expect(clash.status == 2)
+        #expect(clash.error.contains("name.collision"))
+        #expect(clash.error.contains("\(dir)/x/cat.jpg") && clash.error.contains("\(dir)/y/cat.jpg"))
+        #expect(clash.error.contains("\(dir)/clash/cat.{ext}"))
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: "\(dir)/clash")) ?? []).isEmpty)
     }
 }

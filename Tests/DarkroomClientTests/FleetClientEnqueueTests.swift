@@ -34,6 +34,27 @@ struct FleetClientEnqueueTests {
         #expect(sent == receipt.jobs)
     }
 
+    @Test("Given two jobs that would write one output path under --name, when enqueued, then nothing is sent and both are named")
+    func outputNameClashSendsNothing() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        var defaults = Self.defaults
+        defaults.output = "out"
+        defaults.name = "{stem}.{ext}"
+        await #expect {
+            try await client.enqueue([JobRequest(source: "a/cat.jpg"), JobRequest(source: "b/cat.jpg")], defaults: defaults)
+        } throws: { error in
+            guard let refusal = error as? EnqueueRefusal, let problem = refusal.problems.first else { return false }
+            return problem.message.contains("name.collision") && problem.message.contains("/shared/a/cat.jpg")
+                && problem.message.contains("/shared/b/cat.jpg") && problem.message.contains("/shared/out/cat.jpg")
+        }
+        #expect(try await queue.batchProgress("b1") == nil)
+        // Under the default template the same request is settled: the later job is renamed.
+        defaults.name = nil
+        let receipt = try await client.enqueue([JobRequest(source: "a/cat.jpg"), JobRequest(source: "b/cat.jpg")], defaults: defaults)
+        #expect(receipt.jobs.map(\.name) == [nil, "{stem}-{chain}.{ext}"])
+    }
+
     @Test("Given a job id the queue already knows, when enqueued again, then it is skipped")
     func enqueueAgainIsSkipped() async throws {
         let queue = MemoryQueue()

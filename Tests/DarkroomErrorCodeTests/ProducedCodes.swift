@@ -29,6 +29,7 @@ enum ProducedCodes {
         "FileIOError": FileIOError.self,
         "JobQueueError": JobQueueError.self,
         "OutputError": OutputError.self,
+        "OutputNameError": OutputNameError.self,
         "PluginFailure": PluginFailure.self,
         "RedisError": RedisError.self,
         "RenderError": RenderError.self,

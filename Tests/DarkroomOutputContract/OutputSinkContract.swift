@@ -63,6 +63,31 @@ public enum OutputSinkContract {
         }
     }
 
+    /// Given an output stored by one owner, a `.refuse` of different bytes by another says who
+    /// wrote it — that owner, or nil where the sink cannot tell (`recordsOwners` false) — never
+    /// the refused writer; the same bytes from the same owner (a redelivery) still succeed, and
+    /// a `.replace` makes the new writer the owner.
+    public static func ownersTravelWithOutputs(_ make: OutputSinkFactory, recordsOwners: Bool) async throws {
+        try await OutputSinkHarness.with(make) { harness in
+            let first = OutputOwner(job: "job-1", batch: "batch-a")
+            let second = OutputOwner(job: "job-2", batch: "batch-b")
+            let stored = try await harness.sink.store([1, 2], named: "o.png", in: harness.destination, owner: first, onConflict: .refuse)
+            let again = try await harness.sink.store([1, 2], named: "o.png", in: harness.destination, owner: first, onConflict: .refuse)
+            #expect(again == stored)
+            let refused = await #expect(throws: OutputError.self) {
+                try await harness.sink.store([3], named: "o.png", in: harness.destination, owner: second, onConflict: .refuse)
+            }
+            #expect(refused?.code == .taken)
+            #expect(refused?.owner == (recordsOwners ? first : nil))
+            _ = try await harness.sink.store([3], named: "o.png", in: harness.destination, owner: second, onConflict: .replace)
+            let after = await #expect(throws: OutputError.self) {
+                try await harness.sink.store([4], named: "o.png", in: harness.destination, owner: first, onConflict: .refuse)
+            }
+            #expect(after?.owner == (recordsOwners ? second : nil))
+            #expect(harness.entries() == ["o.png"])
+        }
+    }
+
     /// Given eight writers racing for one name with different bytes under `.refuse`, exactly one
     /// gets it, the others get `output.taken`, and the name holds the winner's bytes whole.
     public static func racingWritersGetTheNameOnce(_ make: OutputSinkFactory) async throws {

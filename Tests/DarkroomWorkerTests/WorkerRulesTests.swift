@@ -12,7 +12,7 @@ import Testing
 
 @testable import DarkroomWorker
 
-@Suite("Worker rules: retry backoff, error classification, output names")
+@Suite("Worker rules: retry backoff, error classification")
 struct WorkerRulesTests {
     @Test("The worker's backoffs keep their numbers: jobs 1 s to 5 min, queue 0.5 s to 30 s, full jitter")
     func backoffConfigurations() {
@@ -57,28 +57,5 @@ struct WorkerRulesTests {
         struct Surprise: Error {}
         let classified = ErrorClassifier.classify(Surprise())
         #expect(classified.error.code == "internal" && classified.isTransient)
-    }
-
-    @Test(
-        "Output base names come from paths and URLs; data: URIs and nameless URLs have none",
-        arguments: [
-            ("photos/cat.jpg", "cat"),
-            ("/abs/dir/cat.large.png", "cat.large"),
-            ("https://img.example.com/a/my%20dog.webp?w=10#x", "my dog"),
-            ("http://example.com/", nil),
-            ("file:///srv/in/bird.gif", "bird"),
-            ("data:image/png;base64,AAAA", nil),
-            ("/srv/in/.hidden", nil),
-            ("https://example.com/a/%2e%2e", nil),
-        ] as [(String, String?)])
-    func baseNames(source: String, expected: String?) {
-        #expect(OutputNaming.baseName(ofSource: source) == expected)
-    }
-
-    @Test("A job id becomes a safe file name: no slashes, not hidden")
-    func jobIDFileNames() throws {
-        #expect(OutputNaming.fileName(forJobID: try #require(JobID(rawValue: "photos/2024/cat"))) == "photos_2024_cat")
-        #expect(OutputNaming.fileName(forJobID: try #require(JobID(rawValue: "../up"))) == "_._up")
-        #expect(OutputNaming.fileName(forJobID: try #require(JobID(rawValue: ".."))) == "_.")
     }
 }

@@ -15,8 +15,9 @@ struct ProcessCommand: AsyncParsableCommand {
         abstract: "Process image files with a chain and write the results.",
         discussion: """
             One input writes -o FILE (format from --format, else from the extension). Several inputs
-            write into --out DIR under their base names with the output format's extension, in
-            parallel. Formats of inputs are detected from their bytes, never their names.
+            write into --out DIR, in parallel, named by --name (default {stem}.{ext}: the base name with
+            the output format's extension); when two would get one name, the later gets
+            {stem}-{chain}.{ext}, and a clash that leaves (or any clash under --name) is refused. Formats of inputs are detected from their bytes, never their names.
             Exit status: 0 when every image succeeded, 1 when any failed, 2 for bad usage.
             """
     )
@@ -32,6 +33,12 @@ struct ProcessCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("out"), help: "Output directory (created if missing).")
     var outputDirectory: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Name template for --out: {stem} {id} {batch} {chain} {ext}, {{ and }} for braces (default: {stem}.{ext}; see docs/queue.md#output-names).",
+            valueName: "template"))
+    var name: String?
 
     @Option(help: "Output format: jpeg, png or webp. Default: from -o's extension, else the source's (JPEG with transparency becomes PNG).")
     var format: String?
@@ -81,7 +88,8 @@ struct ProcessCommand: AsyncParsableCommand {
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
             let renderLimits = try rendering.limits.renderLimits()
             plan = try ProcessPlan.make(
-                inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat, coders: catalog.coders)
+                inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat, coders: catalog.coders,
+                name: name, chain: chain.canonicalText)
             configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }

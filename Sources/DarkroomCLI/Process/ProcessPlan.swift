@@ -1,6 +1,6 @@
+import DarkroomClient
 import DarkroomCodecs
-import DarkroomSources
-import DarkroomWorker
+import DarkroomQueue
 
 /// Where each input of `darkroom process` goes, decided before any work so that every usage
 /// mistake (two inputs with one base name, an unknown output extension) is reported first.
@@ -15,12 +15,16 @@ struct ProcessPlan: Sendable {
 
     enum Destination: Sendable {
         case file(String)
-        case directory(String, baseName: String)
+        /// A file in `directory` named by `template` (nil: the default) from `fields`, whose
+        /// extension follows the format chosen after rendering.
+        case directory(String, template: OutputNameTemplate?, fields: OutputNameFields)
 
-        func path(for format: ImageFormat) -> String {
+        func path(for format: ImageFormat) throws(OutputNameError) -> String {
             switch self {
             case .file(let path): return path
-            case .directory(let directory, let baseName): return "\(directory)/\(baseName).\(format.fileExtension)"
+            case .directory(let directory, let template, var fields):
+                fields.ext = format.fileExtension
+                return "\(directory)/\(try (template ?? .default).render(fields))"
             }
         }
     }
@@ -29,8 +33,10 @@ struct ProcessPlan: Sendable {
     /// The format every output is written in, when the user decided it.
     var format: ImageFormat?
 
+    /// `name` is `--name` (nil: the default template); `chain` the canonical chain text, for `{chain}`.
     static func make(
-        inputs: [String], outputFile: String?, outputDirectory: String?, format: ImageFormat?, coders: CoderRegistry = .standard
+        inputs: [String], outputFile: String?, outputDirectory: String?, format: ImageFormat?, coders: CoderRegistry = .standard,
+        name: String? = nil, chain: String = ""
     ) throws(UsageFailure) -> ProcessPlan {
         guard !inputs.isEmpty else { throw UsageFailure("no inputs; give one or more image paths") }
         switch (outputFile, outputDirectory) {
@@ -38,6 +44,8 @@ struct ProcessPlan: Sendable {
             throw UsageFailure("say where to write: -o FILE for one input, or --out DIR")
         case (.some, .some):
             throw UsageFailure("give either -o FILE or --out DIR, not both")
+        case (.some, nil) where name != nil:
+            throw UsageFailure("--name names the files --out DIR gets; -o FILE names its file itself")
         case (.some(let file), nil):
             guard inputs.count == 1 else {
                 throw UsageFailure("-o takes one input, got \(inputs.count); use --out DIR for several")
@@ -53,17 +61,38 @@ struct ProcessPlan: Sendable {
             }
             return ProcessPlan(items: [Item(input: inputs[0], destination: .file(file))], format: resolved)
         case (nil, .some(let directory)):
-            var seen: [String: String] = [:]
-            var items: [Item] = []
-            for (index, input) in inputs.enumerated() {
-                let base = baseName(ofSource: input, position: index + 1)
-                if let earlier = seen[base] {
-                    throw UsageFailure("'\(earlier)' and '\(input)' would both be written as \(directory)/\(base).*; rename one or process them separately")
-                }
-                seen[base] = input
-                items.append(Item(input: input, destination: .directory(directory, baseName: base)))
+            return ProcessPlan(
+                items: try directoryItems(inputs: inputs, directory: directory, format: format, name: name, chain: chain), format: format)
+        }
+    }
+
+    /// Each input's file in `directory`, named as `darkroom run` names them (`OutputClaims`):
+    /// `{stem}` falls back to `image-N` (the input's position), which is also `{id}`; `{batch}`
+    /// is `process`. A clash the rules cannot settle is refused, naming both inputs.
+    static func directoryItems(
+        inputs: [String], directory: String, format: ImageFormat?, name: String?, chain: String
+    ) throws(UsageFailure) -> [Item] {
+        var template: OutputNameTemplate?
+        if let name {
+            do throws(OutputNameError) { template = try OutputNameTemplate(parsing: name) } catch {
+                throw UsageFailure("--name: \(error.message) [\(error.code.rawValue)]")
             }
-            return ProcessPlan(items: items, format: format)
+        }
+        let digest = ChainDigest.of(chain)
+        let claims = inputs.enumerated().map { index, input in
+            let id = "image-\(index + 1)"
+            let fields = OutputNameFields(
+                stem: baseName(ofSource: input, position: index + 1), id: id, batch: "process", chain: digest,
+                ext: format?.fileExtension)
+            return OutputClaim(directory: directory, template: template, fields: fields, work: input, label: "'\(input)'")
+        }
+        let settlement = OutputClaims.settle(claims, maxProblems: 1)
+        if let problem = settlement.problems.first {
+            throw UsageFailure("\(problem.error.message) [\(problem.error.code.rawValue)]")
+        }
+        return claims.indices.map { index in
+            let chosen = settlement.renamed[index] ? OutputNameTemplate.collision : template
+            return Item(input: inputs[index], destination: .directory(directory, template: chosen, fields: claims[index].fields))
         }
     }
 

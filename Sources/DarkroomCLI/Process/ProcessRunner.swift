@@ -45,7 +45,7 @@ struct ProcessRunner: Sendable {
         do {
             let request = ImageRequest(source: SourceReference(item.input), chain: chain, output: output)
             let result = try await pipeline.retrieve(request)
-            let path = item.destination.path(for: result.format)
+            let path = try item.destination.path(for: result.format)
             let bytes = result.bytes
             try await pipeline.runBlocking { try FileIO.writeAtomically(bytes, to: path) }
             let t = result.timings

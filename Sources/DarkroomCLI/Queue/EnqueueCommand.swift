@@ -15,14 +15,19 @@ struct EnqueueCommand: AsyncParsableCommand {
             inside the workers' --allow-file-root (and --allow-output-root) directories.
 
             --from FILE (- reads standard input) holds one job per line: a bare source, or a JSON object \
-            with keys source (required), chain, format, quality, priority, id, output, each overriding \
-            the flag for that job. Blank lines and lines starting with # are skipped. Any bad line is \
+            with keys source (required), chain, format, quality, priority, id, output, firstFrameOnly, \
+            name, each overriding the flag for that job. Blank lines and lines starting with # are skipped. Any bad line is \
             reported with its number, and then nothing is enqueued.
 
             The chain is checked before anything is sent: against the processors built into this \
             darkroom, plus those live workers advertise. A processor only workers have is checked \
             against the schema they advertise, as a built-in one is (or, from workers that advertise \
             no schemas, accepted as written), with a note. A bad chain enqueues nothing.
+
+            Output files are named by --name (default {stem}.{ext}). Two jobs of one request that would \
+            write one path are settled before anything is sent: under the default, the later gets \
+            {stem}-{chain}.{ext}; under a --name or a "name" key, or when that is taken too, nothing is \
+            enqueued and both jobs are named.
 
             A job whose id the queue already knows (for 7 days) is skipped, so re-running an \
             interrupted enqueue with the same ids ("id" keys or --id-from-source) adds only what is \
@@ -170,7 +175,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         var defaults = EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, priority: priority, delay: delayDuration,
             output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
-            workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly)
+            workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly, name: jobList.name)
         defaults.allowUnoffered = allowUnoffered
         return defaults
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import DarkroomClient
 
 /// The job list of the commands that take many jobs (`enqueue`, `run`): sources as arguments or
-/// `--from FILE`, and the chain they share. One definition, so both read jobs the same way.
+/// `--from FILE`, and the chain and output-name template they share. One definition, so both read jobs the same way.
 struct JobListOptions: ParsableArguments {
     @Argument(help: "Sources: paths, http(s):// URLs or data: URIs.")
     var sources: [String] = []
@@ -12,6 +12,13 @@ struct JobListOptions: ParsableArguments {
 
     @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\".")
     var chain: String?
+
+    @Option(
+        name: .customLong("name"),
+        help: ArgumentHelp(
+            "Output file name template: {stem} {id} {batch} {chain} {ext}, {{ and }} for braces (default: {stem}.{ext}; see docs/queue.md#output-names).",
+            valueName: "template"))
+    var name: String?
 
     /// How messages name the list file: `<stdin>` for `-`; nil without `--from`.
     var listName: String? { listFile.map { $0 == "-" ? "<stdin>" : $0 } }

@@ -21,12 +21,14 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Embedded mode: the jobs go through an in-memory queue and an in-process worker, exactly as \
             they would through Redis and `darkroom worker` (same retries, events and output naming), \
-            without any server. Results are written into --out DIR, named after each source's base \
-            name with the output extension (the job id when two sources share a name).
+            without any server. Results are written into --out DIR, named by --name (default \
+            {stem}.{ext}: the source's base name with the output extension); when two jobs would write one \
+            name, the later gets {stem}-{chain}.{ext} (with --name, or when that clashes too, the run is \
+            refused before it starts).
 
             --from FILE (- reads standard input) holds one job per line: a bare source, or a JSON object \
-            with keys source, chain, format, quality, id (a job's own "output" is not used: everything \
-            goes to --out).
+            with keys source, chain, format, quality, id, name (a job's own "output" is not used: \
+            everything goes to --out).
 
             Transient failures (HTTP 5xx, timeouts) are retried with backoff up to --max-attempts. \
             Prints a progress bar on a terminal and a one-line summary; --json prints one JSON record \
@@ -129,7 +131,10 @@ struct RunCommand: AsyncParsableCommand {
         for index in requests.indices { requests[index].output = nil }
         let defaults = EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, output: directory,
-            batch: "run", workingDirectory: workingDirectory, firstFrameOnly: firstFrameOnly)
+            // A batch of its own per run: the worker fails a job whose name another job of the same
+            // batch wrote, and an earlier run's files are another batch's.
+            batch: "run-" + JobID.make().rawValue, workingDirectory: workingDirectory, firstFrameOnly: firstFrameOnly,
+            name: jobList.name)
         var validator = ChainValidator(registry: processors.validationOnly, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,

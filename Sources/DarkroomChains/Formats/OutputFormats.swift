@@ -20,6 +20,13 @@ public struct OutputFormats: Sendable, Hashable {
         self.names = names.map { $0.lowercased() }.filter { seen.insert($0).inserted }
     }
 
+    /// The extension an output in format `name` (a canonical name) is written with: `jpg` for
+    /// JPEG, the name itself for every other format. One rule for the worker, which names the
+    /// file, and for enqueue, which compares the names jobs will get.
+    public static func fileExtension(of name: String) -> String {
+        name == "jpeg" ? "jpg" : name
+    }
+
     /// The name a job stores for `name` — lower-cased, an alias resolved (`JPG` → `jpeg`) — or nil
     /// when it is not one of these formats.
     public func canonicalName(_ name: String) -> String? {

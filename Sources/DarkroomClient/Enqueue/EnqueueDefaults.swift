@@ -23,6 +23,8 @@ public struct EnqueueDefaults: Sendable {
     public var workingDirectory: String
     /// Only the first frame of animated sources (`--first-frame-only`).
     public var firstFrameOnly: Bool
+    /// The output-name template (`--name`); nil for the default, `{stem}.{ext}`.
+    public var name: String?
     /// Enqueue jobs whose required capabilities no live worker offers (`--allow-unoffered`): they
     /// wait until a worker that offers them joins. Off: such a request is refused.
     public var allowUnoffered: Bool = false
@@ -31,7 +33,7 @@ public struct EnqueueDefaults: Sendable {
     public init(
         chain: String? = nil, format: String? = nil, quality: Int? = nil, priority: JobPriority = .normal,
         delay: Duration? = nil, output: String? = nil, idFromSource: Bool = false, batch: String,
-        workingDirectory: String, firstFrameOnly: Bool = false
+        workingDirectory: String, firstFrameOnly: Bool = false, name: String? = nil
     ) {
         self.chain = chain
         self.format = format
@@ -43,5 +45,6 @@ public struct EnqueueDefaults: Sendable {
         self.batch = batch
         self.workingDirectory = workingDirectory
         self.firstFrameOnly = firstFrameOnly
+        self.name = name
     }
 }

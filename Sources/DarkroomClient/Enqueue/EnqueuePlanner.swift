@@ -40,6 +40,9 @@ public enum EnqueuePlanner {
         if let format = defaults.format, let problem = formatProblem(format, formats: formats) {
             return .problems([EnqueueProblem(location: "--format", message: problem)])
         }
+        if let name = defaults.name, let problem = nameProblem(name) {
+            return .problems([EnqueueProblem(location: "--name", message: problem)])
+        }
         var shared = defaults
         shared.output = defaults.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) }
         shared.format = defaults.format.map { formats.canonicalName($0) ?? $0 }
@@ -55,13 +58,12 @@ public enum EnqueuePlanner {
                         notBefore: notBefore, now: now, validator: &validator, formats: formats))
             } catch var problem as EnqueueProblem {
                 // Built only for a problem: formatting it for every job would cost more than the job.
-                problem.location =
-                    request.line.map { "\(listName ?? "-"):\($0)" }
-                    ?? "source '\(SafeText.sanitized(String(request.source.prefix(80))))'"
+                problem.location = location(of: request, listName: listName)
                 problems.append(problem)
             }
         }
-        return problems.isEmpty ? .jobs(jobs) : .problems(problems)
+        guard problems.isEmpty else { return .problems(problems) }
+        return settleNames(jobs, requests: requests, listName: listName, maxProblems: maxProblems)
     }
 
     /// The job for `request`; `defaults` has its output absolute and its format canonical already.
@@ -88,6 +90,7 @@ public enum EnqueuePlanner {
             if let problem = formatProblem(requested, formats: formats) { throw EnqueueProblem(location: nil, message: problem) }
             format = formats.canonicalName(requested) ?? requested
         }
+        if let name = request.name, let problem = nameProblem(name) { throw EnqueueProblem(location: nil, message: problem) }
         let id: JobID
         if let text = request.id ?? (defaults.idFromSource ? source : nil) {
             guard let parsed = JobID(rawValue: text) else {
@@ -100,14 +103,16 @@ public enum EnqueuePlanner {
         } else {
             id = JobID.make(now: now)
         }
-        let requires = Capabilities.canonical(try validator.processorRequirements(ofCanonical: chain))
+        let name = request.name ?? defaults.name
+        let requires = Capabilities.canonical(try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,
             quality: request.quality ?? defaults.quality, priority: request.priority ?? defaults.priority,
             output: request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output,
             enqueuedAt: now, notBefore: notBefore,
-            firstFrameOnly: (request.firstFrameOnly ?? defaults.firstFrameOnly) ? true : nil, requires: requires)
+            firstFrameOnly: (request.firstFrameOnly ?? defaults.firstFrameOnly) ? true : nil,
+            name: name, requires: requires)
         if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
         return job
     }

@@ -21,11 +21,13 @@ public struct JobRequest: Sendable, Equatable {
     public var output: String?
     /// `true` or `false` overriding `EnqueueDefaults.firstFrameOnly`.
     public var firstFrameOnly: Bool?
+    /// Output-name template overriding `EnqueueDefaults.name`.
+    public var name: String?
 
     /// A request for `source`; every field left nil takes the batch's default.
     public init(
         line: Int? = nil, source: String, chain: String? = nil, format: String? = nil, quality: Int? = nil,
-        priority: JobPriority? = nil, id: String? = nil, output: String? = nil
+        priority: JobPriority? = nil, id: String? = nil, output: String? = nil, name: String? = nil
     ) {
         self.line = line
         self.source = source
@@ -35,5 +37,6 @@ public struct JobRequest: Sendable, Equatable {
         self.priority = priority
         self.id = id
         self.output = output
+        self.name = name
     }
 }

@@ -8,16 +8,18 @@ import Foundation
 ///     photos/cat.jpg
 ///     https://images.example.com/dog.png
 ///     {"source": "photos/big.jpg", "chain": "resize(200x200)", "format": "webp", "quality": 70,
-///      "priority": "high", "id": "big-thumb", "output": "/shared/thumbs"}
+///      "priority": "high", "id": "big-thumb", "output": "/shared/thumbs", "name": "{stem}-big.{ext}"}
 ///
 /// A line is JSON when it starts with `{`. Keys: `source` (required), `chain`, `format`,
 /// `quality` (1…100), `priority` (`high`/`normal`/`low`), `id`, `output`, `firstFrameOnly`
-/// (`true`/`false`); `null` means "use the
+/// (`true`/`false`), `name` (an output-name template); `null` means "use the
 /// flag". Any other key is an error (a typo must not silently fall back to a default). Bare lines
 /// are taken verbatim except for surrounding ASCII blanks (spaces, tabs, a trailing `\r`).
 public enum SourceList {
     /// The keys a JSON line may have.
-    public static let keys: Set<String> = ["source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly"]
+    public static let keys: Set<String> = [
+        "source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly", "name",
+    ]
 
     /// The bytes of a job list: the file at `file`, or standard input for `-`. Unreadable input —
     /// a closed or directory standard input, a missing file — is an error, never a crash.

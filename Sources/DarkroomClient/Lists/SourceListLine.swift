@@ -31,7 +31,7 @@ struct LineRecord: Decodable {
         guard let source = try string("source") else { throw Problem(message: "missing \"source\"") }
         request = JobRequest(
             source: source, chain: try string("chain"), format: try string("format"),
-            id: try string("id"), output: try string("output"))
+            id: try string("id"), output: try string("output"), name: try string("name"))
         if let priority = try string("priority") {
             guard let value = JobPriority(rawValue: priority.lowercased()) else {
                 throw Problem(message: "'priority' must be high, normal or low (got '\(priority.prefix(20))')")

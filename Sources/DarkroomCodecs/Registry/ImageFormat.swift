@@ -1,3 +1,4 @@
+import DarkroomChains
 import DarkroomCore
 
 /// An encoded format Darkroom reads or writes: the four built-in ones, or one a plugin module's
@@ -23,7 +24,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     public var isBuiltIn: Bool { Self.builtIn.contains(self) }
 
     /// The extension Darkroom writes: `jpg` for JPEG, the name for every other format.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    public var fileExtension: String { OutputFormats.fileExtension(of: rawValue) }
 
     /// Whether Darkroom's own encoders write it (a plugin format's writability is its coder's:
     /// see `CoderRegistry.writableFormat(named:)`).

@@ -9,7 +9,7 @@ import DarkroomSystem
 public final class MemorySink: OutputSink {
     /// Destinations outputs may go to (by prefix); nil: any.
     public let allowedPrefixes: [String]?
-    private let outputs = Locked<[String: [UInt8]]>([:])
+    private let outputs = Locked<[String: (bytes: [UInt8], owner: OutputOwner?)]>([:])
 
     public init(allowedPrefixes: [String]? = nil) {
         self.allowedPrefixes = allowedPrefixes
@@ -20,23 +20,32 @@ public final class MemorySink: OutputSink {
     }
 
     public func store(
-        _ bytes: [UInt8], named name: String, in destination: String, onConflict: OutputConflict
+        _ bytes: [UInt8], named name: String, in destination: String, owner: OutputOwner?, onConflict: OutputConflict
     ) async throws(OutputError) -> StoredOutput {
         try check(destination)
         guard OutputName.isValid(name) else { throw .badName(name) }
         let location = Self.location(name, in: destination)
-        let stored: Bool = outputs.withLock { outputs in
-            if onConflict == .refuse, let existing = outputs[location], existing != bytes { return false }
-            outputs[location] = bytes
-            return true
+        // Nil when stored; else the entry that refused it.
+        let refusedBy: (bytes: [UInt8], owner: OutputOwner?)? = outputs.withLock { outputs in
+            if onConflict == .refuse, let existing = outputs[location] {
+                // The same bytes are this output already (a redelivery): kept, with their owner.
+                return existing.bytes == bytes ? nil : existing
+            }
+            outputs[location] = (bytes, owner)
+            return nil
         }
-        guard stored else { throw .taken(location) }
+        if let refusedBy { throw .taken(location, owner: refusedBy.owner) }
         return StoredOutput(location: location, bytes: bytes)
     }
 
     /// The bytes stored at `location`, if any.
     public func bytes(at location: String) -> [UInt8]? {
-        outputs.withLock { $0[location] }
+        outputs.withLock { $0[location]?.bytes }
+    }
+
+    /// Who stored the output at `location`, if anyone said.
+    public func owner(at location: String) -> OutputOwner? {
+        outputs.withLock { $0[location]?.owner }
     }
 
     /// Every location holding an output, sorted.

@@ -7,7 +7,7 @@ import DarkroomSystem
 /// file (`.darkroom-tmp-…`) in the destination directory itself, so the last step is atomic; the
 /// file gets its name by `linkat` (`.refuse`: only if the name is free) or `renameat`
 /// (`.replace`); with `durable`, the data and then the directory are `fsync`ed before `store`
-/// returns. Everything goes through the opened directory, checked to lie inside a root's real
+/// returns. The owner goes with the file in extended attributes (`OwnerAttributes`). Everything goes through the opened directory, checked to lie inside a root's real
 /// path, so a symbolic link (even one swapped in meanwhile) cannot lead a write outside
 /// (`VolumeRoots`, `VolumeWriter`). A crash mid-write leaves at most the temporary file.
 ///
@@ -43,7 +43,7 @@ public struct VolumeSink: OutputSink {
     }
 
     public func store(
-        _ bytes: [UInt8], named name: String, in destination: String, onConflict: OutputConflict
+        _ bytes: [UInt8], named name: String, in destination: String, owner: OutputOwner?, onConflict: OutputConflict
     ) async throws(OutputError) -> StoredOutput {
         guard OutputName.isValid(name) else { throw .badName(name) }
         let volume = self.volume
@@ -53,7 +53,7 @@ public struct VolumeSink: OutputSink {
             if directory == nil { directory = try volume.prepare(destination) }
             guard let directory else { throw OutputError(.cannotWrite, "\(destination): not prepared") }
             let path = try VolumeWriter.write(
-                bytes, named: name, directory: directory, roots: volume, onConflict: onConflict, durable: durable)
+                bytes, named: name, directory: directory, roots: volume, owner: owner, onConflict: onConflict, durable: durable)
             // Hashed here, on the pool, while the bytes are at hand: no second read of the file.
             return StoredOutput(location: path, bytes: bytes)
         }

@@ -22,7 +22,7 @@ enum VolumeWriter {
     /// Writes `bytes` as `name` in `directory` and returns the file's path.
     static func write(
         _ bytes: [UInt8], named name: String, directory: String, roots: VolumeRoots,
-        onConflict: OutputConflict, durable: Bool
+        owner: OutputOwner? = nil, onConflict: OutputConflict, durable: Bool
     ) throws(OutputError) -> String {
         var dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir < 0, errno == ENOENT {
@@ -50,6 +50,7 @@ enum VolumeWriter {
         do throws(AtomicFileError) {
             file = try writer.begin()
             try file.write(bytes)
+            if let owner { OwnerAttributes.set(owner, on: file.descriptor) }
             if onConflict == .replace {
                 try file.replace(name)
                 return path
@@ -64,7 +65,7 @@ enum VolumeWriter {
         guard let linkError else { return path }
         switch linkError.code {
         case EEXIST:
-            if holds(dir, name, bytes) { return path }
+            break
         case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS:
             // No hard links here (some FUSE and SMB mounts): take the name if it is free.
             var info = stat()
@@ -74,11 +75,13 @@ enum VolumeWriter {
                 }
                 return path
             }
-            if holds(dir, name, bytes) { return path }
         default:
             throw .failure(linkError.code, path: path, doing: "write")
         }
-        throw .taken(path)
+        switch existing(dir, name, bytes) {
+        case .same: return path
+        case .different(let owner): throw .taken(path, owner: owner)
+        }
     }
 
     /// The real path of an open directory (Linux: `/proc/self/fd/N`); `realpath` elsewhere.
@@ -89,18 +92,26 @@ enum VolumeWriter {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Whether the regular file `name` in `dir` holds exactly `bytes`.
-    private static func holds(_ dir: Int32, _ name: String, _ bytes: [UInt8]) -> Bool {
+    /// What is under a taken name: exactly `bytes` (this output already), or something else —
+    /// with who wrote it, when it is a regular file that says.
+    enum Existing: Equatable {
+        case same
+        case different(owner: OutputOwner?)
+    }
+
+    /// Whether the regular file `name` in `dir` holds exactly `bytes`, and if not, its owner.
+    private static func existing(_ dir: Int32, _ name: String, _ bytes: [UInt8]) -> Existing {
         // O_NONBLOCK: a FIFO planted under the name must not block this thread (and the job) forever.
         let fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return .different(owner: nil) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else { return false }
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .different(owner: nil) }
+        guard Int(info.st_size) == bytes.count else { return .different(owner: OwnerAttributes.get(from: fd)) }
         var existing = [UInt8](repeating: 0, count: bytes.count)
         guard case .success(let count) = existing.withUnsafeMutableBytes({ SystemCall.readFully(fd, into: $0) }),
-            count == bytes.count
-        else { return false }
-        return existing == bytes
+            count == bytes.count, existing == bytes
+        else { return .different(owner: OwnerAttributes.get(from: fd)) }
+        return .same
     }
 }

@@ -67,7 +67,11 @@ public enum Capabilities {
     /// The features of the job record this build's workers honour (advertised in heartbeats as
     /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
     /// worker to honour it.
-    public static let honouredFeatures: Set<String> = []
+    public static let honouredFeatures: Set<String> = [outputName]
+
+    /// The features a job record with these fields uses that not every worker honours:
+    /// `output-name` when it has an output-name template.
+    public static func features(name: String?) -> [String] { name != nil ? [outputName] : [] }
 
     /// What a worker offers: its features, and `processor:<name>` for each processor it runs.
     public static func offered<S: Sequence<String>>(features: Set<String>, processors: S) -> Set<String> {

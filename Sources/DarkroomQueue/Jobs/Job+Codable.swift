@@ -18,6 +18,7 @@ import Foundation
 /// | `notBefore` | string? | not handed out before this time |
 /// | `lastError` | object? | `{"code","message"}` of the attempt that caused the latest retry |
 /// | `firstFrameOnly` | bool? | `true`: only the first frame of an animated source; absent = every frame |
+/// | `name` | string? | output-name template (`OutputNameTemplate`), 1–1,024 bytes; absent = `{stem}.{ext}` |
 /// | `requires` | [string]? | capabilities the worker must offer (`Capabilities`), sorted, no duplicates; absent = none |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
@@ -26,7 +27,7 @@ import Foundation
 extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
-        case firstFrameOnly, requires
+        case firstFrameOnly, name, requires
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -54,6 +55,7 @@ extension Job: Codable {
             notBefore: try container.decodeIfPresent(Timestamp.self, forKey: .notBefore),
             lastError: try container.decodeIfPresent(JobError.self, forKey: .lastError),
             firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly),
+            name: try container.decodeIfPresent(String.self, forKey: .name),
             requires: try container.decodeIfPresent([String].self, forKey: .requires))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
@@ -76,6 +78,7 @@ extension Job: Codable {
         try container.encodeIfPresent(notBefore, forKey: .notBefore)
         try container.encodeIfPresent(lastError, forKey: .lastError)
         try container.encodeIfPresent(firstFrameOnly, forKey: .firstFrameOnly)
+        try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(requires, forKey: .requires)
     }
 

@@ -35,6 +35,10 @@ public struct Job: Sendable, Hashable {
     /// True to process only the first frame of an animated source (`--first-frame-only`); absent
     /// (nil) processes every frame into an animated WebP.
     public var firstFrameOnly: Bool?
+    /// The output-name template (`OutputNameTemplate`, e.g. `{stem}-{chain}.{ext}`) the output
+    /// file is named by; absent (nil) names it by the default, `{stem}.{ext}`, with the id's name
+    /// when another batch's file has it. A job with a `name` needs a worker that knows the field.
+    public var name: String?
     /// The capabilities a worker must offer to run this job (`Capabilities`), sorted and without
     /// duplicates; nil when it needs nothing beyond what every worker can do. Queues hand such a
     /// job only to workers that offer them all, and leave it waiting otherwise.
@@ -44,7 +48,7 @@ public struct Job: Sendable, Hashable {
         id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
         quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
         enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
-        firstFrameOnly: Bool? = nil, requires: [String]? = nil
+        firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -59,7 +63,13 @@ public struct Job: Sendable, Hashable {
         self.notBefore = notBefore
         self.lastError = lastError
         self.firstFrameOnly = firstFrameOnly
+        self.name = name
         self.requires = requires
+    }
+
+    /// Adds capabilities to `requires`, keeping it canonical.
+    public mutating func require<S: Sequence<String>>(_ names: S) {
+        requires = Capabilities.canonical((requires ?? []) + Array(names))
     }
 
     /// The first rule this job breaks, or nil when it is a valid record. Checked on enqueue (so a
@@ -71,6 +81,9 @@ public struct Job: Sendable, Hashable {
         if let format, format.isEmpty || format.utf8.count > 16 { return "'format' must be a format name such as jpeg" }
         if let quality, !(1...100).contains(quality) { return "'quality' must be 1…100 (got \(quality))" }
         if let output, output.isEmpty || output.utf8.count > 4096 { return "'output' must be a directory path of 1–4,096 bytes" }
+        if let name, name.isEmpty || name.utf8.count > OutputNameTemplate.maxTemplateBytes {
+            return "'name' must be an output-name template of 1–1,024 bytes"
+        }
         if !(1...1_000_000).contains(attempt) { return "'attempt' must be 1 or more (got \(attempt))" }
         if let problem = Capabilities.problem(requires) { return problem }
         return nil

@@ -17,15 +17,17 @@ struct SourceListTests {
             ])
     }
 
-    @Test("A JSON line overrides the flags with its own chain, format, quality, priority, id and output")
+    @Test("A JSON line overrides the flags with its own chain, format, quality, priority, id, output and name")
     func jsonLines() throws {
         let text =
-            #"{"source": "a.jpg", "chain": "blur(2)", "format": "webp", "quality": 70, "priority": "HIGH", "id": "k1", "output": "out"}"#
+            #"{"source": "a.jpg", "chain": "blur(2)", "format": "webp", "quality": 70, "priority": "HIGH", "id": "k1", "output": "out", "name": "{stem}-{chain}.{ext}"}"#
             + "\n" + #"{"source": "b.jpg", "quality": null}"#
         let requests = try SourceList.parse(Data(text.utf8), name: "l").get()
         #expect(
             requests == [
-                JobRequest(line: 1, source: "a.jpg", chain: "blur(2)", format: "webp", quality: 70, priority: .high, id: "k1", output: "out"),
+                JobRequest(
+                    line: 1, source: "a.jpg", chain: "blur(2)", format: "webp", quality: 70, priority: .high, id: "k1", output: "out",
+                    name: "{stem}-{chain}.{ext}"),
                 JobRequest(line: 2, source: "b.jpg"),
             ])
     }
@@ -51,7 +53,8 @@ struct SourceListTests {
         let messages = failure.errors.map(\.description)
         #expect(messages[0] == "jobs.txt:1: 'quality' must be a whole number 1…100")
         #expect(messages[1] == "jobs.txt:2: missing \"source\"")
-        #expect(messages[2].hasPrefix("jobs.txt:3: unknown key 'colour'; the keys are chain, firstFrameOnly, format, id, output, priority, quality, source"))
+        #expect(
+            messages[2].hasPrefix("jobs.txt:3: unknown key 'colour'; the keys are chain, firstFrameOnly, format, id, name, output, priority, quality, source"))
         #expect(messages[3] == "jobs.txt:4: 'priority' must be high, normal or low (got 'urgent')")
         #expect(messages[4] == "jobs.txt:5: 'source' must be a string")
         #expect(messages[5] == "jobs.txt:6: 'quality' must be 1…100 (got 101)")

@@ -28,6 +28,11 @@ struct VolumeSinkContractTests {
     @Test("Different bytes at a taken name are refused or replace it, as asked")
     func conflicts() async throws { try await OutputSinkContract.differentBytesFollowTheConflictPolicy(Self.factory) }
 
+    @Test("A refused store says who wrote the output; a redelivery still succeeds")
+    func owners() async throws {
+        try await OutputSinkContract.ownersTravelWithOutputs(Self.factory, recordsOwners: VolumeSink.recordsOwners(in: NSTemporaryDirectory()))
+    }
+
     @Test("Writers racing for one name: exactly one gets it")
     func races() async throws { try await OutputSinkContract.racingWritersGetTheNameOnce(Self.factory) }
 

@@ -35,6 +35,22 @@ struct JobCodingTests {
         #expect(Job.decode(try Self.fullJob.jsonData()) == .job(Self.fullJob))
     }
 
+    @Test("A job's output-name template is the key 'name', sorted after 'lastError', the same through the hand writer")
+    func nameKey() throws {
+        var job = Self.fullJob
+        job.name = "{stem}-{chain}.{ext}"
+        let text = String(decoding: try job.jsonData(), as: UTF8.self)
+        #expect(text.contains(#""lastError":{"code":"source.timeout","message":"no answer in 30 s"},"name":"{stem}-{chain}.{ext}","notBefore""#))
+        #expect(JobJSONWriter.bytes(job) == Array(try job.jsonData()))
+        #expect(Job.decode(try job.jsonData()) == .job(job))
+        job.name = ""
+        guard case .garbage(let reason) = Job.decode(Data(JobJSONWriter.bytes(job))) else {
+            Issue.record("an empty name must not decode")
+            return
+        }
+        #expect(reason.contains("'name'"))
+    }
+
     @Test("Unknown keys and null optionals are tolerated")
     func tolerant() {
         let text =

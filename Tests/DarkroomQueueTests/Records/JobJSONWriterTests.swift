@@ -34,6 +34,7 @@ struct JobJSONWriterTests {
                 lastError: Bool.random(using: &random)
                     ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil,
                 firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil,
+                name: Bool.random(using: &random) ? Self.text(&random, allowControl: true) : nil,
                 requires: Self.requirements(&random))
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)

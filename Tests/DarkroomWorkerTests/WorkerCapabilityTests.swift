@@ -22,7 +22,8 @@ struct WorkerCapabilityTests {
 
         var oldConfiguration = WorkerTestKit.configuration(name: "old", outputRoots: [directory])
         oldConfiguration.features = []
-        let old = WorkerTestKit.Running(Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: directory), configuration: oldConfiguration, logger: WorkerTestKit.silent))
+        let old = WorkerTestKit.Running(
+            Worker(queue: queue, pipeline: WorkerTestKit.pipeline(fileRoot: directory), configuration: oldConfiguration, logger: WorkerTestKit.silent))
         #expect(await WorkerTestKit.eventually { try await WorkerTestKit.events(on: queue).contains { $0.type == .succeeded } })
         // Several reserve rounds pass; the named job is still ready, untouched.
         try await Task.sleep(for: .milliseconds(600))

@@ -117,8 +117,11 @@ struct QueueCommandProcessRealTimeTests {
         let run = try setup.run(["enqueue", "/data/a.jpg", "-p", "sepia( 0.5 )|>blur(2)", "--batch", "s"])
         #expect(run.status == 0, "\(run.error)")
         #expect(run.error.contains("'sepia' is not built into this darkroom; accepted because live workers offer it (gpu-1 v2)"))
-        let job = try #require(try await setup.queue.reserve(consumer: "t", max: 1, wait: .zero).first?.job)
+        // It requires the processor, so only a consumer that offers it is handed the job.
+        #expect(try await setup.queue.reserve(consumer: "plain", max: 1, wait: .zero).isEmpty)
+        let job = try #require(try await setup.queue.reserve(consumer: "t", max: 1, wait: .zero, offering: ["processor:sepia"]).first?.job)
         #expect(job.chain == "sepia(0.5)|>blur(2)")
+        #expect(job.requires == ["processor:sepia"])
     }
 
     @Test("Bad --from lines are each reported by line number and nothing is enqueued")

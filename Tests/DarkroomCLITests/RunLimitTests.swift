@@ -42,6 +42,18 @@ struct RunLimitTests {
         #expect(unlimited.status == 0, "\(unlimited.error)")
     }
 
+    @Test("Given resize(20000x20000), then the message names the limit that refused (100 MP per image) and its flag, not the 65535 px bitmap side")
+    func limitMessagesNameTheirFlag() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("run-limits")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.jpeg, width: 120, height: 80), to: "\(dir)/a.jpg")
+        let chain = "resize(20000x20000, mode: stretch)"
+        let first = try await Self.outcome("process", "a.jpg", chain: chain, flags: [], in: dir)
+        let reason = try #require(Self.reason(first.error, source: "a.jpg"), "\(first.error)")
+        #expect(reason.contains("20000x20000 = 400.0 MP, over the 100 MP per image limit (raise it with --max-output-pixels)"), "\(reason)")
+        #expect(!reason.contains("65535"))
+    }
+
     @Test("Given a truncated JPEG, when run without --lenient it fails as process does, and with --lenient both accept it")
     func lenientMatchesProcess() async throws {
         let dir = try WorkerCLITestKit.makeDirectory("run-limits")

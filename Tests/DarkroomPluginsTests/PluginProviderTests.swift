@@ -95,7 +95,7 @@ struct PluginProviderTests {
     func sizeLimit() async throws {
         let tooLarge = try await error("testfile:endless", policy(maxBytes: 100_000))
         #expect(tooLarge.code == .tooLarge)
-        #expect(tooLarge.message == "provider 'testfile:' (testkit 1.0.0) sent more than the source size limit of 100000 bytes")
+        #expect(tooLarge.message == "provider 'testfile:' (testkit 1.0.0) sent more than the source size limit of 100000 bytes (raise it with --max-source-mb)")
     }
 
     @Test("A plugin that blocks without calling back fails with source.timeout when the fetch timeout passes")

@@ -154,7 +154,7 @@ struct GIFFile: ~Copyable {
     /// (the still decoder's and the animation survey) stop at the frame after the limit.
     func checkFrameCount(_ count: Int, limits: DecodeLimits) throws(CodecError) {
         guard count > limits.maxFrames else { return }
-        throw CodecError(.tooManyFrames, source: source, "GIF has more than \(limits.maxFrames) frames (the frame limit)")
+        throw CodecError(.tooManyFrames, source: source, "GIF has more than \(limits.maxFrames) frames, over the frame limit (a fixed limit)")
     }
 
     private static func colors(_ map: UnsafeMutablePointer<ColorMapObject>?) -> [GifColorType]? {

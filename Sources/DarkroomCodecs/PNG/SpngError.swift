@@ -20,7 +20,7 @@ enum SpngError {
             // Reaching the chunk size or chunk cache limit is reported as out-of-memory by libspng.
             return CodecError(
                 .tooLarge, source: source,
-                "PNG metadata while \(stage) exceeds the \(PNGLimits.chunkSizeLimit / 1_048_576) MB chunk limit or the \(PNGLimits.chunkCacheLimit / 1_048_576) MB metadata limit (\(reason))"
+                "PNG metadata while \(stage) exceeds the \(PNGLimits.chunkSizeLimit / 1_048_576) MB chunk limit or the \(PNGLimits.chunkCacheLimit / 1_048_576) MB metadata limit, fixed limits (\(reason))"
             )
         case SPNG_EWIDTH.rawValue, SPNG_EHEIGHT.rawValue:
             return CodecError(.invalidDimensions, source: source, "PNG header declares an invalid size (\(reason))")

@@ -36,7 +36,7 @@ public struct DecodeLimits: Sendable, Hashable {
         guard size.width <= maxDimension, size.height <= maxDimension else {
             throw CodecError(
                 .tooLarge, source: source,
-                "declares \(size.width)x\(size.height), over the \(maxDimension) px per side limit")
+                "declares \(size.width)x\(size.height), over the \(maxDimension) px per side input limit (a fixed limit)")
         }
         guard size.width * size.height <= maxPixels else {
             throw CodecError(
@@ -53,7 +53,7 @@ public struct DecodeLimits: Sendable, Hashable {
         guard frameCount <= maxFrames else {
             throw CodecError(
                 .tooManyFrames, source: source,
-                "animation has \(frameCount) frames, over the \(maxFrames) frame limit")
+                "animation has \(frameCount) frames, over the \(maxFrames) frame limit (a fixed limit)")
         }
         // A caller may pass sizes no other check has bounded yet: an overflow is simply too large.
         let (perFrame, overflow1) = canvas.width.multipliedReportingOverflow(by: canvas.height)

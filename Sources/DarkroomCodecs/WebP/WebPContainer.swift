@@ -51,7 +51,7 @@ struct WebPContainer: ~Copyable {
             if frames > limits.maxFrames {
                 throw CodecError(
                     .tooManyFrames, source: source,
-                    "WebP animation has \(frames) frames, over the \(limits.maxFrames) frame limit")
+                    "WebP animation has \(frames) frames, over the \(limits.maxFrames) frame limit (a fixed limit)")
             }
         } catch {
             WebPDemuxDelete(demuxer)

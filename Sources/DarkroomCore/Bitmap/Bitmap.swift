@@ -168,8 +168,13 @@ public enum BitmapError: CodedDarkroomError, Equatable {
         case .emptySize(let w, let h):
             return "image size \(w)x\(h) is empty; width and height must be at least 1"
         case .tooLarge(let w, let h, let maxPixelCount):
+            // Name the one limit that refused, and how to move it.
+            if w > Bitmap.maximumDimension || h > Bitmap.maximumDimension {
+                return "image size \(w)x\(h) is over the \(Bitmap.maximumDimension) px per side bitmap limit (a fixed limit)"
+            }
+            let tenths = Int((Double(w) * Double(h) / 100_000).rounded())
             return
-                "image size \(w)x\(h) exceeds the limit of \(Bitmap.maximumDimension) px per side and \(maxPixelCount / 1_000_000) MP per image (raise it with --max-output-pixels)"
+                "image size \(w)x\(h) = \(tenths / 10).\(tenths % 10) MP, over the \(maxPixelCount / 1_000_000) MP per image limit (raise it with --max-output-pixels)"
         case .bufferSizeMismatch(let expected, let got):
             return "pixel buffer holds \(got) bytes, expected \(expected)"
         }

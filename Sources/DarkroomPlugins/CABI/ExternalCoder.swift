@@ -69,7 +69,7 @@ struct ExternalDecoder: ImageDecoding {
         try limits.check(size, source: image.sourceName)
         let frames = max(1, Int(info.frame_count))
         guard frames <= limits.maxFrames else {
-            throw CodecError(.tooManyFrames, source: image.sourceName, "declares \(frames) frames, over the limit of \(limits.maxFrames)")
+            throw CodecError(.tooManyFrames, source: image.sourceName, "declares \(frames) frames, over the \(limits.maxFrames) frame limit (a fixed limit)")
         }
         return ImageInfo(format: format, storedSize: size, frameCount: frames, hasAlpha: info.has_alpha != 0)
     }

@@ -30,7 +30,7 @@ enum Base64PayloadError: Error, Equatable {
         case .badEscape(let offset):
             return "'%' at payload offset \(offset) is not followed by two hexadecimal digits"
         case .overLimit(let limit):
-            return "the data: payload decodes to more than \(limit) bytes, the source size limit; refused before decoding"
+            return "the data: payload decodes to more than \(limit) bytes, the source size limit (raise it with --max-source-mb); refused before decoding"
         }
     }
 }

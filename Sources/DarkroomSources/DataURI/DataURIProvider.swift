@@ -131,6 +131,6 @@ public struct DataURIProvider: DataProviding {
     private static func tooLarge(_ source: String, atLeast size: Int, maxBytes: Int) -> SourceError {
         SourceError(
             .tooLarge, source: source,
-            "the data: payload decodes to \(size) bytes or more, over the source size limit of \(maxBytes) bytes")
+            "the data: payload decodes to \(size) bytes or more, over the source size limit of \(maxBytes) bytes (raise it with --max-source-mb)")
     }
 }

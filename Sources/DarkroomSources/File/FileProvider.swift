@@ -66,7 +66,7 @@ public struct FileProvider: DataProviding {
         guard size <= policy.maxBytes else {
             throw SourceError(
                 .tooLarge, source: source,
-                "the file is \(size) bytes, over the source size limit of \(policy.maxBytes) bytes")
+                "the file is \(size) bytes, over the source size limit of \(policy.maxBytes) bytes (raise it with --max-source-mb)")
         }
         let bytes = try readAll(open.descriptor, size: size, path: file.resolved, source: source)
 

@@ -23,7 +23,10 @@ struct BitmapLimitsTests {
         #expect(observer.allocationCount == 0)
         #expect(
             BitmapError.tooLarge(width: 1_001, height: 1_000, maxPixelCount: 1_000_000).description
-                == "image size 1001x1000 exceeds the limit of 65535 px per side and 1 MP per image (raise it with --max-output-pixels)")
+                == "image size 1001x1000 = 1.0 MP, over the 1 MP per image limit (raise it with --max-output-pixels)")
+        #expect(
+            BitmapError.tooLarge(width: 70_000, height: 10, maxPixelCount: 100_000_000).description
+                == "image size 70000x10 is over the 65535 px per side bitmap limit (a fixed limit)")
     }
 
     @Test("Given a bitmap made under a ceiling, when kernels derive new bitmaps from it, then each inherits the ceiling")

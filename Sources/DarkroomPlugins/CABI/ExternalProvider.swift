@@ -93,7 +93,9 @@ struct ExternalProvider: DataProviding {
         if let stop = sink.stopReason {
             switch stop {
             case .tooLarge(let limit):
-                return .failure(SourceError(.tooLarge, source: source, "\(entry.subject) sent more than the source size limit of \(limit) bytes (raise it with --max-source-mb)"))
+                return .failure(
+                    SourceError(
+                        .tooLarge, source: source, "\(entry.subject) sent more than the source size limit of \(limit) bytes (raise it with --max-source-mb)"))
             case .timedOut(let seconds):
                 return .failure(
                     SourceError(.timeout, source: source, "\(entry.subject) did not finish within \(ArgumentValue.format(seconds)) s (--fetch-timeout)"))

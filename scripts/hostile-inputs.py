@@ -280,7 +280,7 @@ class Run:
     def code(self):
         if self.record is None:
             return None
-        if self.record.get("ok"):
+        if self.record.get("status") == "succeeded":
             return "ok"
         return (self.record.get("error") or {}).get("code")
 
@@ -375,8 +375,8 @@ def run_darkroom(darkroom: str, inputs, output_args, chain, lenient: bool, workd
                 record = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(record, dict) and "ok" in record:
-                result.records[record.get("input")] = record
+            if isinstance(record, dict) and "status" in record:
+                result.records[record.get("source")] = record
                 result.record_count += 1
     with open(err_path, "rb") as f:
         result.stderr = f.read().decode("utf-8", "replace").strip()
@@ -504,7 +504,7 @@ def batch_verdict(cases, run: Run, tmp: str):
         if record is None:
             missing.append(case.filename)
             continue
-        code = "ok" if record.get("ok") else (record.get("error") or {}).get("code")
+        code = "ok" if record.get("status") == "succeeded" else (record.get("error") or {}).get("code")
         if code != case.expected:
             reasons.append(f"{case.filename}: {code}, expected {case.expected}")
     if missing:
@@ -595,8 +595,9 @@ def main() -> int:
         print("| case | strict | --lenient | exit | wall ms | peak RSS MB | message |")
         print("|---|---|---|---|---:|---:|---|")
         for case, strict, lenient in lenient_rows:
-            if lenient.record is not None and lenient.record.get("ok"):
-                outcome = f"recovered {lenient.record.get('width')}x{lenient.record.get('height')}"
+            if lenient.record is not None and lenient.record.get("status") == "succeeded":
+                made = lenient.record.get("result") or {}
+                outcome = f"recovered {made.get('width')}x{made.get('height')}"
                 message = ""
             else:
                 outcome = f"refused ({lenient.code or 'no record'})"

@@ -215,8 +215,9 @@ extension Worker {
     }
 
     /// Milliseconds per stage: for a computed result every stage (store = cache write plus the
-    /// output file); for a cache hit the lookup (`fetch`) and the output file (`store`).
-    static func stages(_ timings: PipelineTimings, origin: ResultOrigin, outputWrite: Double?) -> DarkroomQueue.StageTimings {
+    /// output file); for a cache hit the lookup (`fetch`) and the output file (`store`). The same
+    /// figures `darkroom process --json` reports, so its records and `run`'s agree.
+    public static func stages(_ timings: PipelineTimings, origin: ResultOrigin, outputWrite: Double?) -> DarkroomQueue.StageTimings {
         switch origin {
         case .miss:
             return DarkroomQueue.StageTimings(
@@ -229,7 +230,8 @@ extension Worker {
 }
 
 extension CacheOutcome {
-    init(_ origin: ResultOrigin) {
+    /// The event's name for where a result came from.
+    public init(_ origin: ResultOrigin) {
         switch origin {
         case .memory: self = .memory
         case .disk: self = .disk

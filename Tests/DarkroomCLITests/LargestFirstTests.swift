@@ -49,7 +49,7 @@ struct LargestFirstTests {
         let names = try Self.inputs(in: dir)
         let run = try await WorkerCLITestKit.run(["process"] + names + ["-p", "downsample(8x8)", "--out", "out", "-j", "1", "--json"], in: dir)
         #expect(run.status == 0, "stderr: \(run.error)")
-        #expect(try Self.sources(ofRecords: run.output, key: "input") == ["2-large.png", "3-medium.png", "1-small.png"])
+        #expect(try Self.sources(ofRecords: run.output, key: "source") == ["2-large.png", "3-medium.png", "1-small.png"])
     }
 
     @Test("run -j 1 hands the largest job out first")

@@ -167,13 +167,16 @@ struct ProcessCommandTests {
         let collected = RecordBox()
         let outcome = await runner.run { collected.append($0) }
         #expect(outcome.succeeded == 1 && outcome.failed == 1)
-        let ok = try #require(collected.records.first { $0.ok })
-        #expect(ok.width == 50 && ok.height == 25 && ok.format == "webp")
-        #expect((ok.bytes ?? 0) > 0)
-        #expect((ok.ms?.total ?? -1) >= 0)
-        #expect(ok.source?.width == 200)
-        #expect(ok.cache == "miss")
-        let failed = try #require(collected.records.first { !$0.ok })
+        let ok = try #require(collected.records.first { $0.succeeded })
+        let result = try #require(ok.result)
+        #expect(result.width == 50 && result.height == 25 && result.format == "webp")
+        #expect(result.bytes > 0)
+        #expect((result.ms.decode ?? -1) >= 0 && (result.ms.store ?? -1) >= 0)
+        #expect(ok.input?.width == 200)
+        #expect(result.cache == .miss)
+        #expect(ok.status == "succeeded" && ok.source == input)
+        let failed = try #require(collected.records.first { !$0.succeeded })
+        #expect(failed.status == "failed")
         #expect(failed.error?.code == "source.not-found")
         #expect(failed.error?.message.contains("missing.png") == true)
     }
@@ -181,7 +184,7 @@ struct ProcessCommandTests {
 
 /// Collects records from the runner's callback.
 final class RecordBox: Sendable {
-    private let storage = Locked<[ProcessRecord]>([])
-    func append(_ record: ProcessRecord) { storage.withLock { $0.append(record) } }
-    var records: [ProcessRecord] { storage.withLock { $0 } }
+    private let storage = Locked<[ImageRecord]>([])
+    func append(_ record: ImageRecord) { storage.withLock { $0.append(record) } }
+    var records: [ImageRecord] { storage.withLock { $0 } }
 }

@@ -113,7 +113,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let outcome = await runner.run { record in
             if json, let data = try? encoder.encode(record) {
                 StandardOutput.line(String(decoding: data, as: UTF8.self))
-            } else if record.ok, !json {
+            } else if record.succeeded, !json {
                 StandardOutput.line(Self.summary(of: record))
             }
             if let error = record.error {
@@ -128,10 +128,15 @@ struct ProcessCommand: AsyncParsableCommand {
         }
     }
 
-    static func summary(of record: ProcessRecord) -> String {
-        let ms = record.ms.map { String(format: "decode %.1f ms, process %.1f ms, encode %.1f ms", $0.decode, $0.process, $0.encode) } ?? ""
-        let animated = record.firstFrameOnly == true ? ", first frame of \(record.source?.frames ?? 0)" : ""
+    static func summary(of record: ImageRecord) -> String {
+        guard let result = record.result else { return SourceDisplay.short(record.source) }
+        let ms = result.ms
+        let timing =
+            result.cache == .miss
+            ? String(format: "decode %.1f ms, process %.1f ms, encode %.1f ms", ms.decode ?? 0, ms.process ?? 0, ms.encode ?? 0)
+            : "from the \(result.cache.rawValue) cache"
+        let animated = record.firstFrameOnly == true ? ", first frame of \(record.input?.frames ?? 0)" : ""
         return
-            "\(record.input) → \(record.output ?? "?")  \(record.width ?? 0)x\(record.height ?? 0) \(record.format ?? "") \(record.bytes ?? 0) bytes  (\(ms)\(animated))"
+            "\(SourceDisplay.short(record.source)) → \(result.output ?? "?")  \(result.width)x\(result.height) \(result.format) \(result.bytes) bytes  (\(timing)\(animated))"
     }
 }

@@ -1,7 +1,9 @@
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
+import DarkroomQueue
 import DarkroomSources
+import DarkroomWorker
 import Foundation
 
 /// Runs a `ProcessPlan` through an `ImagePipeline` and writes every result. Different images go
@@ -18,11 +20,11 @@ struct ProcessRunner: Sendable {
 
     /// Processes everything, starting the most expensive inputs first (`LargestFirst`); `onRecord`
     /// is called once per input as each finishes (any order).
-    func run(onRecord: @escaping @Sendable (ProcessRecord) -> Void) async -> (succeeded: Int, failed: Int) {
+    func run(onRecord: @escaping @Sendable (ImageRecord) -> Void) async -> (succeeded: Int, failed: Int) {
         var succeeded = 0
         var failed = 0
         let items = LargestFirst.ordered(plan.items, workingDirectory: FileManager.default.currentDirectoryPath) { $0.input }
-        await withTaskGroup(of: ProcessRecord.self) { group in
+        await withTaskGroup(of: ImageRecord.self) { group in
             var next = 0
             func startNext() {
                 guard next < items.count else { return }
@@ -33,7 +35,7 @@ struct ProcessRunner: Sendable {
             // Back-pressure: only `inFlight` items at once; the next starts when one ends.
             for _ in 0..<max(1, inFlight) { startNext() }
             for await record in group {
-                if record.ok { succeeded += 1 } else { failed += 1 }
+                if record.succeeded { succeeded += 1 } else { failed += 1 }
                 onRecord(record)
                 startNext()
             }
@@ -41,33 +43,32 @@ struct ProcessRunner: Sendable {
         return (succeeded, failed)
     }
 
-    private func processOne(_ item: ProcessPlan.Item) async -> ProcessRecord {
+    private func processOne(_ item: ProcessPlan.Item) async -> ImageRecord {
         do {
             let request = ImageRequest(source: SourceReference(item.input), chain: chain, output: output)
             let result = try await pipeline.retrieve(request)
             let path = try item.destination.path(for: result.format)
             let bytes = result.bytes
+            let clock = ContinuousClock()
+            let writeStart = clock.now
             try await pipeline.runBlocking { try FileIO.writeAtomically(bytes, to: path) }
-            let t = result.timings
-            return ProcessRecord(
-                input: item.input, ok: true, output: path, format: result.format.rawValue,
-                width: result.size.width, height: result.size.height, bytes: result.bytes.count,
-                cache: result.origin.rawValue,
-                ms: .init(
-                    fetch: Self.round(t.fetch), decode: Self.round(t.decode), process: Self.round(t.process),
-                    encode: Self.round(t.encode), store: Self.round(t.store), total: Self.round(t.total)),
-                source: result.source.map {
+            // The same stages, counted the same way, as a worker's `succeeded` event (`run --json`).
+            let made = JobResult(
+                output: path, format: result.format.rawValue, width: result.size.width, height: result.size.height,
+                bytes: result.bytes.count, cache: CacheOutcome(result.origin),
+                ms: Worker.stages(result.timings, origin: result.origin, outputWrite: (clock.now - writeStart).inMilliseconds))
+            return ImageRecord(
+                firstFrameOnly: result.source.map { _ in result.processedFirstFrameOnly },
+                input: result.source.map {
                     .init(
                         format: $0.format.rawValue, width: $0.uprightSize.width, height: $0.uprightSize.height,
                         frames: $0.frameCount, origin: result.sourceOrigin?.rawValue)
                 },
-                firstFrameOnly: result.source.map { _ in result.processedFirstFrameOnly })
+                result: made, source: item.input, status: JobEventType.succeeded.rawValue)
         } catch {
-            return ProcessRecord(
-                input: item.input, ok: false,
-                error: .init(code: ErrorReport.code(of: error), message: ErrorReport.message(of: error, input: item.input)))
+            return ImageRecord(
+                error: JobError(code: ErrorReport.code(of: error), message: ErrorReport.message(of: error, input: item.input)),
+                source: item.input, status: JobEventType.failed.rawValue)
         }
     }
-
-    static func round(_ ms: Double) -> Double { (ms * 100).rounded() / 100 }
 }

@@ -15,17 +15,6 @@ struct RunReporter: Sendable {
         var elapsed: Duration = .zero
     }
 
-    /// One `--json` line per job.
-    struct Record: Encodable {
-        var id: String
-        var source: String
-        /// `succeeded`, `failed` or `dead`.
-        var status: String
-        var attempt: Int?
-        var result: JobResult?
-        var error: JobError?
-    }
-
     let sources: [JobID: String]
     let batch: String
     let total: Int
@@ -68,14 +57,14 @@ struct RunReporter: Sendable {
                     if let error = event.error {
                         // The event's message names the source redacted (`SourceRedaction`), if at all.
                         let namesSource = error.message.hasPrefix(source) || error.message.hasPrefix(SourceRedaction.redact(source))
-                        let message = namesSource ? error.message : "\(source): \(error.message)"
+                        let message = namesSource ? error.message : "\(SourceDisplay.short(source)): \(error.message)"
                         bar.message("darkroom: \(message) [\(error.code)]")
                     }
                 }
                 if json {
-                    let record = Record(
-                        id: id.rawValue, source: source, status: event.type.rawValue, attempt: event.attempt,
-                        result: event.result, error: event.error)
+                    let record = ImageRecord(
+                        attempt: event.attempt, error: event.error, id: id.rawValue, result: event.result, source: source,
+                        status: event.type.rawValue)
                     if let data = try? encoder.encode(record) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
                 }
                 bar.update(finished: ended.count, failed: outcome.failed)

@@ -4,8 +4,9 @@ extension FleetClient {
     /// Checks and canonicalises `requests` without sending anything: absolute paths, canonical
     /// chains, checked formats and ids, and the capabilities each job requires. Live workers are
     /// asked for their processors only when a chain names one this client lacks or a job
-    /// requires a capability; a requirement no live worker offers is refused (`OfferCheck`)
-    /// unless `defaults.allowUnoffered`. Throws `EnqueueRefusal` when any request is bad (and
+    /// requires a capability or names a file; a requirement no live worker offers (`OfferCheck`),
+    /// and a file or output directory no live worker would accept or a missing source
+    /// (`PathCheck`), are refused unless `defaults.allowUnoffered`. Throws `EnqueueRefusal` when any request is bad (and
     /// the queue's error when the workers could not be asked).
     ///
     /// `listName` names the job list in problem locations (`list.txt:12`).
@@ -21,8 +22,15 @@ extension FleetClient {
             listName: listName, formats: formats, now: now)
         {
         case .jobs(let jobs):
-            let (problems, offerNotes) = try await OfferCheck.check(
-                jobs, workers: { try await queue.liveWorkers() }, allowUnoffered: defaults.allowUnoffered)
+            // The live workers are asked once, and only when a job needs a capability or names a
+            // file or an output directory (a URL source into the cache alone needs neither).
+            let asks = jobs.contains { $0.requires != nil || $0.output != nil || PathCheck.localPath($0.source) != nil }
+            let workers = asks ? try await queue.liveWorkers() : []
+            var (problems, offerNotes) = try await OfferCheck.check(
+                jobs, workers: { workers }, allowUnoffered: defaults.allowUnoffered)
+            problems += PathCheck.check(
+                jobs, workers: workers, allowUnoffered: defaults.allowUnoffered,
+                limit: EnqueuePlanner.maxProblems - problems.count)
             guard problems.isEmpty else { throw EnqueueRefusal(problems: problems) }
             return PreparedJobs(jobs: jobs, notes: validator.notes + formatNotes + offerNotes)
         case .problems(let problems):

@@ -281,6 +281,7 @@ public final class Worker: Service {
             concurrency: configuration.concurrency, jobsDone: jobsDone,
             processors: configuration.processorVersions, schemas: configuration.processorSchemas, modules: configuration.modules,
             formats: configuration.formats, capabilities: configuration.features.sorted(),
+            fileRoots: configuration.fileRoots, outputRoots: configuration.outputRoots,
             version: configuration.version,
             startedAt: startedAt)
     }

@@ -53,6 +53,12 @@ public struct WorkerConfiguration: Sendable {
     /// The features of the job record it honours (`Capabilities.honouredFeatures` by default),
     /// advertised in heartbeats; with its processors, what it offers when it reserves jobs.
     public var features: Set<String> = Capabilities.honouredFeatures
+    /// The directories it reads file sources from and writes outputs into, advertised in
+    /// heartbeats (`WorkerInfo.fileRoots`, `.outputRoots`) so `enqueue` can refuse a job no
+    /// worker would accept; nil: not advertised. Advertising only: the pipeline's source policy
+    /// and the output sink enforce them.
+    public var fileRoots: [String]?
+    public var outputRoots: [String]?
     /// The Darkroom version, advertised in heartbeats.
     public var version: String
 

@@ -74,7 +74,7 @@ struct EnqueueCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Enqueue jobs even when they require a capability (a processor, a job feature) that no live worker offers: they wait in their lane until a worker that offers it joins."
+            "Enqueue jobs no live worker would take now: a capability (a processor, a job feature) none offers, a source or --out outside every live worker's roots, a missing source file. They wait for a worker that takes them, or fail on one."
     )
     var allowUnoffered = false
 

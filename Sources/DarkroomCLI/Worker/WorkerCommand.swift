@@ -211,6 +211,9 @@ struct WorkerCommand: AsyncParsableCommand {
             outputs: VolumeSink(roots: roots), processors: catalog.processors, version: DarkroomVersion.current)
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)
+        // nil file roots read any file: advertised as the root of the file system.
+        worker.fileRoots = policy.fileRoots ?? ["/"]
+        worker.outputRoots = roots
         let heartbeat = heartbeatFile.map { HeartbeatFile(path: PathResolver.absolute($0, from: workingDirectory)) }
         try heartbeat?.create()
         return Settings(

@@ -28,6 +28,13 @@ public struct WorkerInfo: Sendable, Hashable {
     /// The features of the job record it honours (`Capabilities`), sorted; empty from workers
     /// that predate capabilities (which read only jobs that require nothing).
     public var capabilities: [String]
+    /// The directories whose files it may read as sources (`--allow-file-root`, absolute; `/`
+    /// when it reads any file); nil from workers that predate this key. `enqueue` refuses a file
+    /// source outside every live worker's roots.
+    public var fileRoots: [String]?
+    /// The directories it may write outputs into (`--allow-output-root`, absolute); nil from
+    /// workers that predate this key.
+    public var outputRoots: [String]?
     /// The Darkroom version it runs.
     public var version: String
     public var startedAt: Timestamp
@@ -37,7 +44,7 @@ public struct WorkerInfo: Sendable, Hashable {
     public init(
         name: String, host: String, pid: Int32, concurrency: Int, jobsDone: Int = 0,
         processors: [String: Int], schemas: [ProcessorSchema] = [], modules: [String: String] = [:], formats: [String] = [],
-        capabilities: [String] = [], version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
+        capabilities: [String] = [], fileRoots: [String]? = nil, outputRoots: [String]? = nil, version: String, startedAt: Timestamp, seenAt: Timestamp = .now()
     ) {
         self.name = name
         self.host = host
@@ -49,6 +56,8 @@ public struct WorkerInfo: Sendable, Hashable {
         self.modules = modules
         self.formats = formats
         self.capabilities = capabilities
+        self.fileRoots = fileRoots
+        self.outputRoots = outputRoots
         self.version = version
         self.startedAt = startedAt
         self.seenAt = seenAt
@@ -65,7 +74,7 @@ extension WorkerInfo {
 /// read leniently (`ReadableProcessorSchemas`) and absent from older workers' heartbeats.
 extension WorkerInfo: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, host, pid, concurrency, jobsDone, processors, schemas, modules, formats, capabilities, version, startedAt, seenAt
+        case name, host, pid, concurrency, jobsDone, processors, schemas, modules, formats, capabilities, fileRoots, outputRoots, version, startedAt, seenAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +90,8 @@ extension WorkerInfo: Codable {
             modules: try container.decodeIfPresent([String: String].self, forKey: .modules) ?? [:],
             formats: try container.decodeIfPresent([String].self, forKey: .formats) ?? [],
             capabilities: try container.decodeIfPresent([String].self, forKey: .capabilities) ?? [],
+            fileRoots: try container.decodeIfPresent([String].self, forKey: .fileRoots),
+            outputRoots: try container.decodeIfPresent([String].self, forKey: .outputRoots),
             version: try container.decode(String.self, forKey: .version),
             startedAt: try container.decode(Timestamp.self, forKey: .startedAt),
             seenAt: try container.decode(Timestamp.self, forKey: .seenAt))

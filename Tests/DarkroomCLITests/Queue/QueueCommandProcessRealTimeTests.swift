@@ -41,6 +41,9 @@ struct QueueCommandProcessRealTimeTests {
         let setup = try Setup()
         let directory = try Kit.makeDirectory("enqueue")
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        // enqueue refuses a source missing from a directory it can see: the files exist.
+        try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+        for name in ["a.jpg", "sub/b.jpg"] { FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: Data([0xFF])) }
         let run = try setup.run(
             [
                 "enqueue", "a.jpg", "sub/b.jpg", "-p", "downsample(400x400) |> blur(2)", "--batch", "nightly",

@@ -163,12 +163,14 @@ extension Worker {
     /// Permanent errors fail the job at once; transient ones schedule a retry after the backoff
     /// (the queue dead-letters the last allowed attempt).
     private func finish(_ delivery: JobDelivery, failedWith error: any Error, logger: Logger) async {
-        let classified = ErrorClassifier.classify(error)
+        let classified = UnresolvedHostRule.apply(ErrorClassifier.classify(error), job: delivery.job)
         let queue = self.queue
         if classified.isTransient {
             // Its `started` may still wait in the batcher: it must reach the stream before `failed`.
             await batcher.eventsSent()
-            let delay = configuration.retryBackoff.delay(forAttempt: delivery.attempt)
+            let delay = UnresolvedHostRule.delay(
+                configuration.retryBackoff.delay(forAttempt: delivery.attempt), for: classified,
+                minimum: configuration.unresolvedRetryDelay)
             guard
                 let disposition = await queueCall(
                     "retry", logger: logger,

@@ -53,6 +53,9 @@ public struct WorkerConfiguration: Sendable {
     /// The features of the job record it honours (`Capabilities.honouredFeatures` by default),
     /// advertised in heartbeats; with its processors, what it offers when it reserves jobs.
     public var features: Set<String> = Capabilities.honouredFeatures
+    /// The least delay before retrying a job whose source host did not resolve
+    /// (`UnresolvedHostRule`): the second lookup comes at least this long after the first.
+    public var unresolvedRetryDelay: Duration = .seconds(30)
     /// The directories it reads file sources from and writes outputs into, advertised in
     /// heartbeats (`WorkerInfo.fileRoots`, `.outputRoots`) so `enqueue` can refuse a job no
     /// worker would accept; nil: not advertised. Advertising only: the pipeline's source policy

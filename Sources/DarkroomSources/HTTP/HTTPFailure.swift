@@ -35,7 +35,7 @@ enum HTTPFailure {
     static func curl(_ code: CURLcode, detail: String, subject: String) -> (SourceError.Code, String) {
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
-            return (.connection, "\(subject)could not be resolved: \(detail)")
+            return (.unresolved, "\(subject)could not be resolved: \(detail)")
         case CURLE_COULDNT_CONNECT:
             return (.connection, "\(subject)could not be connected to: \(detail)")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,

@@ -18,8 +18,16 @@ public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
         case rateLimited = "source.rate-limited"
         /// Connect, total or low-speed timeout.
         case timeout = "source.timeout"
-        /// DNS failure, refused or reset connection, TLS failure.
+        /// Refused or reset connection, TLS failure.
         case connection = "source.connection"
+        /// The host name could not be resolved. libcurl cannot tell a name that does not exist
+        /// from a resolver that failed (in Kubernetes an outage can look like a missing name), so
+        /// this is transient once: the worker retries it at least 30 s later, and a second
+        /// failure is `noSuchHost`.
+        case unresolved = "source.unresolved"
+        /// The host name still could not be resolved on a second lookup at least 30 s after the
+        /// first: no such host. Permanent.
+        case noSuchHost = "source.no-such-host"
         /// The body is larger than the limit (by `Content-Length` or while streaming).
         case tooLarge = "source.too-large"
         /// More redirects than allowed.
@@ -63,7 +71,7 @@ public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
     /// True when trying again later may succeed.
     public var isTransient: Bool {
         switch code {
-        case .httpServerError, .rateLimited, .timeout, .connection, .io: return true
+        case .httpServerError, .rateLimited, .timeout, .connection, .unresolved, .io: return true
         case .pluginFailed: return pluginSaysTransient
         default: return false
         }

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("A host that does not resolve: retried once, no sooner than the minimum delay, then no such host")
 struct WorkerUnresolvedHostTests {
-    @Test("Given a source whose host never resolves, then the job fails transiently with source.unresolved, then for good with source.no-such-host after the minimum delay")
+    @Test(
+        "Given a source whose host never resolves, then the job fails transiently with source.unresolved, then for good with source.no-such-host after the minimum delay"
+    )
     func secondLookupFailsForGood() async throws {
         let origin = "http://no-such-host.invalid"
         let queue = MemoryQueue(configuration: JobQueueConfiguration(maxAttempts: 5))

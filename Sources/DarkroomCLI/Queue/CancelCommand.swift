@@ -33,12 +33,12 @@ struct CancelCommand: AsyncParsableCommand {
 
     func validate() throws {
         switch (batch, jobs.isEmpty) {
-        case (nil, true): throw UsageFailure("name a batch, or jobs with --job ID…").exit()
-        case (.some, false): throw UsageFailure("give a batch or --job IDs, not both").exit()
+        case (nil, true): throw UsageFailure("name a batch, or jobs with --job ID…").validation
+        case (.some, false): throw UsageFailure("give a batch or --job IDs, not both").validation
         default: break
         }
         if let bad = jobs.first(where: { JobID(rawValue: $0) == nil }) {
-            throw UsageFailure("'\(EventFormatting.sanitized(String(bad.prefix(40))))' is not a job id").exit()
+            throw UsageFailure("'\(EventFormatting.sanitized(String(bad.prefix(40))))' is not a job id").validation
         }
     }
 

@@ -40,7 +40,7 @@ struct DeadLetterListCommand: AsyncParsableCommand {
     var redis: RedisOptions
 
     func validate() throws {
-        guard (1...1_000_000).contains(limit) else { throw UsageFailure("--limit must be 1…1000000").exit() }
+        guard (1...1_000_000).contains(limit) else { throw UsageFailure("--limit must be 1…1000000").validation }
     }
 
     func run() async throws {
@@ -83,7 +83,7 @@ struct DeadLetterRetryCommand: AsyncParsableCommand {
     static let searchLimit = 1_000_000
 
     func validate() throws {
-        if all == !ids.isEmpty { throw UsageFailure(all ? "give --all or ids, not both" : "name dead letters to retry, or --all").exit() }
+        if all == !ids.isEmpty { throw UsageFailure(all ? "give --all or ids, not both" : "name dead letters to retry, or --all").validation }
     }
 
     func run() async throws {

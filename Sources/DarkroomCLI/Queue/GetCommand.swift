@@ -1,6 +1,7 @@
 import ArgumentParser
 import DarkroomClient
 import DarkroomQueue
+import DarkroomRedis
 import Foundation
 
 /// `darkroom get JOB -o FILE`.
@@ -36,16 +37,18 @@ struct GetCommand: AsyncParsableCommand {
     var redis: RedisOptions
 
     func validate() throws {
-        guard JobID(rawValue: job) != nil else { throw UsageFailure("'\(EventFormatting.sanitized(String(job.prefix(40))))' is not a job id").exit() }
+        guard JobID(rawValue: job) != nil else { throw UsageFailure("'\(EventFormatting.sanitized(String(job.prefix(40))))' is not a job id").validation }
     }
 
     func run() async throws {
         guard let id = JobID(rawValue: job) else { throw QueueExit.usage }
         try await QueueCommandRunner.run(redis) { queue in
+            // Read before the lookup, which decides the same way (a checkpoint means projections).
+            let search = JobSearch(try await RedisCoordinatorStore(queue: queue).coordinatorRegistration())
             let status = try await FleetClient(commandQueue: queue).lookup(id)
             let result: JobResult
             do {
-                result = try ResultFetch.result(of: status, job: id)
+                result = try ResultFetch.result(of: status, job: id, searched: search)
             } catch let failure as ResultFetch.Failure {
                 StandardError.line("darkroom: \(failure.message)")
                 throw QueueExit.failed
@@ -71,43 +74,4 @@ struct GetCommand: AsyncParsableCommand {
             }
         }
     }
-}
-
-/// Turns a job's status into its result, or a failure with the message `get` prints.
-enum ResultFetch {
-    struct Failure: Error, Equatable {
-        var message: String
-    }
-
-    static func result(of status: JobStatus, job: JobID) throws(Failure) -> JobResult {
-        let name = "job \(EventFormatting.sanitized(job.rawValue))"
-        switch status {
-        case .ended(let event) where event.type == .succeeded:
-            guard let result = event.result, let output = result.output, !output.isEmpty else {
-                throw failure(
-                    "\(name) succeeded, but its result was kept only in the worker's memory (no --out and no shared cache); run it again with --out DIR")
-            }
-            return result
-        case .ended(let event):
-            var text = "\(name) did not succeed: it ended \(event.type.rawValue) at \(event.at.iso8601)"
-            if let error = event.error { text += " (\(EventFormatting.describe(error)))" }
-            // What the job was, so the failure can be found and fixed at its source.
-            if let source = event.source { text += "; source \(EventFormatting.sanitized(source))" }
-            if let chain = event.chain { text += ", chain \(EventFormatting.sanitized(chain))" }
-            throw failure(text)
-        case .running(let event):
-            throw failure(
-                "\(name) is not finished: \(event.worker.map { "worker \(EventFormatting.sanitized($0))" } ?? "a worker") started attempt \(event.attempt ?? 1) at \(event.at.iso8601); try again later, or `darkroom wait` its batch"
-            )
-        case .retrying(let event):
-            throw failure(
-                "\(name) is not finished: attempt \(event.attempt ?? 1) failed (\(event.error.map(EventFormatting.describe) ?? "?")) and it will be retried")
-        case .notFound:
-            throw failure(
-                "\(name) has no events: it is unknown, still queued, or its events were trimmed (without a coordinator the stream keeps about the last 100,000)"
-            )
-        }
-    }
-
-    private static func failure(_ message: String) -> Failure { Failure(message: message) }
 }

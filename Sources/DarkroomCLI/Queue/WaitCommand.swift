@@ -17,16 +17,16 @@ struct WaitCommand: AsyncParsableCommand {
             the event stream has been trimmed. Jobs enqueued into the batch while waiting are waited \
             for too.
 
-            Exit status: 0 every job succeeded; 1 some failed, died or were cancelled; 2 --timeout \
-            passed first; 3 the batch is unknown (never enqueued, or its record expired after 7 days) \
-            or Redis cannot be reached; 64 bad usage.
+            Exit status: 0 every job succeeded; 1 some failed, died or were cancelled; 2 bad usage; \
+            3 the batch is unknown (never enqueued, or its record expired after 7 days) or Redis \
+            cannot be reached; 124 --timeout passed first.
             """
     )
 
     @Argument(help: "The batch id printed by `darkroom enqueue`, or its --batch name.")
     var batch: String
 
-    @Option(help: ArgumentHelp("Give up after this many seconds (exit 2).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Give up after this many seconds (exit 124).", valueName: "seconds"))
     var timeout: Double?
 
     @Flag(help: "Print the summary as one JSON object.")
@@ -40,12 +40,12 @@ struct WaitCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let timeout, !(timeout.isFinite && timeout >= 0 && timeout <= 31_536_000) {
-            throw ValidationError("--timeout must be 0…31536000 seconds")
+            throw UsageFailure("--timeout must be 0…31536000 seconds").validation
         }
     }
 
     func run() async throws {
-        try await QueueCommandRunner.run(redis, usageExit: .validationFailure) { queue in
+        try await QueueCommandRunner.run(redis) { queue in
             let bar = ProgressBar(total: 0, title: "batch \(EventFormatting.sanitized(batch))")
             var printed = 0
             let client = FleetClient(commandQueue: queue)
@@ -97,7 +97,11 @@ struct WaitSummary: Encodable {
     var remaining: Int
     var complete: Bool
     var timedOut: Bool
+    /// How long the batch took (from its first enqueue to its latest job's end) once complete;
+    /// how long `wait` waited when it timed out, or when the queue keeps no batch times.
     var seconds: Double
+    /// What `seconds` measures: `batch` or `wait`.
+    var measured: String
     var failures: [BatchFailure]
 
     init(_ result: BatchWaitResult) {
@@ -110,12 +114,14 @@ struct WaitSummary: Encodable {
         remaining = result.progress.remaining
         complete = result.progress.isComplete
         timedOut = result.timedOut && !result.progress.isComplete
-        seconds = (result.elapsed.inSeconds * 1000).rounded() / 1000
+        let batchDuration = timedOut ? nil : result.duration
+        seconds = ((batchDuration ?? result.elapsed).inSeconds * 1000).rounded() / 1000
+        measured = batchDuration == nil ? "wait" : "batch"
         failures = result.failures
     }
 
     var exitCode: ExitCode {
-        if timedOut { return QueueExit.usage }
+        if timedOut { return QueueExit.timedOut }
         return succeeded == total ? QueueExit.success : QueueExit.failed
     }
 
@@ -131,7 +137,9 @@ struct WaitSummary: Encodable {
                 "batch \(name): timed out after \(Self.format(seconds)) with \(remaining) of \(total) job\(total == 1 ? "" : "s") unfinished; so far \(counts)"
             ]
         } else {
-            lines = ["batch \(name): \(total) job\(total == 1 ? "" : "s") — \(counts) (\(Self.format(seconds)))"]
+            // Without the batch's times, say whose time it is: the wait may have begun late.
+            let time = measured == "batch" ? Self.format(seconds) : "waited \(Self.format(seconds))"
+            lines = ["batch \(name): \(total) job\(total == 1 ? "" : "s") — \(counts) (\(time))"]
         }
         lines += failures.map { "  " + Self.line(for: $0) }
         let unlisted = failed + dead - failures.count

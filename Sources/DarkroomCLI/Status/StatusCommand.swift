@@ -41,9 +41,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let job, JobID(rawValue: job) == nil {
-            throw UsageFailure("'\(EventFormatting.sanitized(String(job.prefix(40))))' is not a job id").exit()
+            throw UsageFailure("'\(EventFormatting.sanitized(String(job.prefix(40))))' is not a job id").validation
         }
-        if job != nil, !batch.isEmpty { throw UsageFailure("--job and --batch cannot be combined").exit() }
+        if job != nil, !batch.isEmpty { throw UsageFailure("--job and --batch cannot be combined").validation }
     }
 
     func run() async throws {
@@ -63,15 +63,14 @@ struct StatusCommand: AsyncParsableCommand {
 
     private func showJob(_ id: JobID, queue: RedisStreamsQueue) async throws {
         let store = RedisCoordinatorStore(queue: queue)
-        let registered = try await store.coordinatorRegistration() != nil
+        let registration = try await store.coordinatorRegistration()
+        let registered = registration != nil
         let status = try await FleetClient(commandQueue: queue).lookup(id)
         let projection = registered ? try await store.jobProjection(id) : nil
         let event: JobEvent
         switch status {
         case .notFound:
-            StandardError.line(
-                "darkroom: job \(EventFormatting.sanitized(id.rawValue)) has no events: it is unknown, still queued, or its events were trimmed"
-            )
+            StandardError.line("darkroom: job \(EventFormatting.sanitized(id.rawValue)) has no events: " + JobSearch(registration).notFoundReasons)
             throw QueueExit.failed
         case .running(let latest), .retrying(let latest), .ended(let latest): event = latest
         }

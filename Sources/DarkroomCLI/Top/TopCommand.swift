@@ -36,8 +36,8 @@ struct TopCommand: AsyncParsableCommand {
     var redis: RedisOptions
 
     func validate() throws {
-        guard interval >= 0.1, interval <= 60 else { throw UsageFailure("--interval must be 0.1…60 seconds").exit() }
-        if let count, count < 1 { throw UsageFailure("--count must be at least 1").exit() }
+        guard interval >= 0.1, interval <= 60 else { throw UsageFailure("--interval must be 0.1…60 seconds").validation }
+        if let count, count < 1 { throw UsageFailure("--count must be at least 1").validation }
     }
 
     func run() async throws {

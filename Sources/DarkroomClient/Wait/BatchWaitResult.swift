@@ -12,13 +12,21 @@ public struct BatchWaitResult: Sendable {
     public var failures: [BatchFailure]
     /// How long the wait took.
     public var elapsed: Duration
+    /// How long the batch took, once every job has ended: from its first enqueue to its latest
+    /// job's end (`BatchTimes`, kept by the queue). Nil while jobs remain, or when the queue keeps
+    /// no batch times (a batch recorded before they were kept).
+    public var duration: Duration?
 
     /// A result as `wait` makes it (also for tests of what prints it).
-    public init(batch: String, progress: BatchProgress, timedOut: Bool, failures: [BatchFailure], elapsed: Duration) {
+    public init(
+        batch: String, progress: BatchProgress, timedOut: Bool, failures: [BatchFailure], elapsed: Duration,
+        duration: Duration? = nil
+    ) {
         self.batch = batch
         self.progress = progress
         self.timedOut = timedOut
         self.failures = failures
         self.elapsed = elapsed
+        self.duration = duration
     }
 }

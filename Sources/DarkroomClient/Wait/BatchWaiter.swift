@@ -83,7 +83,11 @@ struct BatchWaiter: Sendable {
             }
             sample = Array((earlier.live + sample).prefix(failureSample))
         }
-        return BatchWaitResult(batch: batch, progress: progress, timedOut: timedOut, failures: sample, elapsed: clock.now - start)
+        // The batch's own duration, also when it ended before the wait began.
+        var duration: Duration?
+        if progress.isComplete { duration = try await queue.batchTimes(batch)?.duration }
+        return BatchWaitResult(
+            batch: batch, progress: progress, timedOut: timedOut, failures: sample, elapsed: clock.now - start, duration: duration)
     }
 
     /// Following: idle notes so progress is re-read and the deadline checked while nothing

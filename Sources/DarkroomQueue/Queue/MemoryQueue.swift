@@ -136,6 +136,8 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
 
     public func batchProgress(_ batch: String) async throws -> BatchProgress? { state.batches[batch] }
 
+    public func batchTimes(_ batch: String) async throws -> BatchTimes? { state.batchTimes[batch] }
+
     public func eventCursor(at time: Timestamp) async throws -> EventCursor {
         let sequence = state.eventSequence(before: time)
         return sequence == 0 ? .start : EventCursor(rawValue: String(sequence))

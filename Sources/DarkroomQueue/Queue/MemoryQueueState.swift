@@ -42,6 +42,8 @@ struct MemoryQueueState {
     var nextEventSequence: UInt64 = 1
     var deadLetters: [DeadLetter] = []
     var batches: [String: BatchProgress] = [:]
+    /// Kept by `append`, from the events that change a batch's counts.
+    var batchTimes: [String: BatchTimes] = [:]
     var workers: [String: (info: WorkerInfo, expires: Timestamp)] = [:]
 
     init(configuration: JobQueueConfiguration) { self.configuration = configuration }
@@ -89,6 +91,15 @@ struct MemoryQueueState {
     mutating func append(_ event: JobEvent) {
         events.append((nextEventSequence, event))
         nextEventSequence += 1
+        // Every batch count changes with one of these events, so the batch's times follow them
+        // here, like the Redis scripts stamp them beside the counters.
+        if let batch = event.batch {
+            if event.type == .batchEnqueued, batchTimes[batch] == nil {
+                batchTimes[batch] = BatchTimes(enqueuedAt: event.at)
+            } else if event.isTerminal, batches[batch] != nil {
+                batchTimes[batch]?.endedAt = event.at
+            }
+        }
         // Like `MAXLEN ~`: trim in chunks, keeping at least the configured number.
         let retention = configuration.eventRetention
         if events.count > retention + max(retention / 8, 1) {

@@ -122,7 +122,7 @@ struct QueueCLIFormattingTests {
         }
         let result = BatchWaitResult(
             batch: "b1", progress: BatchProgress(total: 10, succeeded: 6, failed: 3, dead: 1, cancelled: 0),
-            timedOut: false, failures: failures, elapsed: .milliseconds(2500))
+            timedOut: false, failures: failures, elapsed: .milliseconds(40), duration: .milliseconds(2500))
         let summary = WaitSummary(result)
         #expect(
             summary.lines == [
@@ -135,6 +135,8 @@ struct QueueCLIFormattingTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try summary.json().utf8)) as? [String: Any])
         #expect(json["total"] as? Int == 10)
         #expect(json["timedOut"] as? Bool == false)
+        #expect(json["seconds"] as? Double == 2.5)
+        #expect(json["measured"] as? String == "batch")
         #expect((json["failures"] as? [[String: Any]])?.first?["code"] as? String == "source.not-found")
 
         let ok = WaitSummary(
@@ -142,11 +144,14 @@ struct QueueCLIFormattingTests {
                 batch: "b", progress: BatchProgress(total: 2, succeeded: 2), timedOut: false,
                 failures: [], elapsed: .seconds(1)))
         #expect(ok.exitCode.rawValue == 0)
+        // Without the batch's times (a record from before they were kept) it is the wait's own.
+        #expect(ok.lines == ["batch b: 2 jobs — 2 succeeded, 0 failed, 0 dead, 0 cancelled (waited 1.0 s)"])
+        #expect(ok.measured == "wait")
         let late = WaitSummary(
             BatchWaitResult(
                 batch: "b", progress: BatchProgress(total: 2, succeeded: 1), timedOut: true,
                 failures: [], elapsed: .seconds(3)))
-        #expect(late.exitCode.rawValue == 2)
+        #expect(late.exitCode.rawValue == 124)
         #expect(late.lines[0] == "batch b: timed out after 3.0 s with 1 of 2 jobs unfinished; so far 1 succeeded, 0 failed, 0 dead, 0 cancelled")
     }
 }

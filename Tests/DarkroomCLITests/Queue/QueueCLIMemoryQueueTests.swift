@@ -1,4 +1,5 @@
 import DarkroomClient
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomSystem
 import Foundation
@@ -60,15 +61,15 @@ struct QueueCLIMemoryQueueTests {
     func resultOfSuccess() throws {
         let id = try #require(JobID(rawValue: "ok"))
         let event = JobEvent.succeeded(job: id, batch: "b1", worker: "w", attempt: 1, result: Kit.result(output: "/cache/x"))
-        #expect(try ResultFetch.result(of: .ended(event), job: id).output == "/cache/x")
+        #expect(try ResultFetch.result(of: .ended(event), job: id, searched: .projections).output == "/cache/x")
     }
 
     @Test("get explains each way a job can lack a result")
     func resultFailures() throws {
         let id = try #require(JobID(rawValue: "j1"))
-        func message(_ status: JobStatus) -> String {
+        func message(_ status: JobStatus, searched: JobSearch = .stream(coordinatorRegistered: false)) -> String {
             do {
-                _ = try ResultFetch.result(of: status, job: id)
+                _ = try ResultFetch.result(of: status, job: id, searched: searched)
                 return "no failure"
             } catch {
                 return error.message
@@ -82,6 +83,29 @@ struct QueueCLIMemoryQueueTests {
         let memoryOnly = JobEvent.succeeded(job: id, batch: "b", worker: "w", attempt: 1, result: Kit.result(output: nil))
         #expect(message(.ended(memoryOnly)).contains("only in the worker's memory"))
         #expect(message(.notFound).contains("unknown, still queued, or its events were trimmed"))
+        #expect(message(.notFound).contains("no coordinator is registered"))
+    }
+
+    @Test("get says where a job without events was looked for: a coordinator's projections, or the stream with or without one")
+    func notFoundByWhereItWasSought() throws {
+        let id = try #require(JobID(rawValue: "ghost"))
+        func message(_ registration: CoordinatorRegistration?) -> String {
+            do {
+                _ = try ResultFetch.result(of: .notFound, job: id, searched: JobSearch(registration))
+                return "no failure"
+            } catch {
+                return error.message
+            }
+        }
+        let folded = CoordinatorRegistration(checkpoint: EventCursor(rawValue: "1-0"), streamCap: 1000, leaseHolder: "c", updatedAt: nil)
+        let fresh = CoordinatorRegistration(checkpoint: nil, streamCap: 1000, leaseHolder: "c", updatedAt: nil)
+        #expect(JobSearch(folded) == .projections)
+        #expect(JobSearch(fresh) == .stream(coordinatorRegistered: true))
+        #expect(JobSearch(nil) == .stream(coordinatorRegistered: false))
+        #expect(message(folded).hasPrefix("job ghost has no events: it is unknown, still queued, or its last event is more than 7 days old"))
+        #expect(!message(folded).contains("coordinator the stream") && !message(folded).contains("no coordinator"))
+        #expect(message(fresh).contains("the coordinator has not read the stream yet"))
+        #expect(message(nil).contains("no coordinator is registered"))
     }
 
     @Test("Dead letters are found by entry id or job id; unknown ids are reported")

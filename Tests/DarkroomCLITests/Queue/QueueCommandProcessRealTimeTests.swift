@@ -1,5 +1,6 @@
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSystem
 import DarkroomTestSupport
 import Foundation
 import Testing
@@ -172,16 +173,67 @@ struct QueueCommandProcessRealTimeTests {
         #expect(failure["message"] as? String == "truncated JPEG")
     }
 
-    @Test("wait exits 2 on timeout and 3 for an unknown batch")
+    @Test("wait exits 124 on timeout and 3 for an unknown batch")
     func waitTimeoutAndUnknown() throws {
         let setup = try Setup()
         _ = try setup.run(["enqueue", "/data/a.jpg", "-p", "blur(1)", "--batch", "slow"])
         let late = try setup.run(["wait", "slow", "--timeout", "0.5"])
-        #expect(late.status == 2)
+        #expect(late.status == 124)
         #expect(late.output.hasPrefix("batch slow: timed out after"))
         let unknown = try setup.run(["wait", "no-such-batch"])
         #expect(unknown.status == 3)
         #expect(unknown.error.contains("unknown batch 'no-such-batch'"))
+    }
+
+    @Test("wait on a batch that ended before it began reports the batch's own duration, from its first enqueue to its last end")
+    func waitReportsTheBatchDuration() async throws {
+        let setup = try Setup()
+        _ = try setup.run(["enqueue", "/data/a.jpg", "-p", "blur(1)", "--batch", "done"])
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try setup.run(["enqueue", "/data/b.jpg", "-p", "blur(1)", "--batch", "done"])
+        try await Task.sleep(for: .milliseconds(300))
+        try await Kit.finish(setup.queue) { _ in .succeeded(Kit.result()) }
+        let times = try #require(try await setup.queue.batchTimes("done"))
+        let took = try #require(times.duration)
+        #expect(took >= .milliseconds(600))
+
+        let run = try setup.run(["wait", "done"])
+        #expect(run.status == 0, "\(run.error)")
+        let expected = "batch done: 2 jobs — 2 succeeded, 0 failed, 0 dead, 0 cancelled (\(WaitSummary.format((took.inSeconds * 1000).rounded() / 1000)))"
+        #expect(run.lines == [expected])
+        #expect(!run.output.contains("(0.0 s)"))
+        let json = try setup.run(["wait", "done", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(summary["measured"] as? String == "batch")
+        #expect((summary["seconds"] as? Double ?? 0) >= 0.6)
+    }
+
+    @Test("get names what a job without events can mean: with a coordinator running, not 'without a coordinator'")
+    func getUnknownWithCoordinator() async throws {
+        let setup = try Setup()
+        let directory = try Kit.makeDirectory("get-coordinated")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let alone = try setup.run(["get", "ghost", "-o", directory + "/g.png"])
+        #expect(alone.status == 1)
+        #expect(alone.error.contains("no coordinator is registered"), "\(alone.error)")
+
+        _ = try setup.run(["enqueue", "/data/a.jpg", "-p", "blur(1)", "--batch", "c"])
+        let coordinator = try setup.start(["coordinator"])
+        let store = RedisCoordinatorStore(queue: setup.queue)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await store.coordinatorRegistration()?.checkpoint == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let run = try setup.run(["get", "ghost", "-o", directory + "/g.png"])
+        let status = try setup.run(["status", "--job", "ghost"])
+        coordinator.terminate()
+        let stopped = Kit.finish(coordinator)
+        #expect(stopped.status == 0, "\(stopped.error)")
+        #expect(run.status == 1)
+        #expect(run.error.contains("has no events: it is unknown, still queued, or its last event is more than 7 days old"), "\(run.error)")
+        #expect(!run.error.contains("without a coordinator") && !run.error.contains("no coordinator"), "\(run.error)")
+        #expect(status.status == 1)
+        #expect(status.error.contains("more than 7 days old"), "\(status.error)")
     }
 
     @Test("cancel drops queued jobs with cancelled events and leaves the running one to finish")
@@ -268,6 +320,7 @@ struct QueueCommandProcessRealTimeTests {
         let unknown = try setup.run(["get", "ghost", "-o", directory + "/g.png"])
         #expect(unknown.status == 1)
         #expect(unknown.error.contains("has no events: it is unknown"))
+        #expect(unknown.error.contains("no coordinator is registered"))
         try FileManager.default.removeItem(atPath: directory + "/cached.png")
         let evicted = try setup.run(["get", "/data/a.jpg", "-o", directory + "/again.png"])
         #expect(evicted.status == 1)

@@ -82,6 +82,9 @@ struct MemoryQueueContractTests {
     @Test("Batch progress counts new jobs and every kind of terminal outcome")
     func batchProgress() async throws { try await JobQueueContract.batchProgressCountsOutcomes(Self.factory) }
 
+    @Test("A batch's times span its first enqueue to its latest job's end")
+    func batchTimes() async throws { try await JobQueueContract.batchTimesSpanFirstEnqueueToLatestEnd(Self.factory) }
+
     @Test("Dead letters can be retried as first attempts, and purged")
     func deadLetterMaintenance() async throws { try await JobQueueContract.deadLettersCanBeRetriedAndPurged(Self.factory) }
 

@@ -9,4 +9,14 @@ public protocol ProgressReportingQueue: Sendable {
     /// terminal events (so it stays right when the event stream has been trimmed). Nil when no job
     /// was ever enqueued into `batch` (or its record has expired).
     func batchProgress(_ batch: String) async throws -> BatchProgress?
+
+    /// When the batch's first jobs were enqueued and its latest job ended, written by the same
+    /// atomic operations as its counts (and expiring with them). Nil when the batch is unknown, or
+    /// the queue does not keep them.
+    func batchTimes(_ batch: String) async throws -> BatchTimes?
+}
+
+extension ProgressReportingQueue {
+    /// A queue that keeps no batch times answers nil: `wait` then reports how long it waited.
+    public func batchTimes(_ batch: String) async throws -> BatchTimes? { nil }
 }

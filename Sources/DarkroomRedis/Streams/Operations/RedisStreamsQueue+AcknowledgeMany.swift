@@ -110,10 +110,11 @@ extension StreamScripts {
     /// since) → minus the actual count, nothing changes; otherwise `XACK` + `XDEL` + `XADD` of its event, counted in its
     /// batch (when the batch hash exists) → 1. The whole call is one script, so each entry's
     /// acknowledgement, event and count still happen together; the counters and expiries of
-    /// several entries of one batch are written once at the end, still inside the script.
+    /// several entries of one batch (and its `endedAt`) are written once at the end, still inside
+    /// the script.
     /// Returns the codes, one per entry.
     static let acknowledgeMany = RedisScript(
-        StreamScripts.eventMaxLenFunction + """
+        StreamScripts.eventMaxLenFunction + StreamScripts.batchClockFunction + """
             local group, window, prefix = ARGV[1], ARGV[3], ARGV[4]
             local maxlen = eventMaxLen(KEYS[4], ARGV[2])
             local codes, counts, order = {}, {}, {}
@@ -150,6 +151,7 @@ extension StreamScripts {
             for _, key in ipairs(order) do
               if redis.call('EXISTS', key) == 1 then
                 for counter, n in pairs(counts[key]) do redis.call('HINCRBY', key, counter, n) end
+                redis.call('HSET', key, 'endedAt', batchClock())
                 if redis.call('PTTL', key) < tonumber(window) then redis.call('PEXPIRE', key, window) end
               end
             end

@@ -111,13 +111,14 @@ extension StreamScripts {
     /// stream (`laneStream`, which registers a capability lane on first use), or `ZADD` to the
     /// delayed set (member `<lane token>|<job JSON>`) when it has a due time. The marker lives for the window
     /// plus the job's delay, so a job delayed longer than the window is still known until it has
-    /// had its window after becoming due. Per batch that got new jobs: `HINCRBY total` and extend
+    /// had its window after becoming due. Per batch that got new jobs: `HINCRBY total`, `enqueuedAt`
+    /// (`batchClock`) when the hash has none yet, and extend
     /// (never shorten) the hash's expiry to the longest marker, in this same script, so
     /// `batchProgress` never counts a job that is not queued nor misses one that is. Publishes no
     /// event: the caller publishes one `batchEnqueued` per batch for its whole call. Returns
     /// `{added, count of batch 1, …, count of batch B}`.
     static let enqueue = RedisScript(
-        laneStreamFunction + """
+        laneStreamFunction + batchClockFunction + """
             local prefix, window, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
             local batches = tonumber(ARGV[4])
             local counts, longest = {}, {}
@@ -144,6 +145,7 @@ extension StreamScripts {
               if counts[b] > 0 then
                 local key = prefix .. ':batch:' .. ARGV[4 + b]
                 redis.call('HINCRBY', key, 'total', counts[b])
+                redis.call('HSETNX', key, 'enqueuedAt', batchClock())
                 if redis.call('PTTL', key) < longest[b] then redis.call('PEXPIRE', key, longest[b]) end
               end
               out[#out + 1] = counts[b]

@@ -39,6 +39,16 @@ extension RedisStreamsQueue {
             total: fields["total"] ?? 0, succeeded: fields["succeeded"] ?? 0, failed: fields["failed"] ?? 0,
             dead: fields["dead"] ?? 0, cancelled: fields["cancelled"] ?? 0)
     }
+
+    /// The batch hash's `enqueuedAt` and `endedAt`, stamped from Redis's clock by the scripts that
+    /// count (`StreamScripts.batchClockFunction`). Nil for a batch recorded before they were.
+    public func batchTimes(_ batch: String) async throws -> BatchTimes? {
+        let reply = try await redis { try await self.client.command(["HMGET", self.keys.batch(batch), "enqueuedAt", "endedAt"]) }
+        guard let fields = reply.array, fields.count == 2, let enqueued = fields[0].string.flatMap(Int64.init) else { return nil }
+        return BatchTimes(
+            enqueuedAt: Timestamp(millisecondsSince1970: enqueued),
+            endedAt: fields[1].string.flatMap(Int64.init).map(Timestamp.init(millisecondsSince1970:)))
+    }
 }
 
 extension StreamScripts {

@@ -125,9 +125,9 @@ extension StreamScripts {
     /// When its delivery count is not the expected one (it was reclaimed since the caller's
     /// delivery), returns minus the actual count, so the caller can re-encode the event with the
     /// right attempt and call again. Otherwise `XACK` + `XDEL` + the action + the event + the batch
-    /// counter (only when the batch hash exists), atomically, and returns 1.
+    /// counter and its `endedAt` (only when the batch hash exists), atomically, and returns 1.
     static let finish = RedisScript(
-        StreamScripts.eventMaxLenFunction + """
+        StreamScripts.eventMaxLenFunction + StreamScripts.batchClockFunction + """
             local group, id = ARGV[1], ARGV[2]
             local pending = redis.call('XPENDING', KEYS[1], group, id, id, 1)[1]
             if not pending then return 0 end
@@ -158,6 +158,7 @@ extension StreamScripts {
             end
             if ARGV[7] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then
               redis.call('HINCRBY', KEYS[5], ARGV[7], 1)
+              redis.call('HSET', KEYS[5], 'endedAt', batchClock())
               if redis.call('PTTL', KEYS[5]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[5], ARGV[8]) end
             end
             return 1

@@ -1,0 +1,68 @@
+import DarkroomClient
+import DarkroomFleetStatus
+import DarkroomQueue
+
+/// Where `get` looked for a job: what a job without events can mean depends on it.
+enum JobSearch: Equatable {
+    /// A coordinator is registered and has read the stream: its job projections (kept 7 days
+    /// after a job's last event) and the events it has not folded yet.
+    case projections
+    /// The event stream alone, which keeps only its latest events. `coordinatorRegistered`: a
+    /// coordinator is registered but has not read the stream yet.
+    case stream(coordinatorRegistered: Bool)
+
+    /// The search `FleetClient.lookup` makes given the queue's coordinator registration.
+    init(_ registration: CoordinatorRegistration?) {
+        self = registration?.checkpoint != nil ? .projections : .stream(coordinatorRegistered: registration != nil)
+    }
+
+    /// Why a job can have no events, for this search.
+    var notFoundReasons: String {
+        switch self {
+        case .projections:
+            "it is unknown, still queued, or its last event is more than 7 days old (the coordinator keeps a job's state that long)"
+        case .stream(coordinatorRegistered: true):
+            "it is unknown, still queued, or its events were trimmed (the coordinator has not read the stream yet, so only the stream was searched)"
+        case .stream(coordinatorRegistered: false):
+            "it is unknown, still queued, or its events were trimmed (no coordinator is registered, and the stream keeps about the last 100,000 events)"
+        }
+    }
+}
+
+/// Turns a job's status into its result, or a failure with the message `get` prints.
+enum ResultFetch {
+    struct Failure: Error, Equatable {
+        var message: String
+    }
+
+    /// `searched` says where the lookup looked, which is what a job without events can mean.
+    static func result(of status: JobStatus, job: JobID, searched: JobSearch) throws(Failure) -> JobResult {
+        let name = "job \(EventFormatting.sanitized(job.rawValue))"
+        switch status {
+        case .ended(let event) where event.type == .succeeded:
+            guard let result = event.result, let output = result.output, !output.isEmpty else {
+                throw failure(
+                    "\(name) succeeded, but its result was kept only in the worker's memory (no --out and no shared cache); run it again with --out DIR")
+            }
+            return result
+        case .ended(let event):
+            var text = "\(name) did not succeed: it ended \(event.type.rawValue) at \(event.at.iso8601)"
+            if let error = event.error { text += " (\(EventFormatting.describe(error)))" }
+            // What the job was, so the failure can be found and fixed at its source.
+            if let source = event.source { text += "; source \(EventFormatting.sanitized(source))" }
+            if let chain = event.chain { text += ", chain \(EventFormatting.sanitized(chain))" }
+            throw failure(text)
+        case .running(let event):
+            throw failure(
+                "\(name) is not finished: \(event.worker.map { "worker \(EventFormatting.sanitized($0))" } ?? "a worker") started attempt \(event.attempt ?? 1) at \(event.at.iso8601); try again later, or `darkroom wait` its batch"
+            )
+        case .retrying(let event):
+            throw failure(
+                "\(name) is not finished: attempt \(event.attempt ?? 1) failed (\(event.error.map(EventFormatting.describe) ?? "?")) and it will be retried")
+        case .notFound:
+            throw failure("\(name) has no events: " + searched.notFoundReasons)
+        }
+    }
+
+    private static func failure(_ message: String) -> Failure { Failure(message: message) }
+}

@@ -17,9 +17,15 @@ extension FleetClient {
             .wait(on: queue, onProgress: onProgress, onFailure: onFailure, onNote: onNote)
     }
 
-    /// The latest state of `job`, from the events the stream still holds.
+    /// The latest state of `job`, from the events the stream still holds. When no job has that id
+    /// and it is a source (an absolute path or a URL), the latest state of that source's
+    /// `--id-from-source` jobs (`DerivedIDs.jobID`: `SOURCE#DIGEST`), the newest event first.
     public func lookup(_ job: JobID) async throws -> JobStatus {
-        try await JobLookup(job: job).status(on: queue)
+        let lookup = JobLookup(job: job)
+        let status = try await lookup.status(on: queue)
+        let text = job.rawValue
+        guard status == .notFound, text.hasPrefix("/") || text.contains("://") || text.hasPrefix("data:") else { return status }
+        return try await lookup.latestStatus(ofIDsWithPrefix: DerivedIDs.sourceKey(text) + "#", on: queue)
     }
 
     /// Drops the batch's queued and delayed jobs (each gets a `cancelled` event); running jobs

@@ -58,9 +58,16 @@ extension FleetClient {
     /// Sends prepared jobs; returns how many were new (a job whose id the queue already knows is
     /// skipped). `progress` hears how many have been sent as a long call goes on.
     public func enqueue(_ prepared: PreparedJobs, progress: (@Sendable (Int) -> Void)? = nil) async throws -> Int {
+        try await enqueueReport(prepared, progress: progress).added
+    }
+
+    /// Sends prepared jobs; says how many were new and where the skipped ones are (a job the queue
+    /// already knows in its own batch is counted there already, so waiting for the batch reports
+    /// its outcome; one known in another batch is counted only there).
+    public func enqueueReport(_ prepared: PreparedJobs, progress: (@Sendable (Int) -> Void)? = nil) async throws -> EnqueueReport {
         // One driver call, so one `batchEnqueued` event for the whole lot; the driver reports
         // progress between its pipelined round trips.
-        try await queue.enqueue(prepared.jobs, progress: progress)
+        try await queue.enqueueReport(prepared.jobs, progress: progress)
     }
 
     /// `prepare`, then `enqueue`: the jobs are sent only when every request is good.
@@ -69,7 +76,9 @@ extension FleetClient {
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> EnqueueReceipt {
         let prepared = try await prepare(requests, defaults: defaults, listName: listName)
-        let added = try await enqueue(prepared, progress: progress)
-        return EnqueueReceipt(jobs: prepared.jobs, added: added, notes: prepared.notes)
+        let report = try await enqueueReport(prepared, progress: progress)
+        var receipt = EnqueueReceipt(jobs: prepared.jobs, added: report.added, notes: prepared.notes)
+        receipt.knownElsewhere = report.knownElsewhere
+        return receipt
     }
 }

@@ -69,6 +69,34 @@ struct FleetClientEnqueueTests {
         #expect(try await queue.batchProgress("b1") == BatchProgress(total: 2))
     }
 
+    @Test("Given a job that finished, when the same request is enqueued again, then its batch reports its outcome; another batch names the batch that has it")
+    func enqueueAgainAfterItFinished() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        var defaults = Self.defaults
+        defaults.idFromSource = true
+        let request = JobRequest(source: "a.jpg")
+        let first = try await client.enqueue([request], defaults: defaults)
+        let delivery = try #require(try await queue.reserve(consumer: "w1", max: 1, wait: .zero).first)
+        #expect(
+            try await queue.acknowledge(delivery, outcome: .succeeded(JobResult(output: "/c/a", format: "jpeg", width: 1, height: 1, bytes: 1, cache: .miss))))
+
+        let again = try await client.enqueue([request], defaults: defaults)
+
+        #expect(again.jobs.map(\.id) == first.jobs.map(\.id))
+        #expect(again.added == 0)
+        #expect(again.skipped == 1)
+        #expect(again.knownElsewhere.isEmpty)
+        let waited = try #require(try await client.wait(for: "b1", timeout: .seconds(5)))
+        #expect(waited.progress == BatchProgress(total: 1, succeeded: 1))
+
+        defaults.batch = "b2"
+        let elsewhere = try await client.enqueue([request], defaults: defaults)
+        #expect(elsewhere.added == 0)
+        #expect(elsewhere.knownElsewhere == [EnqueueReport.Elsewhere(batch: "b1", count: 1)])
+        #expect(try await queue.batchProgress("b2") == nil)
+    }
+
     @Test("Given a chain naming an unknown processor, when enqueued, then it is refused with a caret under its column and nothing is sent")
     func badChainIsRefused() async throws {
         let queue = MemoryQueue()

@@ -31,8 +31,12 @@ struct EnqueueCommand: AsyncParsableCommand {
 
             A job whose id the queue already knows (for 7 days) is skipped, so re-running an \
             interrupted enqueue with the same ids ("id" keys or --id-from-source) adds only what is \
-            missing. Prints `batch ID: N jobs enqueued (M already queued)`; follow it with \
-            `darkroom wait ID`.
+            missing. A skipped job stays counted in the batch it was first enqueued into, with its \
+            outcome: enqueued again into that batch, `darkroom wait` on it reports the job; into \
+            another batch, the summary names the batch that has it. Without --batch, when every job's \
+            id is given the batch is derived from the ids (ids-DIGEST), so the same request lands in \
+            the same batch. Prints `batch ID: N jobs enqueued (M already known: K in this batch, J in \
+            batch OTHER)`; follow it with `darkroom wait ID`.
 
             Exit status: 0 enqueued, 2 bad usage (nothing enqueued), 3 Redis unreachable.
             """
@@ -52,7 +56,10 @@ struct EnqueueCommand: AsyncParsableCommand {
         help: "Process only the first frame of an animated GIF or WebP, as a still image (default: every frame, into an animated WebP).")
     var firstFrameOnly = false
 
-    @Option(help: ArgumentHelp("The batch to enqueue into; enqueueing into it again adds to it. Default: a new id.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The batch to enqueue into; enqueueing into it again adds to it. Default: a new id, or, when every job's id is given, one derived from the ids.",
+            valueName: "name"))
     var batch: String?
 
     @Option(help: "high, normal or low: every ready high job is handed out before any normal one, and normal before low.")
@@ -68,7 +75,7 @@ struct EnqueueCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Use each (absolute) source as its job id: enqueueing a source again is then a no-op while the id is remembered (7 days), whatever its chain; `darkroom get SOURCE` finds it."
+            "Derive each job's id from its (absolute) source and what shapes its output (SOURCE#DIGEST of chain, format, quality, --first-frame-only, --out, --name): the same work enqueued again is a no-op while the id is remembered (7 days), another size of the source is a new job; `darkroom get SOURCE` finds the source's latest job."
     )
     var idFromSource = false
 
@@ -128,13 +135,20 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw QueueExit.usage
         }
         for note in prepared.notes { StandardError.line("darkroom: " + note) }
-        let jobs = prepared.jobs
+        var jobs = prepared.jobs
+        var batchName = defaults.batch
+        if batch == nil, idFromSource || requests.allSatisfy({ $0.id != nil }) {
+            // Every id is given, so the request names its batch too: repeated, it lands in the same
+            // batch, and `enqueue && wait` reports the jobs' outcomes however often it runs.
+            batchName = DerivedIDs.batch(for: jobs.map(\.id))
+            for index in jobs.indices { jobs[index].batch = batchName }
+        }
 
-        let bar = ProgressBar(total: jobs.count, title: "enqueue \(defaults.batch)")
+        let bar = ProgressBar(total: jobs.count, title: "enqueue \(batchName)")
         let sent = Locked(0)
-        let added: Int
+        let report: EnqueueReport
         do {
-            added = try await client.enqueue(prepared) { count in
+            report = try await client.enqueueReport(PreparedJobs(jobs: jobs, notes: prepared.notes)) { count in
                 sent.withLock { $0 = count }
                 bar.update(finished: count, failed: 0)
             }
@@ -143,7 +157,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             let done = sent.withLock { $0 }
             if done > 0 {
                 StandardError.line(
-                    "darkroom: \(done) of \(jobs.count) jobs were enqueued into batch \(defaults.batch) before the failure; run the same command again with --batch \(defaults.batch) and the same ids (\"id\" keys or --id-from-source) to add only the rest"
+                    "darkroom: \(done) of \(jobs.count) jobs were enqueued into batch \(batchName) before the failure; run the same command again with --batch \(batchName) and the same ids (\"id\" keys or --id-from-source) to add only the rest"
                 )
             }
             throw error
@@ -152,7 +166,14 @@ struct EnqueueCommand: AsyncParsableCommand {
         if printIds {
             for job in jobs { StandardOutput.line("\(job.id.rawValue)\t\(EventFormatting.sanitized(job.source))") }
         }
-        let summary = EnqueueSummary(batch: defaults.batch, jobs: jobs.count, enqueued: added, skipped: jobs.count - added)
+        let summary = EnqueueSummary(batch: batchName, jobs: jobs.count, report: report)
+        if !jobs.isEmpty, report.added == 0, report.knownInBatch == 0, try await queue.batchProgress(batchName) == nil,
+            let holder = report.knownElsewhere.first
+        {
+            StandardError.line(
+                "darkroom: batch \(EventFormatting.sanitized(batchName)) holds none of these jobs, so `darkroom wait` cannot find it; they are counted where they were first enqueued (darkroom wait \(EventFormatting.sanitized(holder.batch)))"
+            )
+        }
         StandardOutput.line(json ? try summary.json() : summary.text)
     }
 
@@ -182,25 +203,5 @@ struct EnqueueCommand: AsyncParsableCommand {
 
     func readRequests() throws(UsageFailure) -> [JobRequest] {
         try jobList.requests(verb: "enqueue", failureSuffix: "; nothing was enqueued")
-    }
-}
-
-/// What `enqueue` prints: `batch ID: N jobs enqueued (M already queued)`, or as JSON
-/// `{"batch","enqueued","jobs","skipped"}`.
-struct EnqueueSummary: Encodable, Equatable {
-    var batch: String
-    /// Jobs in the request (after parsing), duplicates included.
-    var jobs: Int
-    /// New jobs the queue accepted.
-    var enqueued: Int
-    /// Jobs whose id the queue already knew (or repeated within this request).
-    var skipped: Int
-
-    var text: String {
-        "batch \(EventFormatting.sanitized(batch)): \(enqueued) job\(enqueued == 1 ? "" : "s") enqueued (\(skipped) already queued)"
-    }
-
-    func json() throws -> String {
-        try JSONText.line(self)
     }
 }

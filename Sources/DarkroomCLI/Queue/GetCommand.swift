@@ -27,7 +27,7 @@ struct GetCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The job id (with --id-from-source, the source's absolute path).")
+    @Argument(help: "A job id, or a source enqueued with --id-from-source (its latest job; --print-ids shows each id).")
     var job: String
 
     @Option(name: .short, help: ArgumentHelp("Where to write the result (- for standard output).", valueName: "file"))

@@ -15,7 +15,9 @@ public struct EnqueueDefaults: Sendable {
     public var delay: Duration?
     /// Destination directory (made absolute).
     public var output: String?
-    /// Use the (absolute) source as the job id, so enqueueing it again is a no-op.
+    /// Derive each job's id from its (absolute) source and what shapes its output
+    /// (`DerivedIDs.jobID`), so enqueueing the same work again is a no-op and another size of one
+    /// source is another job. A request's own `id` still wins.
     public var idFromSource: Bool
     /// The batch every job goes into.
     public var batch: String

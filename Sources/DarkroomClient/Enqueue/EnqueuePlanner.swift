@@ -91,27 +91,34 @@ public enum EnqueuePlanner {
             format = formats.canonicalName(requested) ?? requested
         }
         if let name = request.name, let problem = nameProblem(name) { throw EnqueueProblem(location: nil, message: problem) }
+        let name = request.name ?? defaults.name
+        let quality = request.quality ?? defaults.quality
+        let output = request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output
+        let firstFrameOnly = request.firstFrameOnly ?? defaults.firstFrameOnly
         let id: JobID
-        if let text = request.id ?? (defaults.idFromSource ? source : nil) {
+        if let text = request.id {
             guard let parsed = JobID(rawValue: text) else {
-                let what = request.id != nil ? "'id'" : "the source (--id-from-source)"
                 throw EnqueueProblem(
-                    location: nil,
-                    message: "\(what) cannot be a job id: ids are 1–200 bytes without control characters; give an \"id\" key")
+                    location: nil, message: "'id' cannot be a job id: ids are 1–200 bytes without control characters")
             }
+            id = parsed
+        } else if defaults.idFromSource {
+            // The source and what shapes the output: a second size of one source is a second job.
+            let derived = DerivedIDs.jobID(
+                source: source, chain: chain, format: format, quality: quality, firstFrameOnly: firstFrameOnly,
+                output: output, name: name)
+            guard let parsed = JobID(rawValue: derived) else { preconditionFailure("a derived id is always valid: \(derived)") }
             id = parsed
         } else {
             id = JobID.make(now: now)
         }
-        let name = request.name ?? defaults.name
         let requires = Capabilities.canonical(try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,
-            quality: request.quality ?? defaults.quality, priority: request.priority ?? defaults.priority,
-            output: request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output,
-            enqueuedAt: now, notBefore: notBefore,
-            firstFrameOnly: (request.firstFrameOnly ?? defaults.firstFrameOnly) ? true : nil,
+            quality: quality, priority: request.priority ?? defaults.priority,
+            output: output, enqueuedAt: now, notBefore: notBefore,
+            firstFrameOnly: firstFrameOnly ? true : nil,
             name: name, requires: requires)
         if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
         return job

@@ -23,6 +23,9 @@ public struct EnqueueReceipt: Sendable {
     public var added: Int
     /// As in `PreparedJobs.notes`.
     public var notes: [String]
+    /// Skipped jobs the queue knows in another batch than theirs, by that batch (they are counted
+    /// there, not in this request's batch).
+    public var knownElsewhere: [EnqueueReport.Elsewhere] = []
 
     /// A record that `added` of `jobs` were new to the queue.
     public init(jobs: [Job], added: Int, notes: [String] = []) {

@@ -31,8 +31,18 @@ struct JobLookup: Sendable {
         return try await scan(queue, after: cursor, from: .notFound)
     }
 
-    /// The status after the events following `cursor`, starting from `status`.
-    private func scan(_ queue: any JobQueueDriver, after cursor: EventCursor, from status: JobStatus) async throws -> JobStatus {
+    /// The latest state of the jobs whose id starts with `prefix` (`--id-from-source` ids are
+    /// `SOURCE#DIGEST`): the state the newest event among them gives. Scans every event the
+    /// stream holds, coordinator or not (projections are found by whole id only).
+    func latestStatus(ofIDsWithPrefix prefix: String, on queue: any JobQueueDriver) async throws -> JobStatus {
+        try await scan(queue, after: .start, from: .notFound) { $0.rawValue.hasPrefix(prefix) }
+    }
+
+    /// The status after the events following `cursor`, starting from `status`, of the job (or the
+    /// jobs `matches` accepts).
+    private func scan(
+        _ queue: any JobQueueDriver, after cursor: EventCursor, from status: JobStatus, matches: ((JobID) -> Bool)? = nil
+    ) async throws -> JobStatus {
         var cursor = cursor
         var status = status
         while true {
@@ -41,7 +51,7 @@ struct JobLookup: Sendable {
             for envelope in page {
                 cursor = envelope.cursor
                 let event = envelope.event
-                guard event.job == job else { continue }
+                guard let id = event.job, matches?(id) ?? (id == job) else { continue }
                 // The latest event wins: a dead job retried from the dead-letter queue ends again.
                 status = Self.status(of: event) ?? status
             }

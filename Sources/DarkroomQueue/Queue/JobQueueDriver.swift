@@ -34,7 +34,9 @@ public protocol JobQueueDriver: Sendable {
 
     /// Adds jobs. A job whose id the queue already knows (queued, delayed, pending, finished,
     /// cancelled or dead) is skipped, so enqueueing is idempotent; duplicate ids within `jobs`
-    /// count once. A job with `notBefore` in the future is delayed until then. Publishes one
+    /// count once. A skipped job stays counted once, in the batch it was first enqueued into: a
+    /// repeat into that batch leaves the batch's counts as they are (so `batchProgress` reports the
+    /// job with its real outcome), and a repeat into another batch adds nothing to that one. A job with `notBefore` in the future is delayed until then. Publishes one
     /// `batchEnqueued` event per batch that received new jobs, with how many — one per batch per
     /// call, however many jobs the call holds. Returns the number
     /// of new jobs. Throws `.invalidArgument` (and adds nothing) if any job has a `problem`.
@@ -45,6 +47,12 @@ public protocol JobQueueDriver: Sendable {
     /// one `batchEnqueued` per batch for the whole call. The default implementation enqueues then
     /// reports once.
     func enqueue(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> Int
+
+    /// `enqueue(_:progress:)`, saying where the skipped jobs are: how many the queue already knew,
+    /// and which of them it knows in a batch other than the one they were enqueued into (read in
+    /// the same atomic step that skips them). The default implementation, for wrappers that cannot
+    /// tell, reports every skipped job as known in its own batch.
+    func enqueueReport(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> EnqueueReport
 
     /// Leases up to `max` ready jobs to `consumer`, highest priority first and first-in-first-out
     /// within a priority; due delayed jobs become ready first. Never returns more than `max`
@@ -136,6 +144,11 @@ extension JobQueueDriver {
         let added = try await enqueue(jobs)
         progress?(jobs.count)
         return added
+    }
+
+    public func enqueueReport(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> EnqueueReport {
+        let added = try await enqueue(jobs, progress: progress)
+        return EnqueueReport(added: added, known: jobs.count - added)
     }
 
     public func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool] {

@@ -20,6 +20,10 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
     }
 
     public func enqueue(_ jobs: [Job]) async throws -> Int {
+        try await enqueueReport(jobs, progress: nil).added
+    }
+
+    public func enqueueReport(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> EnqueueReport {
         var payloads: [Data] = []
         payloads.reserveCapacity(jobs.count)
         for job in jobs {
@@ -28,10 +32,11 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
             }
             payloads.append(try encode(job))
         }
-        let added = state.enqueue(jobs, payloads: payloads, now: clock.now())
-        if added > 0 { waiters.wake(.work) }
+        let report = state.enqueue(jobs, payloads: payloads, now: clock.now())
+        if report.added > 0 { waiters.wake(.work) }
         waiters.wake(.events)
-        return added
+        progress?(jobs.count)
+        return report
     }
 
     /// Queues `payload` exactly as a foreign producer writing into the stream would: no validation,

@@ -3,10 +3,17 @@ import Foundation
 /// The queue operations, synchronous over `MemoryQueueState`. Semantics are those documented on
 /// `JobQueueDriver`; comments here only explain choices specific to memory.
 extension MemoryQueueState {
-    /// Returns the number of new jobs. Jobs are validated by the caller.
-    mutating func enqueue(_ jobs: [Job], payloads: [Data], now: Timestamp) -> Int {
+    /// Says what became of each job. Jobs are validated by the caller.
+    mutating func enqueue(_ jobs: [Job], payloads: [Data], now: Timestamp) -> EnqueueReport {
         var newPerBatch: [(batch: String, count: Int)] = []
-        for (job, payload) in zip(jobs, payloads) where knownIDs.insert(job.id).inserted {
+        var report = EnqueueReport()
+        for (job, payload) in zip(jobs, payloads) {
+            if let holder = knownIDs[job.id] {
+                report.known += 1
+                if holder != job.batch { report.addElsewhere(holder, count: 1) }
+                continue
+            }
+            knownIDs[job.id] = job.batch
             place(makeEntry(payload: payload, priority: job.priority), due: job.notBefore, now: now)
             if let index = newPerBatch.firstIndex(where: { $0.batch == job.batch }) {
                 newPerBatch[index].count += 1
@@ -18,7 +25,8 @@ extension MemoryQueueState {
             append(.batchEnqueued(batch: batch, count: count, at: now))
             batches[batch, default: BatchProgress()].total += count
         }
-        return newPerBatch.reduce(0) { $0 + $1.count }
+        report.added = newPerBatch.reduce(0) { $0 + $1.count }
+        return report
     }
 
     mutating func reserve(consumer: String, max: Int, offering: Set<String>, now: Timestamp) -> [JobDelivery] {

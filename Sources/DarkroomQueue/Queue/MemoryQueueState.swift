@@ -37,7 +37,8 @@ struct MemoryQueueState {
     /// Sorted by `due`, then sequence.
     var delayed: [Delayed] = []
     var pending: [UInt64: Pending] = [:]
-    var knownIDs: Set<JobID> = []
+    /// Every id ever enqueued, with the batch it was first enqueued into (Redis: `{p}:job:<id>`).
+    var knownIDs: [JobID: String] = [:]
     var events = FIFO<(sequence: UInt64, event: JobEvent)>()
     var nextEventSequence: UInt64 = 1
     var deadLetters: [DeadLetter] = []

@@ -124,6 +124,17 @@ enum QueueCLITestKit {
         }
     }
 
+    /// The job ids `enqueue --print-ids` printed, by source (its `ID<TAB>SOURCE` lines).
+    static func ids(_ run: Run) throws -> [String: String] {
+        guard run.status == 0 else { throw Failure("enqueue failed: \(run.error)") }
+        var ids: [String: String] = [:]
+        for line in run.lines {
+            let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            if fields.count == 2 { ids[fields[1]] = fields[0] }
+        }
+        return ids
+    }
+
     /// A unique key prefix per test, so tests can share one server.
     static func prefix() -> String { "t" + String(UUID().uuidString.prefix(8)).lowercased() }
 }

@@ -51,7 +51,7 @@ struct QueueCommandProcessRealTimeTests {
                 "--priority", "high", "--out", "out", "--print-ids",
             ], directory: directory)
         #expect(run.status == 0, "\(run.error)")
-        #expect(run.lines.last == "batch nightly: 2 jobs enqueued (0 already queued)")
+        #expect(run.lines.last == "batch nightly: 2 jobs enqueued")
         #expect(run.lines.count == 3)
         #expect(run.lines.first?.hasSuffix("\t\(directory)/a.jpg") == true)
 
@@ -85,7 +85,7 @@ struct QueueCommandProcessRealTimeTests {
         #expect(summary["skipped"] as? Int == 0)
         let again = try setup.run(["enqueue", "--from", "-", "-p", "downsample(100x100)", "--batch", "b1"], input: list)
         #expect(again.status == 0, "\(again.error)")
-        #expect(again.output == "batch b1: 0 jobs enqueued (2 already queued)\n")
+        #expect(again.output == "batch b1: 0 jobs enqueued (2 already known: 2 in this batch)\n")
 
         let jobs = try await setup.queue.reserve(consumer: "t", max: 10, wait: .zero).map(\.job)
         #expect(jobs.map(\.id.rawValue).sorted() == ["thumb-a", "thumb-b"])
@@ -249,8 +249,9 @@ struct QueueCommandProcessRealTimeTests {
         let cancelled = try setup.run(["events", "--batch", "c", "--type", "cancelled"])
         #expect(cancelled.lines.count == 2)
 
-        _ = try setup.run(["enqueue", "/data/d.jpg", "-p", "blur(1)", "--batch", "d", "--id-from-source"])
-        let byJob = try setup.run(["cancel", "--job", "/data/d.jpg", "never-enqueued", "--json"])
+        let ids = try Kit.ids(try setup.run(["enqueue", "/data/d.jpg", "-p", "blur(1)", "--batch", "d", "--id-from-source", "--print-ids"]))
+        let d = try #require(ids["/data/d.jpg"])
+        let byJob = try setup.run(["cancel", "--job", d, "never-enqueued", "--json"])
         #expect(byJob.status == 0, "\(byJob.error)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(byJob.output.utf8)) as? [String: Any])
         #expect(result["cancelled"] as? Int == 1)
@@ -261,19 +262,22 @@ struct QueueCommandProcessRealTimeTests {
     @Test("dlq lists dead letters, retries them by job or entry id back into their batch, and purges only with --yes")
     func deadLetters() async throws {
         let setup = try Setup()
-        _ = try setup.run(["enqueue", "/data/a.jpg", "/data/b.jpg", "/data/c.jpg", "-p", "blur(1)", "--batch", "d", "--id-from-source"])
+        let ids = try Kit.ids(
+            try setup.run(["enqueue", "/data/a.jpg", "/data/b.jpg", "/data/c.jpg", "-p", "blur(1)", "--batch", "d", "--id-from-source", "--print-ids"]))
+        let a = try #require(ids["/data/a.jpg"])
+        let b = try #require(ids["/data/b.jpg"])
         try await Kit.finish(setup.queue) { _ in nil }
         let list = try setup.run(["dlq", "list"])
         #expect(list.status == 0, "\(list.error)")
         #expect(list.lines.count == 3)
-        #expect(list.lines[0].contains("job=/data/a.jpg batch=d attempt=1 source=/data/a.jpg queue.test: buried by the test"))
+        #expect(list.lines[0].contains("job=\(a) batch=d attempt=1 source=/data/a.jpg queue.test: buried by the test"))
         #expect(list.error.contains("3 dead letters"))
         let json = try setup.run(["dlq", "list", "--json", "--limit", "1"])
         let record = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect((record["job"] as? [String: Any])?["source"] as? String == "/data/a.jpg")
         let entryA = try #require(record["id"] as? String)
 
-        let byJob = try setup.run(["dlq", "retry", "/data/b.jpg"])
+        let byJob = try setup.run(["dlq", "retry", b])
         #expect(byJob.status == 0, "\(byJob.error)")
         #expect(byJob.output == "requeued 1 dead letter\n")
         let byEntry = try setup.run(["dlq", "retry", entryA])
@@ -281,7 +285,7 @@ struct QueueCommandProcessRealTimeTests {
         #expect(try await setup.queue.batchProgress("d") == BatchProgress(total: 3, dead: 1))
         #expect(
             try await setup.queue.reserve(consumer: "t", max: 5, wait: .zero).map(\.job.id.rawValue).sorted()
-                == ["/data/a.jpg", "/data/b.jpg"])
+                == [a, b].sorted())
         #expect(try setup.run(["dlq", "retry"]).status == 2)
         #expect(try setup.run(["dlq", "retry", "not-dead"]).status == 1)
         #expect(try setup.run(["dlq", "retry", "1-1"]).status == 1)
@@ -306,7 +310,7 @@ struct QueueCommandProcessRealTimeTests {
         for delivery in pending {
             try await setup.queue.publish([.started(job: delivery.job.id, batch: delivery.job.batch, worker: "t", attempt: 1)])
         }
-        let a = try #require(pending.first { $0.job.id.rawValue == "/data/a.jpg" })
+        let a = try #require(pending.first { $0.job.source == "/data/a.jpg" })
         #expect(try await setup.queue.acknowledge(a, outcome: .succeeded(Kit.result(output: directory + "/cached.png", bytes: 5000))))
 
         let run = try setup.run(["get", "/data/a.jpg", "-o", directory + "/copy.png"])

@@ -121,31 +121,49 @@ struct EnqueuePlanningTests {
                     notBefore: now.adding(.seconds(60))))
     }
 
-    @Test("--id-from-source makes the absolute source the id; a source too long to be an id is refused by line")
+    @Test("--id-from-source derives the id from the absolute source and what shapes the output; a long source is hashed")
     func idFromSource() async throws {
         var defaults = Self.defaults()
         defaults.idFromSource = true
         var validator = Self.validator()
+        let requests = [
+            JobRequest(source: "x/a.jpg"),
+            JobRequest(source: "x/a.jpg", chain: "blur(3)"),
+            JobRequest(source: "x/a.jpg", format: "webp", quality: 80),
+            JobRequest(source: "x/a.jpg", priority: .high),
+            JobRequest(source: "x/a.jpg", id: "mine"),
+            JobRequest(line: 7, source: "https://h/" + String(repeating: "a", count: 300)),
+        ]
         guard
             case .jobs(let jobs) = try await EnqueuePlanner.plan(
-                [JobRequest(source: "x/a.jpg")], defaults: defaults,
-                validator: &validator, listName: nil)
+                requests, defaults: defaults, validator: &validator, listName: "list")
         else {
             Issue.record("a valid request was refused")
             return
         }
-        #expect(jobs.map(\.id.rawValue) == ["/work/dir/x/a.jpg"])
-        let long = JobRequest(line: 7, source: "https://h/" + String(repeating: "a", count: 300))
-        guard
-            case .problems(let problems) = try await EnqueuePlanner.plan(
-                [long], defaults: defaults, validator: &validator,
-                listName: "list")
-        else {
-            Issue.record("an over-long id was accepted")
-            return
-        }
-        #expect(problems.first?.location == "list:7")
-        #expect(problems.first?.message.contains("cannot be a job id") == true)
+        // The documented scheme, worked by hand: FNV-1a of "blur(2)" and five empty fields joined by NUL.
+        #expect(jobs[0].id.rawValue == "/work/dir/x/a.jpg#a0807d4a506f")
+        #expect(
+            jobs[0].id.rawValue
+                == DerivedIDs.jobID(
+                    source: "/work/dir/x/a.jpg", chain: "blur(2)", format: nil, quality: nil, firstFrameOnly: false,
+                    output: nil, name: nil))
+        // Another chain or format is another job; the priority does not shape the output.
+        #expect(Set(jobs.prefix(3).map(\.id)).count == 3)
+        #expect(jobs[1].id.rawValue.hasPrefix("/work/dir/x/a.jpg#"))
+        #expect(jobs[3].id == jobs[0].id)
+        #expect(jobs[4].id.rawValue == "mine")
+        #expect(jobs[5].id.rawValue == "src-90d66698ae5c1ef3#a0807d4a506f")
+        #expect(jobs.allSatisfy { $0.id.rawValue.utf8.count <= 200 })
+    }
+
+    @Test("The batch derived from given ids is the same for the same ids in any order, and differs for others")
+    func derivedBatch() {
+        let ids = ["b", "a", "a"].map { JobID(rawValue: $0)! }
+        #expect(DerivedIDs.batch(for: ids) == DerivedIDs.batch(for: ids.reversed()))
+        #expect(DerivedIDs.batch(for: ids) == "ids-" + DerivedIDs.hex16("a\nb"))
+        #expect(DerivedIDs.batch(for: ids) != DerivedIDs.batch(for: [JobID(rawValue: "a")!]))
+        #expect(DerivedIDs.hex16("") == "cbf29ce484222325")
     }
 
     @Test("A bad -p chain is reported once with a caret under its column; bad lines each by number")

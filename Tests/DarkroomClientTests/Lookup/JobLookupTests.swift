@@ -45,4 +45,26 @@ struct JobLookupTests {
         #expect(JobLookup.creationTime(of: try #require(JobID(rawValue: "photos/cat.jpg"))) == nil)
         #expect(JobLookup.creationTime(of: try #require(JobID(rawValue: "123e4567-e89b-12d3-a456-426614174000"))) == nil)
     }
+
+    @Test("A source finds the latest of its --id-from-source jobs when no job has it as its whole id")
+    func lookupBySource() async throws {
+        let queue = MemoryQueue()
+        let client = FleetClient(queue: queue)
+        var defaults = EnqueueDefaults(chain: "blur(1)", batch: "b1", workingDirectory: "/data")
+        defaults.idFromSource = true
+        _ = try await client.enqueue([JobRequest(source: "a.jpg"), JobRequest(source: "a.jpg", chain: "blur(2)")], defaults: defaults)
+        let deliveries = try await queue.reserve(consumer: "w", max: 2, wait: .zero)
+        #expect(deliveries.count == 2)
+        for delivery in deliveries {
+            _ = try await queue.acknowledge(delivery, outcome: .succeeded(Kit.result(output: "/cache/" + delivery.job.chain)))
+        }
+        guard case .ended(let latest) = try await client.lookup(JobID(rawValue: "/data/a.jpg")!) else {
+            Issue.record("the source's jobs were not found")
+            return
+        }
+        #expect(latest.job == deliveries[1].job.id)
+        #expect(latest.result?.output == "/cache/" + deliveries[1].job.chain)
+        #expect(try await client.lookup(deliveries[0].job.id) != .notFound)
+        #expect(try await client.lookup(JobID(rawValue: "/data/b.jpg")!) == .notFound)
+    }
 }

@@ -17,6 +17,12 @@ struct MemoryQueueContractTests {
     @Test("Enqueueing an id the queue already knows is a no-op")
     func idempotentEnqueue() async throws { try await JobQueueContract.enqueueIsIdempotentOnID(Self.factory) }
 
+    @Test("A job enqueued again into its batch stays counted there once, with its outcome")
+    func reenqueueSameBatch() async throws { try await JobQueueContract.reenqueueIntoSameBatchReportsTheOutcome(Self.factory) }
+
+    @Test("A job enqueued again into another batch is skipped and reported with the batch that has it")
+    func reenqueueOtherBatch() async throws { try await JobQueueContract.reenqueueIntoAnotherBatchNamesTheBatchThatHasIt(Self.factory) }
+
     @Test("High jobs go before normal before low, first in first out within a priority")
     func priorities() async throws { try await JobQueueContract.priorityOrder(Self.factory) }
 

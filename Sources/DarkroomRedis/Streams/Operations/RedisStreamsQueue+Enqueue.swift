@@ -20,12 +20,18 @@ extension RedisStreamsQueue {
     /// chunks before the failure are queued and counted in `batchProgress` but not announced:
     /// enqueueing is idempotent, so repeat the call (it announces only the jobs it adds).
     public func enqueue(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> Int {
+        try await enqueueReport(jobs, progress: progress).added
+    }
+
+    /// `enqueue(_:progress:)`, with where each skipped job is: each chunk's script reads the
+    /// marker of a job it skips (the batch the id was first enqueued into) in the same atomic step.
+    public func enqueueReport(_ jobs: [Job], progress: (@Sendable (Int) -> Void)?) async throws -> EnqueueReport {
         for job in jobs {
             if let problem = job.problem {
                 throw JobQueueError(.invalidArgument, "job \(job.id): \(problem); nothing was enqueued")
             }
         }
-        guard !jobs.isEmpty else { return 0 }
+        guard !jobs.isEmpty else { return EnqueueReport() }
         let now = clock.now()
         let streamKeys = keys.streams + [keys.delayed]
         // Chunks go out in groups: while Redis runs one group's scripts, the next group is
@@ -68,7 +74,7 @@ extension RedisStreamsQueue {
             progress?(last.sent)
         }
         try await announce(tally, at: now)
-        return tally.added
+        return tally.report
     }
 
     /// The arguments of one enqueue script call (see `StreamScripts.enqueue`) and the chunk's
@@ -111,19 +117,23 @@ extension StreamScripts {
     /// stream (`laneStream`, which registers a capability lane on first use), or `ZADD` to the
     /// delayed set (member `<lane token>|<job JSON>`) when it has a due time. The marker lives for the window
     /// plus the job's delay, so a job delayed longer than the window is still known until it has
-    /// had its window after becoming due. Per batch that got new jobs: `HINCRBY total`, `enqueuedAt`
+    /// had its window after becoming due. A job whose marker exists is skipped, and its marker read:
+    /// it names the batch that counts the job, which is this job's own batch (nothing to do: the
+    /// job is counted there, with its outcome once it has one) or another one (reported, so the
+    /// caller can name it). Per batch that got new jobs: `HINCRBY total`, `enqueuedAt`
     /// (`batchClock`) when the hash has none yet, and extend
     /// (never shorten) the hash's expiry to the longest marker, in this same script, so
     /// `batchProgress` never counts a job that is not queued nor misses one that is. Publishes no
     /// event: the caller publishes one `batchEnqueued` per batch for its whole call. Returns
-    /// `{added, count of batch 1, …, count of batch B}`.
+    /// `{added, count of batch 1, …, count of batch B, skipped, then per other batch holding
+    /// skipped jobs its name and how many}`.
     static let enqueue = RedisScript(
         laneStreamFunction + batchClockFunction + """
             local prefix, window, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
             local batches = tonumber(ARGV[4])
             local counts, longest = {}, {}
             for b = 1, batches do counts[b] = 0; longest[b] = window end
-            local added = 0
+            local added, skipped, others, otherCounts = 0, 0, {}, {}
             for i = 5 + batches, #ARGV, 5 do
               local b = tonumber(ARGV[i])
               local lane, due, payload = ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -138,6 +148,16 @@ extension StreamScripts {
                 counts[b] = counts[b] + 1
                 if ttl > longest[b] then longest[b] = ttl end
                 added = added + 1
+              else
+                skipped = skipped + 1
+                local holder = redis.call('GET', prefix .. ':job:' .. ARGV[i + 1])
+                if holder and holder ~= ARGV[4 + b] then
+                  if not otherCounts[holder] then
+                    others[#others + 1] = holder
+                    otherCounts[holder] = 0
+                  end
+                  otherCounts[holder] = otherCounts[holder] + 1
+                end
               end
             end
             local out = { added }
@@ -149,6 +169,11 @@ extension StreamScripts {
                 if redis.call('PTTL', key) < longest[b] then redis.call('PEXPIRE', key, longest[b]) end
               end
               out[#out + 1] = counts[b]
+            end
+            out[#out + 1] = skipped
+            for _, holder in ipairs(others) do
+              out[#out + 1] = holder
+              out[#out + 1] = otherCounts[holder]
             end
             return out
             """)

@@ -1,23 +1,33 @@
 import DarkroomQueue
 
 extension RedisStreamsQueue {
-    /// New jobs per batch over the chunks of one call, batches in first-seen order.
+    /// New jobs per batch over the chunks of one call, batches in first-seen order, and where the
+    /// skipped ones are.
     struct BatchTally {
-        var added = 0
+        var report = EnqueueReport()
         var order: [String] = []
         var counts: [String: Int] = [:]
 
-        /// Adds the replies of the chunk scripts (`{added, count per batch}`), whose batches are
-        /// `batches[i]` for reply `i`.
+        /// Adds the replies of the chunk scripts (`{added, count per batch, skipped, then name and
+        /// count per other batch}`), whose batches are `batches[i]` for reply `i`.
         mutating func add(_ replies: [RedisReply], batches: [[String]]) throws {
             for (reply, names) in zip(replies, batches) {
-                guard let items = reply.array, items.count == names.count + 1,
-                    let total = items[0].integer
+                guard let items = reply.array, items.count >= names.count + 2, (items.count - names.count) % 2 == 0,
+                    let total = items[0].integer, let skipped = items[names.count + 1].integer
                 else {
                     throw RedisStreamsQueue.queueError(.protocolError("the enqueue script answered \(reply)"))
                 }
-                added += Int(total)
-                for (name, item) in zip(names, items.dropFirst()) {
+                report.added += Int(total)
+                report.known += Int(skipped)
+                var index = names.count + 2
+                while index + 1 < items.count {
+                    guard let holder = items[index].string, let count = items[index + 1].integer else {
+                        throw RedisStreamsQueue.queueError(.protocolError("the enqueue script answered \(reply)"))
+                    }
+                    report.addElsewhere(holder, count: Int(count))
+                    index += 2
+                }
+                for (name, item) in zip(names, items.dropFirst().prefix(names.count)) {
                     guard let count = item.integer else {
                         throw RedisStreamsQueue.queueError(.protocolError("the enqueue script answered \(reply)"))
                     }

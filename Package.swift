@@ -266,7 +266,7 @@ let package = Package(
             dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors"],
             swiftSettings: strictSettings),
         .target(
-            name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],
+            name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue", "DarkroomSystem"],
             path: "Tests/DarkroomTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomSourcesTests",
@@ -307,7 +307,7 @@ let package = Package(
             path: "Tests/DarkroomOutputContract", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomOutputTests",
-            dependencies: ["DarkroomOutput", "DarkroomOutputContract", "DarkroomSystem"],
+            dependencies: ["DarkroomOutput", "DarkroomOutputContract", "DarkroomSystem", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomWorkerTests",

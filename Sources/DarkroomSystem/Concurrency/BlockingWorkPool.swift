@@ -25,14 +25,15 @@ public final class BlockingWorkPool: Sendable {
         state = PoolState(maximumThreads: self.threadCount)
     }
 
-    /// Runs `body` on a pool thread and returns its result. The task is not cancelled mid-call
-    /// (C code cannot be interrupted); a cancelled task's work still completes.
-    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            state.enqueue {
-                do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-            }
+    /// Runs `body` on a pool thread and returns its result, or throws what it threw (its own
+    /// error type kept: a `throws(CacheError)` body makes a `throws(CacheError)` call). The task
+    /// is not cancelled mid-call (C code cannot be interrupted); a cancelled task's work still
+    /// completes.
+    public func run<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Failure>, Never>) in
+            state.enqueue { continuation.resume(returning: Result { () throws(Failure) in try body() }) }
         }
+        return try result.get()
     }
 
     /// Lets the threads finish the queued work and exit. Work submitted afterwards never runs.

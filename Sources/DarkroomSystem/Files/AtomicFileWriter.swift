@@ -11,7 +11,8 @@ import Darwin
 ///
 /// Every Darkroom writer goes through here (pipeline outputs, cache entries, worker outputs,
 /// `darkroom get` copies); what differs between them are the `Options` and the error each turns
-/// an `AtomicFileError` into.
+/// an `AtomicFileError` into. Every call goes through `fileSystem` (the C library's by default),
+/// so a test can make any step fail; whatever fails, the name keeps its old file or none.
 public struct AtomicFileWriter: Sendable {
     /// How one kind of file is written.
     public struct Options: Sendable {
@@ -52,28 +53,42 @@ public struct AtomicFileWriter: Sendable {
     /// A descriptor of the opened directory, or `AT_FDCWD` to go by `directory`'s path.
     let directoryDescriptor: Int32
     public var options: Options
+    /// The calls the writer makes.
+    public let fileSystem: any FileSystemCalls
 
     /// A writer into the directory at `directory` (resolved anew by each call).
-    public init(directory: String, options: Options = Options()) {
+    public init(directory: String, options: Options = Options(), fileSystem: any FileSystemCalls = GlibcFileSystemCalls()) {
         self.directory = directory.isEmpty ? "/" : directory
         directoryDescriptor = AT_FDCWD
         self.options = options
+        self.fileSystem = fileSystem
     }
 
     /// A writer through an already opened directory: every call is relative to `descriptor`
     /// (`openat`, `linkat`, `renameat`), so no symbolic link swapped into the path meanwhile can
     /// redirect the write. The caller keeps `descriptor` open while it uses the writer.
-    public init(directoryDescriptor descriptor: Int32, displayPath: String, options: Options = Options()) {
+    public init(
+        directoryDescriptor descriptor: Int32, displayPath: String, options: Options = Options(),
+        fileSystem: any FileSystemCalls = GlibcFileSystemCalls()
+    ) {
         directory = displayPath
         directoryDescriptor = descriptor
         self.options = options
+        self.fileSystem = fileSystem
     }
 
     /// A writer for `path`'s directory, and the file name within it.
-    public static func forFile(_ path: String, options: Options = Options()) -> (writer: AtomicFileWriter, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (AtomicFileWriter(directory: ".", options: options), path) }
+    public static func forFile(
+        _ path: String, options: Options = Options(), fileSystem: any FileSystemCalls = GlibcFileSystemCalls()
+    ) -> (writer: AtomicFileWriter, name: String) {
+        guard let slash = path.lastIndex(of: "/") else {
+            return (AtomicFileWriter(directory: ".", options: options, fileSystem: fileSystem), path)
+        }
         let directory = String(path[..<slash])
-        return (AtomicFileWriter(directory: directory, options: options), String(path[path.index(after: slash)...]))
+        return (
+            AtomicFileWriter(directory: directory, options: options, fileSystem: fileSystem),
+            String(path[path.index(after: slash)...])
+        )
     }
 
     /// Writes `bytes` and renames the result over `name` (replacing any file there).
@@ -94,20 +109,23 @@ public struct AtomicFileWriter: Sendable {
             name =
                 options.temporaryPrefix + String(getpid(), radix: 16) + "-"
                 + String(UInt64.random(in: .min ... .max), radix: 16) + options.temporarySuffix
-            descriptor = SystemCall.retryingInterrupts {
-                openat(directoryDescriptor, path(of: name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, options.mode)
-            }
-            if descriptor >= 0 { break }
-            let failure = Errno.current
-            if failure.code == EEXIST, attempts < 8 { continue }  // a random name taken: another try
-            if failure.code == ENOENT, options.createsMissingDirectory, !createdDirectory, directoryDescriptor == AT_FDCWD {
-                if let mkdirFailure = FileSystem.makeDirectories(directory, mode: 0o777) {
-                    throw AtomicFileError(.createDirectory, mkdirFailure)
+            do throws(Errno) {
+                descriptor = try fileSystem.open(
+                    path(of: name), in: directoryDescriptor, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+                    mode: options.mode)
+                break
+            } catch {
+                if error.code == EEXIST, attempts < 8 { continue }  // a random name taken: another try
+                guard error.code == ENOENT, options.createsMissingDirectory, !createdDirectory, directoryDescriptor == AT_FDCWD else {
+                    throw AtomicFileError(.createTemporary, error)
                 }
-                createdDirectory = true
-                continue
             }
-            throw AtomicFileError(.createTemporary, failure)
+            do throws(Errno) {
+                try fileSystem.makeDirectories(directory, mode: 0o777)
+            } catch {
+                throw AtomicFileError(.createDirectory, error)
+            }
+            createdDirectory = true
         }
         let file = PendingFile(writer: self, descriptor: descriptor, temporaryName: name)
         if options.ignoresUmask, fchmod(descriptor, options.mode) != 0 {
@@ -125,12 +143,11 @@ public struct AtomicFileWriter: Sendable {
     /// system that cannot sync a directory has no better way to offer.
     public func syncDirectory() {
         if directoryDescriptor != AT_FDCWD {
-            _ = fsync(directoryDescriptor)
+            try? fileSystem.sync(directoryDescriptor)
             return
         }
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
+        guard let descriptor = try? fileSystem.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return }
+        try? fileSystem.sync(descriptor)
+        try? fileSystem.close(descriptor)
     }
 }

@@ -9,11 +9,11 @@ public enum FileSystem {
     /// Creates `path` and any missing parents with `mode` (less the umask); an existing directory
     /// counts as success. Returns the errno of the first `mkdir` that failed otherwise.
     public static func makeDirectories(_ path: String, mode: mode_t) -> Errno? {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            current += "/" + part
-            if mkdir(current, mode) != 0 && errno != EEXIST { return .current }
+        do throws(Errno) {
+            try GlibcFileSystemCalls().makeDirectories(path, mode: mode)
+            return nil
+        } catch {
+            return error
         }
-        return nil
     }
 }

@@ -25,19 +25,18 @@ public final class PendingFile {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
-        if !moved { unlinkat(writer.directoryDescriptor, writer.path(of: temporaryName), 0) }
+        if descriptor >= 0 { try? writer.fileSystem.close(descriptor) }
+        if !moved { try? writer.fileSystem.remove(writer.path(of: temporaryName), in: writer.directoryDescriptor) }
     }
 
     /// Appends `bytes` (short writes and `EINTR` retried).
     public func write(_ bytes: UnsafeRawBufferPointer) throws(AtomicFileError) {
-        if let failure = SystemCall.writeAll(descriptor, bytes) { throw AtomicFileError(.write, failure) }
+        do throws(Errno) { try writer.fileSystem.writeAll(descriptor, bytes) } catch { throw AtomicFileError(.write, error) }
     }
 
     /// Appends `bytes` (short writes and `EINTR` retried).
     public func write(_ bytes: [UInt8]) throws(AtomicFileError) {
-        let failure = bytes.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
-        if let failure { throw AtomicFileError(.write, failure) }
+        do throws(Errno) { try writer.fileSystem.writeAll(descriptor, bytes) } catch { throw AtomicFileError(.write, error) }
     }
 
     /// Finishes the data: `fsync` when the options ask for it, then `close`, whose failure counts
@@ -47,23 +46,22 @@ public final class PendingFile {
         guard descriptor >= 0 else { return }
         let descriptor = self.descriptor
         self.descriptor = -1
-        if writer.options.syncsData, fsync(descriptor) != 0 {
-            let failure = Errno.current
-            close(descriptor)
-            throw AtomicFileError(.sync, failure)
+        if writer.options.syncsData {
+            do throws(Errno) { try writer.fileSystem.sync(descriptor) } catch {
+                try? writer.fileSystem.close(descriptor)
+                throw AtomicFileError(.sync, error)
+            }
         }
-        if close(descriptor) != 0 { throw AtomicFileError(.close, .current) }
+        do throws(Errno) { try writer.fileSystem.close(descriptor) } catch { throw AtomicFileError(.close, error) }
     }
 
     /// Seals the file and renames it to `name`, replacing whatever is there.
     public func replace(_ name: String) throws(AtomicFileError) {
         try seal()
-        guard
-            renameat(
-                writer.directoryDescriptor, writer.path(of: temporaryName),
-                writer.directoryDescriptor, writer.path(of: name)) == 0
-        else {
-            throw AtomicFileError(.replace, .current)
+        do throws(Errno) {
+            try writer.fileSystem.rename(writer.path(of: temporaryName), to: writer.path(of: name), in: writer.directoryDescriptor)
+        } catch {
+            throw AtomicFileError(.replace, error)
         }
         moved = true
         if writer.options.syncsDirectory { writer.syncDirectory() }
@@ -75,11 +73,11 @@ public final class PendingFile {
     /// temporary name is still removed when this object goes.
     public func link(as name: String) throws(AtomicFileError) -> Errno? {
         try seal()
-        guard
-            linkat(
-                writer.directoryDescriptor, writer.path(of: temporaryName),
-                writer.directoryDescriptor, writer.path(of: name), 0) == 0
-        else { return .current }
+        do throws(Errno) {
+            try writer.fileSystem.link(writer.path(of: temporaryName), as: writer.path(of: name), in: writer.directoryDescriptor)
+        } catch {
+            return error
+        }
         if writer.options.syncsDirectory { writer.syncDirectory() }
         return nil
     }

@@ -76,7 +76,7 @@ struct EventLogTests {
     func lineFormat() async throws {
         let scratch = try Scratch()
         let queue = try await Self.queue(events: 2)
-        let log = try EventLog(configuration: scratch.configuration())
+        let log = try await EventLog.open(configuration: scratch.configuration())
         try await Self.drain(Self.coordinator(queue, scratch.configuration()), into: log)
         let lines = try scratch.lines(scratch.path)
         #expect(lines.count == 2)
@@ -95,7 +95,7 @@ struct EventLogTests {
         let source = "https://u:p@example.com/cat.jpg?X-Goog-Signature=abc"
         _ = try await queue.enqueue([Job(id: JobID(rawValue: "j1")!, batch: "b", source: source, chain: "blur(2)")])
         #expect(try await queue.cancel(batch: "b") == 1)
-        let log = try EventLog(configuration: scratch.configuration())
+        let log = try await EventLog.open(configuration: scratch.configuration())
         try await Self.drain(Self.coordinator(queue, scratch.configuration()), into: log)
         let lines = try scratch.lines(scratch.path)
         #expect(lines.count == 2)
@@ -111,13 +111,13 @@ struct EventLogTests {
         let scratch = try Scratch()
         let queue = try await Self.queue(events: 3)
         let coordinator = Self.coordinator(queue, scratch.configuration(), batch: 2)
-        let log = try EventLog(configuration: scratch.configuration())
+        let log = try await EventLog.open(configuration: scratch.configuration())
         #expect(try await coordinator.appendNextBatch(to: log, wait: .zero) == 2)
         log.close()
         // A crash in the middle of the next batch's write.
         try scratch.append(#"{"at":"2026-11-25T12:00:00.000Z","id":"x","streamId":"3","ty"#)
 
-        let reopened = try EventLog(configuration: scratch.configuration())
+        let reopened = try await EventLog.open(configuration: scratch.configuration())
         #expect(reopened.checkpoint == EventCursor(rawValue: "2"))
         #expect(try scratch.lines(scratch.path).count == 2)
         try await Self.drain(coordinator, into: reopened)
@@ -125,15 +125,15 @@ struct EventLogTests {
     }
 
     @Test("A second writer of the same log is refused with eventlog.locked until the first closes it")
-    func secondWriterRefused() throws {
+    func secondWriterRefused() async throws {
         let scratch = try Scratch()
         var configuration = scratch.configuration()
         configuration.lockWait = .zero
-        let first = try EventLog(configuration: configuration)
-        let refusal = #expect(throws: EventLogError.self) { try EventLog(configuration: configuration) }
+        let first = try await EventLog.open(configuration: configuration)
+        let refusal = await #expect(throws: EventLogError.self) { try await EventLog.open(configuration: configuration) }
         #expect(refusal?.code == .locked)
         first.close()
-        let second = try EventLog(configuration: configuration)
+        let second = try await EventLog.open(configuration: configuration)
         second.close()
     }
 
@@ -142,11 +142,11 @@ struct EventLogTests {
         let scratch = try Scratch()
         let queue = try await Self.queue(events: 5)
         let coordinator = Self.coordinator(queue, scratch.configuration(), batch: 3)
-        let first = try EventLog(configuration: scratch.configuration())
+        let first = try await EventLog.open(configuration: scratch.configuration())
         #expect(try await coordinator.appendNextBatch(to: first, wait: .zero) == 3)
         first.close()
         try await Self.publish(2, from: 5, to: queue)
-        let second = try EventLog(configuration: scratch.configuration())
+        let second = try await EventLog.open(configuration: scratch.configuration())
         #expect(second.checkpoint == EventCursor(rawValue: "3"))
         try await Self.drain(coordinator, into: second)
         #expect(try Self.workers(scratch.lines(scratch.path)) == (0..<7).map { "w\($0)" })
@@ -159,7 +159,7 @@ struct EventLogTests {
         // About 120 bytes a line: every batch of 3 passes 200 bytes and rotates the file.
         let configuration = scratch.configuration(maxBytes: 200, keep: 50)
         let coordinator = Self.coordinator(queue, configuration, batch: 3)
-        let log = try EventLog(configuration: configuration)
+        let log = try await EventLog.open(configuration: configuration)
         try await Self.drain(coordinator, into: log)
         log.close()
         let names = (1...50).map { configuration.rotatedPath($0) }.filter { FileManager.default.fileExists(atPath: $0) }
@@ -169,7 +169,7 @@ struct EventLogTests {
         // The last batch rotated the file away: FILE is absent, so the checkpoint comes from FILE.1.
         #expect(!FileManager.default.fileExists(atPath: scratch.path))
         try await Self.publish(2, from: 39, to: queue)
-        let reopened = try EventLog(configuration: configuration)
+        let reopened = try await EventLog.open(configuration: configuration)
         #expect(reopened.checkpoint == EventCursor(rawValue: "39"))
         try await Self.drain(coordinator, into: reopened)
         #expect(try Self.workers(scratch.allLines(keep: 50)) == (0..<41).map { "w\($0)" })
@@ -180,7 +180,7 @@ struct EventLogTests {
         let scratch = try Scratch()
         let queue = try await Self.queue(events: 12)
         let configuration = scratch.configuration(maxBytes: 1, keep: 2)
-        let log = try EventLog(configuration: configuration)
+        let log = try await EventLog.open(configuration: configuration)
         try await Self.drain(Self.coordinator(queue, configuration, batch: 3), into: log)
         #expect(!FileManager.default.fileExists(atPath: configuration.rotatedPath(3)))
         #expect(try Self.workers(scratch.allLines(keep: 2)) == (6..<12).map { "w\($0)" })
@@ -191,7 +191,7 @@ struct EventLogTests {
         let scratch = try Scratch()
         let queue = try await Self.queue(events: 2, retention: 4)
         let coordinator = Self.coordinator(queue, scratch.configuration())
-        let log = try EventLog(configuration: scratch.configuration())
+        let log = try await EventLog.open(configuration: scratch.configuration())
         try await Self.drain(coordinator, into: log)
         // 8 more: the queue keeps the last 4 (trimming like MAXLEN ~), so events 3…6 are gone.
         try await Self.publish(8, from: 2, to: queue)
@@ -209,11 +209,11 @@ struct EventLogTests {
     func trailingGapIsCut() async throws {
         let scratch = try Scratch()
         let queue = try await Self.queue(events: 1)
-        let log = try EventLog(configuration: scratch.configuration())
+        let log = try await EventLog.open(configuration: scratch.configuration())
         try await Self.drain(Self.coordinator(queue, scratch.configuration()), into: log)
         log.close()
         try scratch.append(#"{"after":"1","before":"5","missing":3,"type":"gap","version":1}"# + "\n")
-        let reopened = try EventLog(configuration: scratch.configuration())
+        let reopened = try await EventLog.open(configuration: scratch.configuration())
         #expect(reopened.checkpoint == EventCursor(rawValue: "1"))
         #expect(try scratch.lines(scratch.path).count == 1)
     }
@@ -230,9 +230,9 @@ struct EventLogTests {
     }
 
     @Test("A last line that is not a log record is refused with the file's name")
-    func corruptLastLine() throws {
+    func corruptLastLine() async throws {
         let scratch = try Scratch()
         try Data("not json\n".utf8).write(to: URL(fileURLWithPath: scratch.path))
-        #expect(throws: EventLogError.self) { try EventLog(configuration: scratch.configuration()) }
+        await #expect(throws: EventLogError.self) { try await EventLog.open(configuration: scratch.configuration()) }
     }
 }

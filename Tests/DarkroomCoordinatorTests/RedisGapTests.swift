@@ -20,7 +20,7 @@ struct RedisGapTests {
         let coordinator = Coordinator(
             queue: queue, configuration: .init(eventLog: scratch.configuration()),
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let log = try EventLog(configuration: scratch.configuration())
+        let log = try await EventLog.open(configuration: scratch.configuration())
         try await queue.publish((0..<2).map { JobEvent.workerOnline(worker: "w\($0)") })
         #expect(try await coordinator.appendNextBatch(to: log, wait: .zero) == 2)
         let checkpoint = try #require(log.checkpoint)
@@ -53,7 +53,7 @@ struct RedisGapTests {
         let coordinator = Coordinator(
             queue: queue, configuration: .init(eventLog: scratch.configuration(), batchSize: 3),
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let log = try EventLog(configuration: scratch.configuration())
+        let log = try await EventLog.open(configuration: scratch.configuration())
         try await queue.publish((0..<7).map { JobEvent.workerOnline(worker: "w\($0)") })
         try await EventLogTests.drain(coordinator, into: log)
         #expect(try EventLogTests.workers(scratch.lines(scratch.path)) == (0..<7).map { "w\($0)" })

@@ -28,12 +28,17 @@ public final class DiskCache: Sendable {
     private let engine: SweepEngine
     private let statistics: HitStatistics
     private let automaticSweeper: AutomaticSweeper?
+    /// The calls entries are written and removed through (tests inject faults here).
+    private let fileSystem: any FileSystemCalls
 
     /// Opens the cache at `directory`, creating the directory and its layout when missing. Many
     /// processes may do this at once. Throws `cache.layout` when the directory holds a cache of
     /// another layout version, and `cache.invalid-argument` for a configuration that cannot work.
-    public init(directory: String, configuration: Configuration = .init()) throws(CacheError) {
+    public init(
+        directory: String, configuration: Configuration = .init(), fileSystem: any FileSystemCalls = GlibcFileSystemCalls()
+    ) throws(CacheError) {
         try configuration.validate()
+        self.fileSystem = fileSystem
         layout = CacheLayout(root: directory)
         self.directory = layout.root
         self.configuration = configuration
@@ -73,12 +78,13 @@ public final class DiskCache: Sendable {
     }
 
     /// Stores `bytes` for `key` atomically, replacing any entry. Throws `cache.disk-full`
-    /// (transient) when the volume or quota is full; nothing damaged is left behind then.
+    /// (transient) when the volume or quota is full, `cache.io` when a write, `fsync` or `close`
+    /// fails; either way the key keeps its previous entry (or none) and no temporary file stays.
     public func store(_ bytes: [UInt8], for key: String, in area: CacheArea) throws(CacheError) {
         let name = EntryName(key: key)
         try EntryIO.write(
             bytes, to: layout.entryPath(name, in: area), directory: layout.leafDirectory(name, in: area),
-            durable: configuration.durableWrites)
+            durable: configuration.durableWrites, fileSystem: fileSystem)
         automaticSweeper?.didWrite(bytes.count, into: area, now: POSIX.now())
     }
 
@@ -90,8 +96,8 @@ public final class DiskCache: Sendable {
     /// Deletes the entry for `key` (e.g. one that failed to decode); fine when there is none.
     public func removeValue(for key: String, in area: CacheArea) throws(CacheError) {
         let path = path(for: key, in: area)
-        if unlink(path) != 0 && errno != ENOENT && errno != ENOTDIR {
-            throw .system("remove", path: path, errno: errno)
+        do throws(Errno) { try fileSystem.remove(path) } catch {
+            if error.code != ENOENT && error.code != ENOTDIR { throw .system("remove", path: path, errno: error.code) }
         }
     }
 

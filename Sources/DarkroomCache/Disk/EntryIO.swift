@@ -70,7 +70,9 @@ enum EntryIO {
     /// rename is atomic on NFS and CephFS too), then renames it over `path`, through the shared
     /// `AtomicFileWriter`: a reader sees the old entry or the new one, never part of one. On any
     /// failure the temporary file is removed. `durable` syncs the data and the directory.
-    static func write(_ bytes: [UInt8], to path: String, directory: String, durable: Bool) throws(CacheError) {
+    static func write(
+        _ bytes: [UInt8], to path: String, directory: String, durable: Bool, fileSystem: any FileSystemCalls
+    ) throws(CacheError) {
         guard !bytes.isEmpty else { throw .invalidArgument("an empty value cannot be cached (empty entries read as misses)") }
         guard bytes.count <= maximumEntryBytes else { throw .invalidArgument("\(bytes.count) bytes is over the 4 GiB entry limit") }
         let options = AtomicFileWriter.Options(
@@ -78,7 +80,7 @@ enum EntryIO {
             syncsDirectory: durable, createsMissingDirectory: true)
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         do throws(AtomicFileError) {
-            try AtomicFileWriter(directory: directory, options: options).write(bytes, replacing: name)
+            try AtomicFileWriter(directory: directory, options: options, fileSystem: fileSystem).write(bytes, replacing: name)
         } catch {
             switch error.stage {
             case .createDirectory: throw .system("create", path: directory, errno: error.systemError.code)

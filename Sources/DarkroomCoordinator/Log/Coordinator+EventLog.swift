@@ -6,7 +6,7 @@ extension Coordinator {
     /// here, by the one task that writes it, and closed when it stops.
     func followIntoLog(_ pages: SharedPages) async throws {
         guard let configuration = configuration.eventLog else { return }
-        let log = try EventLog(configuration: configuration)
+        let log = try await EventLog.open(configuration: configuration)
         defer { log.close() }
         logger.info("event log open", metadata: ["file": "\(log.path)", "checkpoint": "\(log.checkpoint?.rawValue ?? "none")"])
         progress.withLock { $0.logCheckpoint = log.checkpoint }
@@ -30,7 +30,7 @@ extension Coordinator {
             return 0
         }
         let gap = try await gap(after: log.checkpoint, in: batch, reader: "event log")
-        try log.append(batch, gap: gap)
+        try await log.append(batch, gap: gap)
         if store == nil { metrics?.record(batch) }
         progress.withLock {
             $0.logCheckpoint = log.checkpoint

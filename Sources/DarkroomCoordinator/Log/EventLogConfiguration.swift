@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 /// Where the event log lives and how it rotates.
 public struct EventLogConfiguration: Sendable, Hashable {
     /// The current file; rotated files are `path.1` (newest) … `path.keep` (oldest).
@@ -20,4 +22,14 @@ public struct EventLogConfiguration: Sendable, Hashable {
 
     /// The rotated file `index` (1 = newest).
     public func rotatedPath(_ index: Int) -> String { "\(path).\(index)" }
+
+    /// Refuses settings the log cannot work with (`eventlog.invalid-configuration`).
+    func validate() throws(EventLogError) {
+        guard maxBytes > 0 else {
+            throw EventLogError(.invalidConfiguration, "the event log's maximum size must be positive (got \(maxBytes))")
+        }
+        guard keep >= 1 else {
+            throw EventLogError(.invalidConfiguration, "the event log must keep at least 1 rotated file (got \(keep))")
+        }
+    }
 }

@@ -7,22 +7,30 @@ import Darwin
 #endif
 
 /// One open log file: appends with fsync, and the reads and cuts recovery needs at its end.
+/// Writes, syncs, cuts and closes go through `fileSystem`; reads are plain `pread`.
 final class EventLogFile {
     let path: String
+    let fileSystem: any FileSystemCalls
     private(set) var descriptor: Int32
-    /// The file's length, kept as it is appended to or cut.
+    /// The file's length, kept as it is appended to or cut: what is in it and synced.
     private(set) var size: Int64
+    /// A failed append's bytes could not be cut off again: the file ends in part of a batch, and
+    /// nothing may be appended after it (opening the log anew cuts it).
+    private(set) var isDamaged = false
 
     /// Opens `path` for appending (creating it when `create`), or read-only.
-    init(path: String, writable: Bool, create: Bool = true) throws(EventLogError) {
+    init(path: String, writable: Bool, create: Bool = true, fileSystem: any FileSystemCalls) throws(EventLogError) {
         self.path = path
+        self.fileSystem = fileSystem
         let flags = writable ? O_RDWR | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0) : O_RDONLY | O_CLOEXEC
-        let descriptor = SystemCall.retryingInterrupts { open(path, flags, 0o644) }
-        guard descriptor >= 0 else { throw .io("cannot open \(path)", .current) }
+        let descriptor: Int32
+        do throws(Errno) { descriptor = try fileSystem.open(path, flags: flags, mode: 0o644) } catch {
+            throw .io("cannot open \(path)", error)
+        }
         let end = lseek(descriptor, 0, SEEK_END)
         guard end >= 0 else {
             let failure = Errno.current
-            close(descriptor)
+            try? fileSystem.close(descriptor)
             throw .io("cannot read \(path)", failure)
         }
         self.descriptor = descriptor
@@ -31,25 +39,47 @@ final class EventLogFile {
 
     deinit { closeFile() }
 
+    /// Releases the descriptor. Every append was synced, so a failing `close` loses nothing.
     func closeFile() {
         guard descriptor >= 0 else { return }
-        _ = close(descriptor)
+        try? fileSystem.close(descriptor)
         descriptor = -1
     }
 
-    /// Appends `bytes` and flushes them to the disk before returning.
+    /// Appends `bytes` and flushes them to the disk before returning. On failure the file is cut
+    /// back to its size before the call (and that synced), so it never keeps part of a batch.
     func append(_ bytes: [UInt8]) throws(EventLogError) {
-        let failure = bytes.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
-        if let failure { throw .io("cannot write \(path)", failure) }
-        guard SystemCall.retryingInterrupts({ fsync(descriptor) }) == 0 else { throw .io("cannot sync \(path)", .current) }
+        do throws(Errno) { try fileSystem.writeAll(descriptor, bytes) } catch {
+            cutBack()
+            throw .io("cannot write \(path)", error)
+        }
+        // After a failed fsync the kernel may have dropped the written pages: the bytes are cut
+        // too, rather than left for a later fsync to report as synced.
+        do throws(Errno) { try fileSystem.sync(descriptor) } catch {
+            cutBack()
+            throw .io("cannot sync \(path)", error)
+        }
         size += Int64(bytes.count)
+    }
+
+    /// Cuts whatever a failed append left after `size`; marks the file damaged when it cannot.
+    private func cutBack() {
+        do throws(Errno) {
+            try fileSystem.truncate(descriptor, to: size)
+            try fileSystem.sync(descriptor)
+        } catch {
+            isDamaged = true
+        }
     }
 
     /// Cuts the file to `length` bytes and flushes that.
     func truncate(to length: Int64) throws(EventLogError) {
-        guard SystemCall.retryingInterrupts({ ftruncate(descriptor, off_t(length)) }) == 0,
-            SystemCall.retryingInterrupts({ fsync(descriptor) }) == 0
-        else { throw .io("cannot cut \(path) to \(length) bytes", .current) }
+        do throws(Errno) {
+            try fileSystem.truncate(descriptor, to: length)
+            try fileSystem.sync(descriptor)
+        } catch {
+            throw .io("cannot cut \(path) to \(length) bytes", error)
+        }
         size = length
     }
 

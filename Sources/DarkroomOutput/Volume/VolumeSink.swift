@@ -21,6 +21,7 @@ public struct VolumeSink: OutputSink {
     public let durable: Bool
     let volume: VolumeRoots
     private let pool: BlockingWorkPool
+    private let fileSystem: any FileSystemCalls
 
     /// - Parameters:
     ///   - roots: the directories outputs may be written under (`--allow-output-root`).
@@ -29,17 +30,22 @@ public struct VolumeSink: OutputSink {
     ///     host. `darkroom run`, whose in-process queue dies with it, turns it off.
     ///   - pool: the threads the blocking calls run on; four of its own (started on demand) by
     ///     default.
-    public init(roots: [String], durable: Bool = true, pool: BlockingWorkPool = BlockingWorkPool(threadCount: 4)) {
+    ///   - fileSystem: the calls outputs are written through (tests inject faults here).
+    public init(
+        roots: [String], durable: Bool = true, pool: BlockingWorkPool = BlockingWorkPool(threadCount: 4),
+        fileSystem: any FileSystemCalls = GlibcFileSystemCalls()
+    ) {
         volume = VolumeRoots(roots)
         self.durable = durable
         self.pool = pool
+        self.fileSystem = fileSystem
     }
 
     public func prepare(_ destination: String) async throws(OutputError) {
         // A directory an earlier job prepared costs no file-system call and no thread hop.
         if volume.preparedDirectory(for: destination) != nil { return }
         let volume = self.volume
-        _ = try await blocking { () throws(OutputError) in try volume.prepare(destination) }
+        _ = try await pool.run { () throws(OutputError) in try volume.prepare(destination) }
     }
 
     public func store(
@@ -48,26 +54,16 @@ public struct VolumeSink: OutputSink {
         guard OutputName.isValid(name) else { throw .badName(name) }
         let volume = self.volume
         let durable = self.durable
-        return try await blocking { () throws(OutputError) in
+        let fileSystem = self.fileSystem
+        return try await pool.run { () throws(OutputError) in
             var directory = volume.preparedDirectory(for: destination)
             if directory == nil { directory = try volume.prepare(destination) }
             guard let directory else { throw OutputError(.cannotWrite, "\(destination): not prepared") }
             let path = try VolumeWriter.write(
-                bytes, named: name, directory: directory, roots: volume, owner: owner, onConflict: onConflict, durable: durable)
+                bytes, named: name, directory: directory, roots: volume, owner: owner, onConflict: onConflict, durable: durable,
+                fileSystem: fileSystem)
             // Hashed here, on the pool, while the bytes are at hand: no second read of the file.
             return StoredOutput(location: path, bytes: bytes)
-        }
-    }
-
-    /// Runs `body` on the pool, keeping its typed error.
-    private func blocking<T: Sendable>(_ body: @escaping @Sendable () throws(OutputError) -> T) async throws(OutputError) -> T {
-        do {
-            return try await pool.run { try body() }
-        } catch let error as OutputError {
-            throw error
-        } catch {
-            // The pool rethrows only what `body` threw; kept total for the type checker.
-            throw OutputError(.io, "\(error)")
         }
     }
 }

@@ -22,7 +22,8 @@ enum VolumeWriter {
     /// Writes `bytes` as `name` in `directory` and returns the file's path.
     static func write(
         _ bytes: [UInt8], named name: String, directory: String, roots: VolumeRoots,
-        owner: OutputOwner? = nil, onConflict: OutputConflict, durable: Bool
+        owner: OutputOwner? = nil, onConflict: OutputConflict, durable: Bool,
+        fileSystem: any FileSystemCalls = GlibcFileSystemCalls()
     ) throws(OutputError) -> String {
         var dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir < 0, errno == ENOENT {
@@ -45,7 +46,7 @@ enum VolumeWriter {
         // directory is synced too, so a crash cannot undo the new name.
         let writer = AtomicFileWriter(
             directoryDescriptor: dir, displayPath: directory,
-            options: .init(mode: 0o644, syncsData: durable, syncsDirectory: durable))
+            options: .init(mode: 0o644, syncsData: durable, syncsDirectory: durable), fileSystem: fileSystem)
         let file: PendingFile
         do throws(AtomicFileError) {
             file = try writer.begin()

@@ -2,6 +2,7 @@ import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPlugins
+import DarkroomSystem
 
 /// The built-in module `standard-coders`: JPEG (libjpeg-turbo), PNG (libspng), WebP (libwebp) and
 /// GIF (giflib, read only), added to a catalog exactly as a plugin's coders are.

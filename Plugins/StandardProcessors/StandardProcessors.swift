@@ -1,6 +1,7 @@
 import DarkroomChains
 import DarkroomCore
 import DarkroomPlugins
+import DarkroomSystem
 
 /// The standard plugin: Darkroom's 13 built-in processors, registered through the same
 /// `ProcessorRegistry` external plugins use.

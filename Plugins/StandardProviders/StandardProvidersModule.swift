@@ -2,6 +2,7 @@ import DarkroomChains
 import DarkroomCore
 import DarkroomPlugins
 import DarkroomSources
+import DarkroomSystem
 
 extension StandardProviders {
     /// The built-in module `standard-providers`: `http`/`https` (libcurl, with the SSRF guard),

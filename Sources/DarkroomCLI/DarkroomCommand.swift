@@ -1,5 +1,5 @@
 import ArgumentParser
-import DarkroomPlugins
+import DarkroomSystem
 
 /// `darkroom`: the root command. Each subcommand is one file in its own folder.
 public struct DarkroomCommand: AsyncParsableCommand {
@@ -10,7 +10,7 @@ public struct DarkroomCommand: AsyncParsableCommand {
             Chain syntax: name(args)|>name(args), e.g. "downsample(400x400)|>roundCorner(20)|>blackWhite".
             Run `darkroom plugins` to list every processor and its arguments.
             """,
-        version: DarkroomVersion.current,
+        version: DarkroomBuild.version,
         subcommands: [
             ProcessCommand.self, RunCommand.self, EnqueueCommand.self, WorkerCommand.self, CoordinatorCommand.self, EventsCommand.self,
             WaitCommand.self, StatusCommand.self, TopCommand.self, CancelCommand.self, DeadLetterCommand.self, GetCommand.self,
@@ -19,9 +19,4 @@ public struct DarkroomCommand: AsyncParsableCommand {
     )
 
     public init() {}
-}
-
-/// The version printed by `darkroom --version`.
-public enum DarkroomVersion {
-    public static let current = DarkroomBuild.version
 }

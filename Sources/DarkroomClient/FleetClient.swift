@@ -34,14 +34,11 @@ public struct FleetClient: Sendable {
     /// A client of the fleet behind `queue`. `isOutage` recognises the driver's outage errors;
     /// the default knows the `JobQueueError.unavailable` every driver reports them as.
     public init(
-        queue: any Queue, processors: ValidationOnlyRegistry = FleetClient.standardProcessors(),
+        queue: any Queue, processors: ValidationOnlyRegistry = StandardProcessorSpecs.catalog,
         isOutage: @escaping @Sendable (any Error) -> Bool = OutageTolerance.isQueueUnavailable
     ) {
         self.queue = queue
         self.processors = processors
         self.isOutage = isOutage
     }
-
-    /// The standard processors' specs: what every stock worker can run.
-    public static func standardProcessors() -> ValidationOnlyRegistry { StandardProcessorSpecs.catalog }
 }

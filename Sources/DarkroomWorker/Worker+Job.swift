@@ -130,7 +130,7 @@ extension Worker {
         }
         return JobResult(
             output: location, format: image.format.rawValue, width: image.size.width, height: image.size.height,
-            bytes: image.bytes.count, cache: CacheOutcome(image.origin), sha256: checksum,
+            bytes: image.bytes.count, cache: image.origin, sha256: checksum,
             ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
     }
 
@@ -219,25 +219,14 @@ extension Worker {
     /// Milliseconds per stage: for a computed result every stage (store = cache write plus the
     /// output file); for a cache hit the lookup (`fetch`) and the output file (`store`). The same
     /// figures `darkroom process --json` reports, so its records and `run`'s agree.
-    public static func stages(_ timings: PipelineTimings, origin: ResultOrigin, outputWrite: Double?) -> DarkroomQueue.StageTimings {
+    public static func stages(_ timings: StageTimings, origin: CacheOutcome, outputWrite: Double?) -> StageTimings {
         switch origin {
         case .miss:
-            return DarkroomQueue.StageTimings(
-                fetch: timings.fetch, decode: timings.decode, process: timings.process,
-                encode: timings.encode, store: timings.store + (outputWrite ?? 0))
+            var stages = timings
+            stages.add(outputWrite ?? 0, to: \.store)
+            return stages
         case .memory, .disk:
-            return DarkroomQueue.StageTimings(fetch: timings.fetch, store: outputWrite)
-        }
-    }
-}
-
-extension CacheOutcome {
-    /// The event's name for where a result came from.
-    public init(_ origin: ResultOrigin) {
-        switch origin {
-        case .memory: self = .memory
-        case .disk: self = .disk
-        case .miss: self = .miss
+            return StageTimings(fetch: timings.fetch, store: outputWrite)
         }
     }
 }

@@ -3,6 +3,7 @@ import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
+import DarkroomStandardProcessors
 import DarkroomSystem
 import Foundation
 import Testing
@@ -145,7 +146,7 @@ struct ProcessCommandTests {
 
     @Test("The standard registry suggests roundCorner for rond and reports the column of a bad radius")
     func chainMessages() {
-        let registry = Registries.processors()
+        let registry = StandardProcessors.registry
         #expect {
             _ = try registry.chain(from: "rond(4)")
         } throws: { ($0 as? ChainError)?.description == "unknown processor 'rond' at column 1 — did you mean 'roundCorner'?" }
@@ -161,7 +162,7 @@ struct ProcessCommandTests {
         let input = try ws.image("a.png", .png, width: 200, height: 100)
         let plan = try ProcessPlan.make(inputs: [input, ws.path("missing.png")], outputFile: nil, outputDirectory: ws.root, format: .webp)
         let runner = ProcessRunner(
-            plan: plan, chain: try Registries.processors().chain(from: "downsample(50x50)"),
+            plan: plan, chain: try StandardProcessors.registry.chain(from: "downsample(50x50)"),
             pipeline: ImagePipeline(configuration: Self.interactiveConfiguration),
             output: OutputOptions(format: .webp), inFlight: 2)
         let collected = RecordBox()

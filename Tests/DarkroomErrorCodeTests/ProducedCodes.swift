@@ -1,3 +1,4 @@
+import DarkroomCLI
 import DarkroomCache
 import DarkroomChains
 import DarkroomCodecs

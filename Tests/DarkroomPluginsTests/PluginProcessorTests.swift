@@ -118,7 +118,7 @@ struct PluginProcessorTests {
         try TestImages.write(try TestImages.gradient(.png, width: 32, height: 24), to: source)
         let cache = try DiskCache(directory: scratch + "/cache")
 
-        func render(with directory: String) async throws -> ResultOrigin {
+        func render(with directory: String) async throws -> CacheOutcome {
             var configuration = ImagePipeline.Configuration()
             configuration.diskCache = cache
             configuration.memoryCacheBytes = 0

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 
 /// Jobs, results and a hand-driven worker for tests of code that uses a queue: the test acts as
 /// the fleet, so it decides when and how each job ends.

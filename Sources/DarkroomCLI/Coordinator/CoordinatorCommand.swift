@@ -3,6 +3,7 @@ import DarkroomCoordinator
 import DarkroomCoordinatorHTTP
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSystem
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -100,7 +101,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             services.append(.init(service: server))
         }
         logger.info(
-            "darkroom coordinator \(DarkroomVersion.current)",
+            "darkroom coordinator \(DarkroomBuild.version)",
             metadata: [
                 "name": "\(settings.name)", "redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)",
                 "event-log": "\(settings.eventLog?.path ?? "none")",

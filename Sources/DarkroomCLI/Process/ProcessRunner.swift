@@ -55,7 +55,7 @@ struct ProcessRunner: Sendable {
             // The same stages, counted the same way, as a worker's `succeeded` event (`run --json`).
             let made = JobResult(
                 output: path, format: result.format.rawValue, width: result.size.width, height: result.size.height,
-                bytes: result.bytes.count, cache: CacheOutcome(result.origin),
+                bytes: result.bytes.count, cache: result.origin,
                 ms: Worker.stages(result.timings, origin: result.origin, outputWrite: (clock.now - writeStart).inMilliseconds))
             return ImageRecord(
                 firstFrameOnly: result.source.map { _ in result.processedFirstFrameOnly },

@@ -92,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
                 releaseDelay: .seconds(1), reserveWait: .milliseconds(250),
                 // The in-memory queue dies with this process: there is no acknowledgement a crash could
                 // outlive, so outputs are written like `darkroom process` writes them, without fsync.
-                outputs: VolumeSink(roots: [directory], durable: false), processors: catalog.processors, version: DarkroomVersion.current)
+                outputs: VolumeSink(roots: [directory], durable: false), processors: catalog.processors, version: DarkroomBuild.version)
             workerConfiguration.modules = catalog.moduleVersions
         } catch let failure as UsageFailure {
             throw failure.exit()

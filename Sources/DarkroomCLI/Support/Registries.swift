@@ -18,7 +18,4 @@ enum Registries {
         PluginLoader.load(searchPath, into: &catalog)
         return catalog
     }
-
-    /// The built-in processors (commands that take no `--plugins`).
-    static func processors() -> ProcessorRegistry { builtIn.processors }
 }

@@ -125,7 +125,7 @@ struct WorkerCommand: AsyncParsableCommand {
             queue: queue, pipeline: ImagePipeline(configuration: pipelineConfiguration),
             configuration: settings.worker, logger: logger)
         logger.info(
-            "darkroom worker \(DarkroomVersion.current)",
+            "darkroom worker \(DarkroomBuild.version)",
             metadata: [
                 "redis": "\(settings.redisURL)", "prefix": "\(settings.keyPrefix)",
                 "cache": "\(pipelineConfiguration.diskCache?.directory ?? "none")",
@@ -208,7 +208,7 @@ struct WorkerCommand: AsyncParsableCommand {
             name: name ?? WorkerConfiguration.defaultName, concurrency: jobsInFlight,
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: Backoff(initial: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
-            outputs: VolumeSink(roots: roots), processors: catalog.processors, version: DarkroomVersion.current)
+            outputs: VolumeSink(roots: roots), processors: catalog.processors, version: DarkroomBuild.version)
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)
         // nil file roots read any file: advertised as the root of the file system.

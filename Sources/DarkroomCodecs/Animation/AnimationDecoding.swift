@@ -9,6 +9,20 @@ public protocol AnimationDecoding: ImageDecoding {
     /// `options.hint` does not apply (frames are decoded at the canvas size);
     /// `options.bitmapLimits` bounds each frame's bitmap. A still image reads as one frame.
     func animationFrames(of image: EncodedImage, options: DecodeOptions) throws(CodecError) -> AnimationFrameReader
+    /// Reads the header once, then decodes a still image (`options.hint` applies) or opens a
+    /// reader of an animation's frames (checked as `readAnimationInfo` checks them; the hint
+    /// does not apply). For a caller that does not know which the file is, such as the renderer:
+    /// a still image's header is not read again by the decoder.
+    func decodeFrames(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedFrames
+}
+
+/// A file of a format that can animate, read by `AnimationDecoding.decodeFrames`: decoded when
+/// it holds one frame, ready to read frame by frame when it holds more.
+public enum DecodedFrames: ~Copyable {
+    /// One frame, decoded as `ImageDecoding.decode` decodes it.
+    case still(DecodedImage)
+    /// Two frames or more, none decoded yet.
+    case animation(AnimationFrameReader)
 }
 
 /// Picks the animation decoder for a file by its first bytes.

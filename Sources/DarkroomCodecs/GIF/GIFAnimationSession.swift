@@ -26,7 +26,7 @@ final class GIFAnimationSession: AnimationFrameSource {
     private var framesDecoded = 0
     private var ended = false
 
-    /// `file` must be positioned after its header (freshly opened); `frameCount` is what the
+    /// `file` must be at its first record (rewound after the survey); `frameCount` is what the
     /// survey counted, which the session never goes past.
     init(file: consuming GIFFile, frameCount: Int, limits: DecodeLimits, bitmapLimits: BitmapLimits) {
         self.file = file

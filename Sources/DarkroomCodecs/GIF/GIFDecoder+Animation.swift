@@ -13,18 +13,31 @@ extension GIFDecoder: AnimationDecoding {
 
     /// Reads every frame composited on the logical screen (disposal, transparency, offsets
     /// clipped to the screen), each with its delay as browsers play it (10 ms or less becomes
-    /// 100 ms). The file is walked twice: once skipping all compressed data to check the limits,
-    /// then frame by frame as `next()` is called.
+    /// 100 ms). The file is opened once and walked twice: once skipping all compressed data to
+    /// check the limits, then, rewound, frame by frame as `next()` is called.
     ///
     /// Strict: a frame cut short or damaged is an error when it is reached. Lenient: the rows
     /// decoded so far are kept and the animation ends with that frame, so `next()` may return
     /// fewer frames than `info.frameCount`.
     public func animationFrames(of image: EncodedImage, options: DecodeOptions) throws(CodecError) -> AnimationFrameReader {
-        let source = image.sourceName
         // giflib reads from the bytes on every call, so the session owns a copy of them.
-        let owned = OwnedBytes(copying: image.bytes)
-        let info = try GIFAnimationSurvey.run(GIFFile(owned: owned, source: source), limits: options.limits)
-        let file = try GIFFile(owned: owned, source: source)
+        let file = try GIFFile(owned: OwnedBytes(copying: image.bytes), source: image.sourceName)
+        let info = try GIFAnimationSurvey.run(file, limits: options.limits)
+        file.rewind()
+        return Self.reader(file, info: info, options: options)
+    }
+
+    /// Surveys the file as an animation, then decodes its first frame when it has no other (the
+    /// file is not opened again) or hands out its frames.
+    public func decodeFrames(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedFrames {
+        let file = try GIFFile(owned: OwnedBytes(copying: image.bytes), source: image.sourceName)
+        let info = try GIFAnimationSurvey.run(file, limits: options.limits)
+        file.rewind()
+        guard info.frameCount > 1 else { return .still(try Self.decodeFirstFrame(file, frameCount: 1, options: options)) }
+        return .animation(Self.reader(file, info: info, options: options))
+    }
+
+    private static func reader(_ file: consuming GIFFile, info: AnimationInfo, options: DecodeOptions) -> AnimationFrameReader {
         let session = GIFAnimationSession(
             file: file, frameCount: info.frameCount, limits: options.limits, bitmapLimits: options.bitmapLimits)
         return AnimationFrameReader(info: info, session: session)

@@ -9,7 +9,8 @@ import DarkroomCore
 ///   first frame's own size before it is decoded, so a 65535×65535 screen costs nothing.
 /// - Frames are counted first, by skipping their compressed data; more than `limits.maxFrames`
 ///   is `.tooManyFrames`, found as soon as the frame after the limit is reached and before any
-///   pixel memory is allocated. Then the file is read again up to the end of its first frame.
+///   pixel memory is allocated. Then the file, rewound to its first record (its header is read
+///   once), is read again up to the end of its first frame. Both passes are a `GIFRecordWalk`.
 /// - The canvas starts transparent (browsers ignore the background colour); the frame is placed
 ///   at its offset and clipped to the screen; the Graphics Control Extension before it gives the
 ///   transparent index; a frame with neither a local nor a global colour table is `.corrupt`.
@@ -27,66 +28,50 @@ public struct GIFDecoder: ImageDecoding {
 
     public func readInfo(_ image: EncodedImage, limits: DecodeLimits) throws(CodecError) -> ImageInfo {
         try PinnedBytes.with(image.bytes) { buffer throws(CodecError) in
-            try Self.survey(buffer, limits: limits, source: image.sourceName)
+            try Self.survey(Self.open(buffer, limits: limits, source: image.sourceName), limits: limits)
         }
     }
 
     public func decode(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        let limits = options.limits
-        let source = image.sourceName
-        return try PinnedBytes.with(image.bytes) { buffer throws(CodecError) in
+        try PinnedBytes.with(image.bytes) { buffer throws(CodecError) in
             // First pass: screen, frame sizes and frame count against the limits, skipping all
-            // compressed data, so a refused file allocates nothing. Second pass: the first frame.
-            let info = try Self.survey(buffer, limits: limits, source: source)
-            let file = try Self.open(buffer, limits: limits, source: source)
-            let screen = file.screenSize
-            var canvas: Bitmap?
-            var complete = true
-            var drawFailure: CodecError?
-            var walk = Walk(limits: limits)
-            try walk.run(file, stopAfterFirstFrame: true) { (file: borrowing GIFFile, header, transparentIndex) throws(CodecError) in
-                guard let colors = header.localColors ?? file.globalColors else { throw Self.missingColorTable(source) }
-                var bitmap = try CodecBitmap.transparent(
-                    width: screen.width, height: screen.height,
-                    limits: options.bitmapLimits, source: source)
-                let palette = GIFFrameDrawing.palette(colors, transparentIndex: transparentIndex)
-                do throws(CodecError) {
-                    complete = try GIFFrameDrawing.draw(
-                        file, header: header, palette: palette, transparentIndex: transparentIndex,
-                        into: &bitmap, strict: limits.strict)
-                } catch {
-                    drawFailure = error
-                    throw error
-                }
-                canvas = bitmap
-                return (covers: Self.covers(header.rect, screen), transparent: transparentIndex != nil)
-            }
-            guard var bitmap = canvas else {
-                // Lenient mode lets the walk end quietly; a first frame with no row is still an error.
-                if let drawFailure { throw drawFailure }
-                // The first frame is empty (0×0): the screen stays transparent.
-                let empty = try CodecBitmap.transparent(
-                    width: screen.width, height: screen.height,
-                    limits: options.bitmapLimits, source: source)
-                return DecodedImage(bitmap: empty, info: info)
-            }
-            bitmap.isOpaque = complete && walk.firstFrameCoversScreen && bitmap.scanIsOpaque()
-            return DecodedImage(bitmap: bitmap, info: info)
+            // compressed data, so a refused file allocates nothing. Second pass, over the same
+            // open file rewound to its first record: the first frame.
+            let file = try Self.open(buffer, limits: options.limits, source: image.sourceName)
+            let surveyed = try Self.survey(file, limits: options.limits)
+            file.rewind()
+            return try Self.decodeFirstFrame(file, frameCount: surveyed.frameCount, options: options)
         }
     }
 
-    /// Reads the whole stream without decompressing anything: checks the screen, the first
-    /// frame's size and colour table, and the frame count against `limits`.
-    private static func survey(_ buffer: UnsafeRawBufferPointer, limits: DecodeLimits, source: String) throws(CodecError) -> ImageInfo {
-        let file = try open(buffer, limits: limits, source: source)
-        var walk = Walk(limits: limits)
-        try walk.run(file) { (file: borrowing GIFFile, header, transparentIndex) throws(CodecError) in
-            try file.skipImageData()
-            return (covers: Self.covers(header.rect, file.screenSize), transparent: transparentIndex != nil)
+    /// Walks the whole stream without decompressing anything: checks the first frame's size and
+    /// colour table, and the frame count, against `limits`.
+    private static func survey(_ file: borrowing GIFFile, limits: DecodeLimits) throws(CodecError) -> ImageInfo {
+        var first = GIFFirstFrame(limits: limits)
+        var walk = GIFRecordWalk(limits: limits)
+        try walk.run(file, observer: &first)
+        guard first.hasColorTable else { throw missingColorTable(file.source) }
+        return first.info(screen: file.screenSize, frameCount: walk.frameCount)
+    }
+
+    /// Decodes the first frame of `file`, at its first record, whose `frameCount` frames an
+    /// earlier walk counted and checked.
+    static func decodeFirstFrame(_ file: borrowing GIFFile, frameCount: Int, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        var first = GIFFirstFrame(limits: options.limits, drawing: options.bitmapLimits)
+        var walk = GIFRecordWalk(limits: options.limits)
+        try walk.run(file, observer: &first)
+        guard first.hasColorTable else { throw missingColorTable(file.source) }
+        let screen = file.screenSize
+        let info = first.info(screen: screen, frameCount: frameCount)
+        guard var bitmap = first.canvas else {
+            // Lenient mode lets the walk end quietly; a first frame with no row is still an error.
+            if let failure = first.drawFailure { throw failure }
+            // The first frame is empty (0×0): the screen stays transparent.
+            let empty = try CodecBitmap.transparent(width: screen.width, height: screen.height, limits: options.bitmapLimits, source: file.source)
+            return DecodedImage(bitmap: empty, info: info)
         }
-        // Checked here, outside the walk, so lenient mode cannot mistake it for a damaged tail.
-        guard walk.firstFrameHasColorTable else { throw missingColorTable(source) }
-        return walk.info(screen: file.screenSize)
+        bitmap.isOpaque = first.complete && first.coversScreen && bitmap.scanIsOpaque()
+        return DecodedImage(bitmap: bitmap, info: info)
     }
 
     private static func missingColorTable(_ source: String) -> CodecError {

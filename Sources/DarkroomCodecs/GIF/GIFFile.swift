@@ -13,6 +13,8 @@ struct GIFFile: ~Copyable {
     /// Kept here so it lives exactly as long as the giflib handle that points to it.
     private let reader: GIFMemoryReader
     let source: String
+    /// Where the records start: after the header and the global colour table.
+    private let firstRecordOffset: Int
 
     /// One record of the stream.
     enum Record {
@@ -50,6 +52,14 @@ struct GIFFile: ~Copyable {
         self.gif = gif
         self.reader = reader
         self.source = source
+        firstRecordOffset = reader.offset
+    }
+
+    /// Goes back to the first record after the header, so a second walk over the frames does not
+    /// open the file (and read its header) again. giflib keeps no state between records: each
+    /// frame's descriptor sets its decompressor up afresh.
+    func rewind() {
+        reader.rewind(to: firstRecordOffset)
     }
 
     deinit {
@@ -150,8 +160,8 @@ struct GIFFile: ~Copyable {
         return CodecError(.corrupt, source: source, "corrupt GIF while \(stage) (\(reason))")
     }
 
-    /// Refuses the file once a walk has counted more frames than `limits.maxFrames`: both walks
-    /// (the still decoder's and the animation survey) stop at the frame after the limit.
+    /// Refuses the file once a walk has counted more frames than `limits.maxFrames`: every
+    /// `GIFRecordWalk` stops at the frame after the limit.
     func checkFrameCount(_ count: Int, limits: DecodeLimits) throws(CodecError) {
         guard count > limits.maxFrames else { return }
         throw CodecError(.tooManyFrames, source: source, "GIF has more than \(limits.maxFrames) frames, over the frame limit (a fixed limit)")

@@ -2,86 +2,73 @@ import CGif
 import DarkroomChains
 import DarkroomCore
 
-extension GIFDecoder {
-    /// One pass over a GIF's records: hands the first frame to a closure (which decodes it, or
-    /// just looks at it) and counts the frames after it by skipping their data.
-    struct Walk {
-        let limits: DecodeLimits
-        private(set) var frameCount = 0
-        private(set) var firstFrameCoversScreen = false
-        private(set) var firstFrameHasTransparency = false
-        /// False when the first frame has pixels but neither a local nor a global colour table.
-        private(set) var firstFrameHasColorTable = true
+/// What a walk over a GIF's records tells the code that walks it: each frame, once its
+/// descriptor is read. `GIFAnimationSurvey` checks every frame against the animation limits;
+/// `GIFFirstFrame` decodes (or only looks at) the first frame for the still decoder.
+protocol GIFRecordObserver {
+    /// Frame `number` (1-based) with the Graphics Control Extension before it (the defaults when
+    /// there was none). Must consume the frame's compressed data, by decoding or skipping it.
+    /// Returns false to end the walk after this frame.
+    mutating func frame(
+        _ number: Int, header: GIFFile.ImageHeader, control: GIFGraphicsControl, in file: borrowing GIFFile
+    ) throws(CodecError) -> Bool
+}
 
-        init(limits: DecodeLimits) {
-            self.limits = limits
-        }
+/// One pass over a GIF's records, written once for every reader of the format: counts the frames
+/// (refusing more than `maxFrames` as soon as the frame after the limit is reached), hands each
+/// frame to an observer with the Graphics Control Extension that applies to it, and keeps the
+/// first looping extension's count.
+///
+/// Strict: a damaged or cut-short record is an error. Lenient: once a frame was seen, a file
+/// that breaks off later keeps the frames before the break (limits always fail). A missing
+/// trailer after the last complete frame is accepted in both modes (many encoders omit it).
+struct GIFRecordWalk {
+    let limits: DecodeLimits
+    /// The frames seen so far; after `run`, all of them (or those before the walk was ended).
+    private(set) var frameCount = 0
+    /// The first NETSCAPE2.0 (or ANIMEXTS1.0) loop count as stored (repeats after the first
+    /// showing); nil when the file has none. The first one wins, as in browsers.
+    private(set) var storedLoopCount: Int?
 
-        /// The first frame's handler: must consume the frame's data (decode or skip it), and
-        /// reports whether the frame covers the screen and has a transparent index.
-        typealias FirstFrame = (borrowing GIFFile, GIFFile.ImageHeader, Int?) throws(CodecError) -> (covers: Bool, transparent: Bool)
+    init(limits: DecodeLimits) {
+        self.limits = limits
+    }
 
-        /// Walks the records. With `stopAfterFirstFrame` the walk ends once the first frame is
-        /// handled (the frames were counted by an earlier walk).
-        mutating func run(_ file: borrowing GIFFile, stopAfterFirstFrame: Bool = false, firstFrame: FirstFrame) throws(CodecError) {
-            var transparentIndex: Int?
-            var dataEnded = false
-            do throws(CodecError) {
-                walking: while true {
-                    switch try file.nextRecord() {
-                    case .trailer:
-                        break walking
-                    case .endOfData:
-                        dataEnded = true
-                        break walking
-                    case .extensionBlock:
-                        let ext = try file.readExtension()
-                        // A GCE applies to the next frame only.
-                        if let control = ext.graphicsControl { transparentIndex = control.transparentIndex }
-                    case .image:
-                        frameCount += 1
-                        try file.checkFrameCount(frameCount, limits: limits)
-                        let header = try file.readImageHeader()
-                        if frameCount == 1 {
-                            try checkFrame(header.rect, source: file.source)
-                            if header.rect.width > 0 && header.rect.height > 0 {
-                                firstFrameHasColorTable = header.localColors != nil || file.globalColors != nil
-                                let seen = try firstFrame(file, header, transparentIndex)
-                                firstFrameCoversScreen = seen.covers
-                                firstFrameHasTransparency = seen.transparent
-                            }
-                        }
-                        if frameCount > 1 || header.rect.width == 0 || header.rect.height == 0 {
-                            try file.skipImageData()
-                        }
-                        if stopAfterFirstFrame { break walking }
-                        transparentIndex = nil
-                    }
+    /// Walks the records of `file`, which must be at its first record (freshly opened, or
+    /// rewound), until the trailer, the end of the data, or the observer ends the walk.
+    mutating func run(_ file: borrowing GIFFile, observer: inout some GIFRecordObserver) throws(CodecError) {
+        var control = GIFGraphicsControl()
+        var dataEnded = false
+        do throws(CodecError) {
+            walking: while true {
+                switch try file.nextRecord() {
+                case .trailer:
+                    break walking
+                case .endOfData:
+                    dataEnded = true
+                    break walking
+                case .extensionBlock:
+                    let ext = try file.readExtension()
+                    if let graphicsControl = ext.graphicsControl { control = graphicsControl }
+                    if storedLoopCount == nil { storedLoopCount = ext.netscapeLoopCount }
+                case .image:
+                    frameCount += 1
+                    try file.checkFrameCount(frameCount, limits: limits)
+                    let header = try file.readImageHeader()
+                    let goesOn = try observer.frame(frameCount, header: header, control: control, in: file)
+                    // A Graphics Control Extension applies to the next frame only.
+                    control = GIFGraphicsControl()
+                    if !goesOn { break walking }
                 }
-            } catch {
-                // Lenient: once the first frame is in hand, a file that breaks off later still
-                // counts the frames seen so far. Limits and strict mode always fail.
-                guard !limits.strict, frameCount >= 1, error.code == .truncated || error.code == .corrupt else { throw error }
             }
-            guard frameCount > 0 else {
-                if dataEnded {
-                    throw CodecError(.truncated, source: file.source, "truncated GIF: the data ends before the first frame")
-                }
-                throw CodecError(.corrupt, source: file.source, "GIF has no image frame")
+        } catch {
+            guard !limits.strict, frameCount >= 1, error.code == .truncated || error.code == .corrupt else { throw error }
+        }
+        guard frameCount > 0 else {
+            if dataEnded {
+                throw CodecError(.truncated, source: file.source, "truncated GIF: the data ends before the first frame")
             }
-        }
-
-        /// A frame declares its own size; a huge one would cost LZW work even where it is
-        /// clipped away, so it is checked against the limits like the screen.
-        private func checkFrame(_ rect: PixelRect, source: String) throws(CodecError) {
-            guard rect.width > 0, rect.height > 0 else { return }
-            try limits.check(PixelSize(width: rect.width, height: rect.height), source: source)
-        }
-
-        func info(screen: PixelSize) -> ImageInfo {
-            ImageInfo(
-                format: .gif, storedSize: screen, frameCount: max(1, frameCount),
-                hasAlpha: firstFrameHasTransparency || !firstFrameCoversScreen)
+            throw CodecError(.corrupt, source: file.source, "GIF has no image frame")
         }
     }
 }

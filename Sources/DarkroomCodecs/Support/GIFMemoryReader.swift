@@ -30,6 +30,12 @@ final class GIFMemoryReader {
     /// True when every byte has been consumed.
     var isAtEnd: Bool { offset >= bytes.count }
 
+    /// Moves back to `offset` (one the reader has passed), for a second walk over the records.
+    func rewind(to offset: Int) {
+        self.offset = offset
+        ranOut = false
+    }
+
     /// Copies up to `count` bytes into `destination`; returns how many were copied. giflib treats
     /// a short read as an error (`D_GIF_ERR_READ_FAILED`).
     func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> Int {

@@ -22,11 +22,60 @@ extension WebPDecoder: AnimationDecoding {
     /// animation decoder reads complete files only. Lenient: frames after a damaged one are
     /// dropped.
     public func animationFrames(of image: EncodedImage, options: DecodeOptions) throws(CodecError) -> AnimationFrameReader {
-        let source = image.sourceName
-        let limits = options.limits
         // libwebp reads from the bytes on every frame, so the session owns a copy of them.
         let owned = OwnedBytes(copying: image.bytes)
-        let header = try Self.readHeader(owned.buffer, limits: limits, source: source)
+        let header = try Self.animationHeader(
+            WebPContainer(bytes: owned.buffer, limits: options.limits, source: image.sourceName),
+            byteCount: owned.buffer.count, limits: options.limits)
+        return try Self.reader(owned, header: header, options: options, source: image.sourceName)
+    }
+
+    /// Reads the container once, then decodes the still image it holds (as `decode` does) or
+    /// hands out the frames of its animation.
+    public func decodeFrames(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedFrames {
+        let source = image.sourceName
+        let opened = try PinnedBytes.with(image.bytes) { buffer throws(CodecError) -> Opened in
+            let container = try WebPContainer(bytes: buffer, limits: options.limits, source: source)
+            guard container.frameCount > 1 else { return .still(try Self.decodeFirstFrame(container, byteCount: buffer.count, options: options)) }
+            return .animation(try Self.animationHeader(container, byteCount: buffer.count, limits: options.limits))
+        }
+        switch opened {
+        case .still(let decoded):
+            return .still(try Self.convertingProfile(decoded, strict: options.limits.strict, source: source))
+        case .animation(let header):
+            return .animation(try Self.reader(OwnedBytes(copying: image.bytes), header: header, options: options, source: source))
+        }
+    }
+
+    /// What `decodeFrames` learns while the bytes are pinned.
+    private enum Opened {
+        case still(FirstFrame)
+        case animation(AnimationHeader)
+    }
+
+    /// An animation's facts and ICC profile.
+    typealias AnimationHeader = (info: AnimationInfo, profile: [UInt8]?)
+
+    /// The container's facts and ICC profile, with every limit checked.
+    private static func animationHeader(
+        _ container: borrowing WebPContainer, byteCount: Int, limits: DecodeLimits
+    ) throws(CodecError) -> AnimationHeader {
+        let source = container.source
+        guard container.isComplete else {
+            throw CodecError(
+                .truncated, source: source,
+                "truncated WebP: the file has \(byteCount) bytes, fewer than its RIFF header declares (a cut-short animation cannot be read)"
+            )
+        }
+        try limits.checkAnimation(canvas: container.canvasSize, frameCount: container.frameCount, source: source)
+        return (container.animationInfo, container.iccProfile())
+    }
+
+    /// A reader of the frames in `owned`, whose container gave `header`; the canvas is checked
+    /// against the bitmap limits before libwebp's decoder (which allocates two canvases) exists.
+    private static func reader(
+        _ owned: OwnedBytes, header: AnimationHeader, options: DecodeOptions, source: String
+    ) throws(CodecError) -> AnimationFrameReader {
         let canvas = header.info.canvasSize
         do {
             try options.bitmapLimits.check(width: canvas.width, height: canvas.height)
@@ -35,20 +84,5 @@ extension WebPDecoder: AnimationDecoding {
         }
         let session = try WebPAnimationSession(input: owned, canvas: canvas, profile: header.profile, options: options, source: source)
         return AnimationFrameReader(info: header.info, session: session)
-    }
-
-    /// The container's facts and ICC profile, with every limit checked.
-    private static func readHeader(
-        _ buffer: UnsafeRawBufferPointer, limits: DecodeLimits, source: String
-    ) throws(CodecError) -> (info: AnimationInfo, profile: [UInt8]?) {
-        let container = try WebPContainer(bytes: buffer, limits: limits, source: source)
-        guard container.isComplete else {
-            throw CodecError(
-                .truncated, source: source,
-                "truncated WebP: the file has \(buffer.count) bytes, fewer than its RIFF header declares (a cut-short animation cannot be read)"
-            )
-        }
-        try limits.checkAnimation(canvas: container.canvasSize, frameCount: container.frameCount, source: source)
-        return (container.animationInfo, container.iccProfile())
     }
 }

@@ -32,25 +32,40 @@ public struct WebPDecoder: ImageDecoding {
     }
 
     public func decode(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        let source = image.sourceName
-        let strict = options.limits.strict
         let decoded = try PinnedBytes.with(image.bytes) { buffer throws(CodecError) in
             // The demuxer and the frame's bitstream point into `buffer`: all decoding stays here.
-            let container = try WebPContainer(bytes: buffer, limits: options.limits, source: source)
-            if strict && !container.isComplete {
-                throw CodecError(
-                    .truncated, source: source,
-                    "truncated WebP: the file has \(buffer.count) bytes, fewer than its RIFF header declares")
-            }
-            let frame = try container.firstFrame()
-            let bitmap =
-                container.isAnimated
-                ? try Self.decodeOntoCanvas(
-                    frame, canvas: container.canvasSize, bitmapLimits: options.bitmapLimits,
-                    strict: strict, source: source)
-                : try Self.decodeStill(frame, hint: options.hint, bitmapLimits: options.bitmapLimits, strict: strict, source: source)
-            return (bitmap: bitmap, info: container.info, profile: container.iccProfile())
+            try Self.decodeFirstFrame(
+                WebPContainer(bytes: buffer, limits: options.limits, source: image.sourceName), byteCount: buffer.count,
+                options: options)
         }
+        return try Self.convertingProfile(decoded, strict: options.limits.strict, source: image.sourceName)
+    }
+
+    /// The first frame as decoded, before its ICC profile is applied.
+    typealias FirstFrame = (bitmap: Bitmap, info: ImageInfo, profile: [UInt8]?)
+
+    /// Decodes the first frame of the file `container` was read from (`byteCount` bytes): a still
+    /// image at its own or shrunk-on-load size, an animation's first frame on its canvas.
+    static func decodeFirstFrame(
+        _ container: borrowing WebPContainer, byteCount: Int, options: DecodeOptions
+    ) throws(CodecError) -> FirstFrame {
+        let source = container.source
+        let strict = options.limits.strict
+        if strict && !container.isComplete {
+            throw CodecError(
+                .truncated, source: source,
+                "truncated WebP: the file has \(byteCount) bytes, fewer than its RIFF header declares")
+        }
+        let frame = try container.firstFrame()
+        let bitmap =
+            container.isAnimated
+            ? try decodeOntoCanvas(frame, canvas: container.canvasSize, bitmapLimits: options.bitmapLimits, strict: strict, source: source)
+            : try decodeStill(frame, hint: options.hint, bitmapLimits: options.bitmapLimits, strict: strict, source: source)
+        return (bitmap: bitmap, info: container.info, profile: container.iccProfile())
+    }
+
+    /// The decoded image, its ICC profile (if any) converted to sRGB.
+    static func convertingProfile(_ decoded: FirstFrame, strict: Bool, source: String) throws(CodecError) -> DecodedImage {
         var bitmap = decoded.bitmap
         if let profile = decoded.profile {
             try ColorProfilePolicy.convert(&bitmap, profile: profile, source: source, strict: strict)

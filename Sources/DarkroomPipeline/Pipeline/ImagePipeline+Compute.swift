@@ -21,7 +21,7 @@ extension ImagePipeline {
     /// Fetches (or finds) the original, renders it and stores both.
     func compute(_ request: ImageRequest, sourceKey: String, resultKey: String, prefetched: FetchedSource?) async throws -> ImageResult {
         let clock = ContinuousClock()
-        var timings = PipelineTimings()
+        var timings = StageTimings()
 
         // A local file is read when a CPU thread is near (see `localSourceReads`); other sources
         // are fetched at once, since their latency is worth overlapping with other jobs' work.

@@ -71,7 +71,10 @@ public final class ImagePipeline: Sendable {
         }
         let fetched = try await fetcher.fetch(request.source, policy: policy)
         let resultKey = request.resultKey(sourceKey: fetched.cacheKey)
-        if let cached = try await cachedResult(resultKey, for: request) { return cached }
+        if var cached = try await cachedResult(resultKey, for: request) {
+            cached.timings.fetch = (clock.now - start).inMilliseconds
+            return cached
+        }
         return try await resultWork.value(for: resultKey) { [self] in
             try await computeOnce(request, sourceKey: fetched.cacheKey, resultKey: resultKey, prefetched: fetched)
         }
@@ -101,11 +104,11 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Format and size of a cached result, read from its header.
-    private func describe(_ bytes: [UInt8], origin: ResultOrigin, cachePath: String?) throws -> ImageResult {
+    private func describe(_ bytes: [UInt8], origin: CacheOutcome, cachePath: String?) throws -> ImageResult {
         let info = try configuration.coders.readInfo(EncodedImage(bytes: bytes, sourceName: cachePath ?? "cached result"))
         return ImageResult(
             bytes: bytes, format: info.format, size: info.uprightSize, cachePath: cachePath,
-            origin: origin, sourceOrigin: nil, source: nil, timings: PipelineTimings())
+            origin: origin, sourceOrigin: nil, source: nil, timings: StageTimings())
     }
 }
 

@@ -2,6 +2,7 @@ import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
 import DarkroomSources
+import DarkroomSystem
 
 /// One image to produce: a source, a chain, and how to encode the result.
 public struct ImageRequest: Sendable {
@@ -32,32 +33,9 @@ public struct ImageRequest: Sendable {
     }
 }
 
-/// Where a result came from.
-public enum ResultOrigin: String, Sendable, Codable {
-    /// The in-process memory cache.
-    case memory
-    /// The shared disk cache.
-    case disk
-    /// Nothing cached: fetched (or read from the original cache) and computed.
-    case miss
-}
-
 /// Where the source bytes came from, for a computed result.
 public enum SourceOrigin: String, Sendable, Codable {
     case memory, disk, network, local
-}
-
-/// Milliseconds per stage of one `retrieve`.
-public struct PipelineTimings: Sendable, Hashable, Codable {
-    public var fetch: Double = 0
-    public var decode: Double = 0
-    public var process: Double = 0
-    public var encode: Double = 0
-    public var store: Double = 0
-
-    public init() {}
-
-    public var total: Double { fetch + decode + process + encode + store }
 }
 
 /// The result record of `ImagePipeline.retrieve`.
@@ -68,18 +46,20 @@ public struct ImageResult: Sendable {
     public var size: PixelSize
     /// Where the result lives in the disk cache, when there is one.
     public var cachePath: String?
-    public var origin: ResultOrigin
+    public var origin: CacheOutcome
     /// Where the source came from; nil for a cached result (the source was not needed).
     public var sourceOrigin: SourceOrigin?
     /// The source's header facts when it was decoded for this result.
     public var source: ImageInfo?
-    public var timings: PipelineTimings
+    /// Milliseconds per stage: every stage for a computed result; for a cached one the lookup
+    /// (`fetch`) only.
+    public var timings: StageTimings
     /// True when an animated source was processed as its first frame (known when it was computed).
     public var processedFirstFrameOnly: Bool
 
     public init(
-        bytes: [UInt8], format: ImageFormat, size: PixelSize, cachePath: String?, origin: ResultOrigin,
-        sourceOrigin: SourceOrigin?, source: ImageInfo?, timings: PipelineTimings, processedFirstFrameOnly: Bool? = nil
+        bytes: [UInt8], format: ImageFormat, size: PixelSize, cachePath: String?, origin: CacheOutcome,
+        sourceOrigin: SourceOrigin?, source: ImageInfo?, timings: StageTimings, processedFirstFrameOnly: Bool? = nil
     ) {
         self.bytes = bytes
         self.format = format

@@ -19,20 +19,44 @@ public struct ImageRenderer: Sendable {
     }
 
     public func render(_ request: RenderRequest) throws -> RenderResult {
-        if request.output.frames == .all, let animated = try renderAnimation(request) { return animated }
-        return try renderStill(request)
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard let decoder = animationDecoder(for: request) else { return try renderStill(request) }
+        // One read of the header tells a still image from an animation, and serves either.
+        let opened = try decoder.decodeFrames(request.source, options: limits.decodeOptions(hint: request.chain.decodeHint))
+        switch consume opened {
+        case .still(let decoded):
+            return try renderStill(request, decoded: decoded, decodeTime: clock.now - start)
+        case .animation(let frames):
+            return try renderAnimation(request, frames: frames, openTime: clock.now - start)
+        }
+    }
+
+    /// The decoder of an animated GIF or WebP source whose frames the output keeps: every frame
+    /// is asked for, the output can hold an animation (WebP), and the coders decode the format.
+    /// Nil when the source is still only its first frame's business.
+    private func animationDecoder(for request: RenderRequest) -> (any AnimationDecoding)? {
+        guard request.output.frames == .all, (request.output.format ?? .webp) == .webp,
+            let decoder = AnimationDecoders.decoder(for: request.source.bytes),
+            coders.decoders.contains(where: { $0.format == decoder.format })
+        else { return nil }
+        return decoder
     }
 
     /// The first (or only) frame, as a still image.
     private func renderStill(_ request: RenderRequest) throws -> RenderResult {
         let clock = ContinuousClock()
-        var timings = StageTimings()
+        let start = clock.now
+        let decoded = try coders.decode(request.source, options: limits.decodeOptions(hint: request.chain.decodeHint))
+        return try renderStill(request, decoded: decoded, decodeTime: clock.now - start)
+    }
+
+    /// The first (or only) frame, decoded in `decodeTime`, as a still image.
+    private func renderStill(_ request: RenderRequest, decoded: DecodedImage, decodeTime: Duration) throws -> RenderResult {
+        let clock = ContinuousClock()
+        var timings = StageTimings(decode: decodeTime.inMilliseconds)
 
         var start = clock.now
-        let decoded = try coders.decode(request.source, options: limits.decodeOptions(hint: request.chain.decodeHint))
-        timings.decode = (clock.now - start).inMilliseconds
-
-        start = clock.now
         let context = ImageProcessingContext(decoder: coders)
         let bitmap: Bitmap
         switch try request.chain.process(.bitmap(decoded.bitmap), context: context) {
@@ -53,25 +77,19 @@ public struct ImageRenderer: Sendable {
         return RenderResult(bytes: bytes, format: format, size: bitmap.size, source: decoded.info, timings: timings)
     }
 
-    /// Every frame of an animated GIF or WebP through the chain, into an animated WebP; nil when
-    /// the source is not animated or the output format cannot hold an animation (then the still
-    /// path writes the first frame).
+    /// Every frame of an animated GIF or WebP (opened in `openTime`) through the chain, into an
+    /// animated WebP.
     ///
     /// Frames stream: a group of up to 2 × cores frames is decoded (in order: each frame is
     /// composited on the one before), processed at once on the idle cores, then encoded at once
     /// on them and kept in order, so memory does not grow with the frame count.
-    private func renderAnimation(_ request: RenderRequest) throws -> RenderResult? {
+    private func renderAnimation(_ request: RenderRequest, frames opened: consuming AnimationFrameReader, openTime: Duration) throws -> RenderResult {
         let source = request.source
-        guard let decoder = AnimationDecoders.decoder(for: source.bytes) else { return nil }
         let options = limits.decodeOptions()
-        let info = try decoder.readAnimationInfo(source, limits: options.limits)
-        guard info.frameCount > 1 else { return nil }
-        let format = request.output.format ?? .webp
-        guard format == .webp else { return nil }
-
         let clock = ContinuousClock()
-        var timings = StageTimings()
-        var reader = try decoder.animationFrames(of: source, options: options)
+        var timings = StageTimings(decode: openTime.inMilliseconds)
+        var reader = opened
+        let info = reader.info
         var encoder: AnimatedWebPEncoder?
         var size: PixelSize?
         let context = ImageProcessingContext(decoder: coders)
@@ -81,7 +99,7 @@ public struct ImageRenderer: Sendable {
             var start = clock.now
             var frames: [AnimationFrame] = []
             while frames.count < group, let frame = try reader.next() { frames.append(frame) }
-            timings.decode += (clock.now - start).inMilliseconds
+            timings.add((clock.now - start).inMilliseconds, to: \.decode)
             guard !frames.isEmpty else { break }
 
             start = clock.now
@@ -92,7 +110,7 @@ public struct ImageRenderer: Sendable {
                 case .data(let encoded): return try coders.decode(encoded, options: options).bitmap
                 }
             }
-            timings.process += (clock.now - start).inMilliseconds
+            timings.add((clock.now - start).inMilliseconds, to: \.process)
 
             start = clock.now
             for (frame, bitmap) in zip(decoded, processed) {
@@ -110,12 +128,14 @@ public struct ImageRenderer: Sendable {
             }
             // The group's frames are encoded at once on the idle cores, and kept in order.
             try encoder!.add(zip(decoded, processed).map { ($1, $0.durationMilliseconds) })
-            timings.encode += (clock.now - start).inMilliseconds
+            timings.add((clock.now - start).inMilliseconds, to: \.encode)
         }
-        guard let finishing = encoder.take(), let size else { return nil }
+        // Lenient mode can end an animation before its first frame; the still decoder then keeps
+        // what it can of that frame.
+        guard let finishing = encoder.take(), let size else { return try renderStill(request) }
         let start = clock.now
         let bytes = try finishing.finish()
-        timings.encode += (clock.now - start).inMilliseconds
+        timings.add((clock.now - start).inMilliseconds, to: \.encode)
         let header = ImageInfo(
             format: info.format, storedSize: info.canvasSize, frameCount: info.frameCount, hasAlpha: info.hasAlpha)
         return RenderResult(bytes: bytes, format: .webp, size: size, source: header, timings: timings, processedFirstFrameOnly: false)

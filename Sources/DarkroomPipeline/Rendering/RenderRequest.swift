@@ -1,6 +1,7 @@
 import DarkroomChains
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomSystem
 
 /// One image to render: encoded source bytes, a chain, and how to write the result.
 public struct RenderRequest: Sendable {
@@ -39,21 +40,6 @@ public enum FrameMode: String, Sendable, Hashable {
     case first
 }
 
-/// Milliseconds spent in each stage of one render.
-public struct StageTimings: Sendable, Hashable, Codable {
-    public var decode: Double = 0
-    public var process: Double = 0
-    public var encode: Double = 0
-
-    public init(decode: Double = 0, process: Double = 0, encode: Double = 0) {
-        self.decode = decode
-        self.process = process
-        self.encode = encode
-    }
-
-    public var total: Double { decode + process + encode }
-}
-
 /// A rendered image.
 public struct RenderResult: Sendable {
     /// The encoded output.
@@ -62,6 +48,7 @@ public struct RenderResult: Sendable {
     public var size: PixelSize
     /// What the decoder learnt about the source (format, size, frames).
     public var source: ImageInfo
+    /// Decode, process and encode; fetch and store are the pipeline's.
     public var timings: StageTimings
     /// True when the source was an animation of which only the first frame was processed.
     public var processedFirstFrameOnly: Bool

@@ -13,7 +13,7 @@ struct EnqueueOutputNameTests {
     static func plan(
         _ requests: [JobRequest], format: String? = "webp", name: String? = nil, output: String? = "/out"
     ) async throws -> EnqueuePlan {
-        var validator = ChainValidator(registry: FleetClient.standardProcessors()) { [] }
+        var validator = ChainValidator(registry: StandardProcessorSpecs.catalog) { [] }
         let defaults = EnqueueDefaults(
             chain: "blur(2)", format: format, output: output, batch: "b1", workingDirectory: "/in", name: name)
         return try await EnqueuePlanner.plan(requests, defaults: defaults, validator: &validator, listName: "jobs.txt")

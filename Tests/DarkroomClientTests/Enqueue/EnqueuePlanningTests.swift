@@ -19,7 +19,7 @@ struct EnqueuePlanningTests {
     }
 
     static func validator(workers: [WorkerInfo] = [], asked: Asked? = nil) -> ChainValidator {
-        ChainValidator(registry: FleetClient.standardProcessors()) {
+        ChainValidator(registry: StandardProcessorSpecs.catalog) {
             asked?.count.withLock { $0 += 1 }
             return workers
         }

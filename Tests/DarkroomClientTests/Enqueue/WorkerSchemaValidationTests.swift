@@ -10,7 +10,7 @@ import Testing
 /// of the client's registry, so the two can be compared call for call.
 @Suite("Enqueue validation against the schemas live workers advertise")
 struct WorkerSchemaValidationTests {
-    static let builtIn = FleetClient.standardProcessors()
+    static let builtIn = StandardProcessorSpecs.catalog
 
     /// The standard processors without `missing`: what a client lacking a plugin knows.
     static func registry(without missing: Set<String>) throws -> ValidationOnlyRegistry {

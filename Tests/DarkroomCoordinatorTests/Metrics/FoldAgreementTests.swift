@@ -1,6 +1,7 @@
 import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSystem
 import DarkroomTestSupport
 import Testing
 

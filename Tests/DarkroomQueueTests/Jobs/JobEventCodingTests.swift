@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DarkroomQueue
 import DarkroomQueueContract
+import DarkroomSystem
 import Foundation
 import Testing
 

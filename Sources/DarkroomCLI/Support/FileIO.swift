@@ -9,11 +9,11 @@ import Darwin
 /// Atomic writing of outputs (through DarkroomSystem's `AtomicFileWriter`): no Foundation in the
 /// hot path, and errors that name the file and say what went wrong. (Sources are read by
 /// `FileProvider`, which confines them.)
-public enum FileIO {
+enum FileIO {
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync'd
     /// only when `durable`, then renamed over `path`. A reader sees the old file or the new
     /// one, never half of one; a crash leaves at most a `.darkroom-tmp-*` file behind.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(FileIOError) {
+    static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(FileIOError) {
         // 0644 whatever the umask: outputs are for other users and web servers to read.
         var (writer, name) = AtomicFileWriter.forFile(path, options: .init(mode: 0o644, ignoresUmask: true, syncsData: durable))
         writer.options.temporaryPrefix = ".darkroom-tmp-\(name)-"
@@ -25,13 +25,13 @@ public enum FileIO {
     }
 
     /// True when `path` exists and is a directory.
-    public static func isDirectory(_ path: String) -> Bool {
+    static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Creates `path` and its parents (mode 0755); fine if it exists.
-    public static func createDirectory(_ path: String) throws(FileIOError) {
+    static func createDirectory(_ path: String) throws(FileIOError) {
         if let failure = FileSystem.makeDirectories(path, mode: 0o755) {
             throw .cannotWrite(path: path, reason: failure.message, systemError: failure.code)
         }

@@ -1,3 +1,4 @@
+import DarkroomAPIKeys
 import DarkroomCache
 import DarkroomChains
 import DarkroomCodecs
@@ -20,6 +21,7 @@ import DarkroomWorker
 enum ProducedCodes {
     /// The error types, by name (the name is what the declaration scan finds in the sources).
     static let errorTypes: [String: any CodedDarkroomError.Type] = [
+        "APIKeyError": APIKeyError.self,
         "BitmapError": BitmapError.self,
         "CacheError": CacheError.self,
         "ChainError": ChainError.self,

@@ -36,6 +36,15 @@ struct APIKeyGrantsTests {
         #expect(submitter.mayAccess(ownedBy: "dk_test0001") && !submitter.mayAccess(ownedBy: "dk_other000") && !submitter.mayAccess(ownedBy: nil))
     }
 
+    @Test("A dashboard session is admin: it reads everyone's work and may submit nothing")
+    func dashboardSession() {
+        let session = APIKey.dashboardSession()
+        #expect(session.has(scope: .admin) && session.has(scope: .read) && !session.has(scope: .submit))
+        #expect(session.mayAccess(ownedBy: "dk_other000"))
+        #expect(!APIKeyToken.isKeyID(session.id))
+        #expect(code { try session.permits(source: "https://a.example/x.jpg") } == .sourceNotGranted)
+    }
+
     @Test("The default sources are http, https and data; never a file or a plugin scheme")
     func defaultSources() {
         let key = Self.key()

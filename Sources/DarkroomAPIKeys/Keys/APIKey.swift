@@ -56,6 +56,15 @@ public struct APIKey: Sendable, Hashable, Codable {
         has(scope: .admin) || (owner != nil && owner == id)
     }
 
+    /// The key a dashboard login (the coordinator's access token) acts as: `admin` (it reads and
+    /// acts on every key's work), granted nothing to submit. Its id, `dashboard`, is not a key id's
+    /// shape, so no stored key has it; the caller bounds its session's life.
+    public static func dashboardSession(startedAt: Timestamp = .now(), rateLimit: APIRateLimit = .default) -> APIKey {
+        APIKey(
+            id: "dashboard", name: "dashboard session", scopes: [.admin], grants: APIKeyGrants(sources: [], maxPriority: .low),
+            rateLimit: rateLimit, createdAt: startedAt)
+    }
+
     private enum CodingKeys: String, CodingKey {
         case id, name, scopes, grants, rateLimit, createdAt, revokedAt
     }

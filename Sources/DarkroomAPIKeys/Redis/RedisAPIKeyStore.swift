@@ -41,7 +41,7 @@ public final class RedisAPIKeyStore: APIKeyStore {
         """
         if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
         redis.call('HSET', KEYS[1], 'record', ARGV[2], 'digest', ARGV[3])
-        redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+        redis.call('RPUSH', KEYS[2], ARGV[1])
         return 1
         """)
 
@@ -67,7 +67,7 @@ public final class RedisAPIKeyStore: APIKeyStore {
             let record = String(decoding: try RecordJSON.encoder().encode(key), as: UTF8.self)
             let reply = try await client.evalsha(
                 Self.createScript, keys: [keys.key(key.id), keys.index],
-                arguments: [key.id, record, token.digest, String(key.createdAt.millisecondsSince1970)])
+                arguments: [key.id, record, token.digest])
             // An id already taken (1 in 62^8 per key) draws a new token.
             if reply.integer == 1 { return CreatedAPIKey(key: key, token: token) }
         }
@@ -86,7 +86,7 @@ public final class RedisAPIKeyStore: APIKeyStore {
     }
 
     public func list() async throws -> [APIKey] {
-        let ids = (try await client.command(["ZRANGE", keys.index, "0", "-1"]).array ?? []).compactMap(\.string)
+        let ids = (try await client.command(["LRANGE", keys.index, "0", "-1"]).array ?? []).compactMap(\.string)
         guard !ids.isEmpty else { return [] }
         let replies = try await client.pipeline(ids.map { ["HMGET", keys.key($0), "record", "revokedAt"] })
         var listed: [APIKey] = []

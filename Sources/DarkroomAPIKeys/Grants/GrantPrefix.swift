@@ -22,15 +22,16 @@ struct GrantPrefix: Sendable, Hashable {
             kind = .scheme(scheme)
             return
         }
-        guard text.hasPrefix("/") || (scheme != nil && text.dropFirst(scheme!.count + 1).hasPrefix("//")) else {
+        let isURL = scheme.map { text.dropFirst($0.count + 1).hasPrefix("//") } ?? false
+        guard text.hasPrefix("/") || isURL else {
             throw Self.invalid(text, directoriesOnly: directoriesOnly)
         }
         if text.contains("?") || text.contains("#") {
-            throw APIKeyError(.invalid, "the grant '\(text)' has a query or fragment; prefixes are scheme://host[:port]/path")
+            throw APIKeyError(.invalid, "the grant '\(text.prefix(200))' has a query or fragment; prefixes are scheme://host[:port]/path")
         }
         let target = GrantTarget(text)
         guard let path = target.path else {
-            throw APIKeyError(.invalid, "the grant '\(text)' \(target.problem ?? "cannot be read"); write it in plain form")
+            throw APIKeyError(.invalid, "the grant '\(text.prefix(200))' \(target.problem ?? "cannot be read"); write it in plain form")
         }
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         if target.scheme == "file" {

@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "DarkroomOutput", targets: ["DarkroomOutput"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
+        .library(name: "DarkroomAPIKeys", targets: ["DarkroomAPIKeys"]),
         .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
         .library(name: "DarkroomCoordinatorHTTP", targets: ["DarkroomCoordinatorHTTP"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
@@ -199,12 +200,20 @@ let package = Package(
                 "DarkroomChains", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomSchema", "DarkroomSystem",
             ],
             swiftSettings: strictSettings),
+        // API keys, their scopes and grants, and per-key rate limits, in memory and in Redis: no
+        // HTTP, so the job API server and `darkroom api-key` share it.
+        .target(
+            name: "DarkroomAPIKeys",
+            dependencies: [
+                "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
             dependencies: [
                 "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
-                "DarkroomWorker", "DarkroomOutput", "DarkroomClient",
+                "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
                 "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -323,7 +332,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomErrorCodeTests",
             dependencies: [
-                "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
+                "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
                 "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
             ],
@@ -333,6 +342,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomChains", "DarkroomCore", "DarkroomSources",
                 "DarkroomTestSupport", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
+                "DarkroomAPIKeys",
                 // Run as a real process by ExampleClientRealTimeTests.
                 "darkroom-example-client",
             ],
@@ -353,6 +363,13 @@ let package = Package(
             dependencies: [
                 "DarkroomPlugins", "DarkroomChains", "DarkroomCore", "DarkroomPipeline", "DarkroomCache", "DarkroomSources", "DarkroomSystem",
                 "DarkroomStandardProcessors", "DarkroomTestSupport",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomAPIKeysTests",
+            dependencies: [
+                "DarkroomAPIKeys", "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", "DarkroomTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

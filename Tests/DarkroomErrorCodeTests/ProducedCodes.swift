@@ -1,3 +1,4 @@
+import DarkroomAPIKeys
 import DarkroomCLI
 import DarkroomCache
 import DarkroomChains
@@ -21,6 +22,7 @@ import DarkroomWorker
 enum ProducedCodes {
     /// The error types, by name (the name is what the declaration scan finds in the sources).
     static let errorTypes: [String: any CodedDarkroomError.Type] = [
+        "APIKeyError": APIKeyError.self,
         "BitmapError": BitmapError.self,
         "CacheError": CacheError.self,
         "ChainError": ChainError.self,

@@ -8,9 +8,11 @@ let strictSettings: [SwiftSetting] = [
 
 /// Benchmarks and the shipped binary are built with `swift build -c release`; SwiftPM has no
 /// per-target optimisation level, so debug builds (tests) run the pixel kernels unoptimised.
+///
+/// Darkroom is a Linux server: no `platforms` entry, because Apple platforms are not built
+/// (`DarkroomSystem/Platform/LinuxOnly.swift` stops a build elsewhere with a message).
 let package = Package(
     name: "Darkroom",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "darkroom", targets: ["darkroom"]),
         // The client library's example: enqueue and wait, linking no image code (docs/client-library.md).
@@ -332,7 +334,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomErrorCodeTests",
             dependencies: [
-                "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
+                "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP",
+                "DarkroomCore",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
                 "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
             ],

@@ -10,12 +10,7 @@
 import DarkroomClient
 import DarkroomRedis
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One line to file descriptor 2 (the C `stderr` global is not concurrency-safe in Swift 6).
 func report(_ text: String) {

@@ -1,11 +1,6 @@
 import DarkroomChains
 import DarkroomCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension ImageProcessors {
     /// Brightness, contrast, saturation and exposure, as Kingfisher's `ColorControlsProcessor`

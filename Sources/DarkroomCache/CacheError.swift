@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why a cache operation failed: a stable `code` for logs and job events, a message that names
 /// the file and says what to do, and whether retrying later may help.

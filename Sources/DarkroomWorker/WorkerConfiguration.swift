@@ -3,12 +3,7 @@ import DarkroomOutput
 import DarkroomQueue
 import DarkroomSchema
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Everything a `Worker` needs besides its queue and pipeline. The source policy, the disk cache
 /// and the fleet leases are the pipeline's (`ImagePipeline.Configuration`).

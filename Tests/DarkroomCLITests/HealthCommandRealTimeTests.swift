@@ -1,10 +1,7 @@
 import DarkroomTestSupport
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 @Suite("darkroom health and worker --heartbeat-file, as real processes against a real redis-server")
 struct HealthCommandRealTimeTests {

@@ -3,11 +3,8 @@ import DarkroomCore
 import DarkroomQueue
 import DarkroomTestSupport
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 /// The built `darkroom` binary as a real process, scratch directories and images, for the `run`
 /// and `worker` command tests.

@@ -2,12 +2,9 @@ import DarkroomQueue
 import DarkroomRedis
 import DarkroomTestSupport
 import Foundation
+import Glibc
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("darkroom worker as a real process against a real redis-server")
 struct WorkerCommandRealTimeTests {

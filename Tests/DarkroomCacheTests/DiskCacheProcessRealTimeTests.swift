@@ -1,10 +1,7 @@
 import DarkroomCache
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 @Suite("Several darkroom processes share one cache directory safely")
 struct DiskCacheProcessRealTimeTests {

@@ -1,28 +1,21 @@
 import DarkroomCache
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 /// A real full disk: a 1 MiB tmpfs. Mounting needs root (CAP_SYS_ADMIN); where it is not
 /// permitted (an unprivileged CI runner) the test is skipped, as its trait says.
 enum CacheTestTmpfs {
     /// Mounts a tmpfs of `size` at a fresh directory; nil when mounting is not permitted.
     static func mount(size: String) -> String? {
-        #if os(Linux)
         guard let directory = try? CacheTestKit.makeDirectory("tmpfs") else { return nil }
         if Glibc.mount("tmpfs", directory, "tmpfs", 0, "size=\(size)") == 0 { return directory }
         CacheTestKit.remove(directory)
-        #endif
         return nil
     }
 
     static func unmount(_ directory: String) {
-        #if os(Linux)
         umount2(directory, Int32(MNT_DETACH))
-        #endif
         CacheTestKit.remove(directory)
     }
 

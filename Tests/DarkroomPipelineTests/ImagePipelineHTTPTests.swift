@@ -5,11 +5,8 @@ import DarkroomPipeline
 import DarkroomSources
 import DarkroomTestSupport
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 @Suite("ImagePipeline against a real HTTP server")
 struct ImagePipelineHTTPTests {

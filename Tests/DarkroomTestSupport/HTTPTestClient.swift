@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A minimal HTTP/1.1 client over a real loopback socket, for the coordinator's server: one
 /// request per connection (`Connection: close`). The blocking socket calls run on a Dispatch

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A TCP client socket to a port on 127.0.0.1, for tests that talk to a server they started.
 public enum LoopbackSocket {

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A real `redis-server` for tests: its own process on a free loopback port, in a fresh temporary
 /// directory (config, log, optional unix socket), no persistence, killed by `stop()` or `deinit`.

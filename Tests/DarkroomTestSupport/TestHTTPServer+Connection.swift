@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension TestHTTPServer.Core {
     /// Reads requests from one connection and answers them until the client leaves, a response

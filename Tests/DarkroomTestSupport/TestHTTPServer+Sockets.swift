@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why `TestHTTPServer` could not start.
 public struct TestHTTPServerError: Error, CustomStringConvertible {

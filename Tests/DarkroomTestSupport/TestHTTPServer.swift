@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A real HTTP/1.1 server for tests, on a loopback address and a free port, written on POSIX
 /// sockets with a thread per connection.

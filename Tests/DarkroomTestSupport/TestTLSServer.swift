@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A real TLS server for tests: `openssl s_server -WWW` on `127.0.0.1`, with a throwaway CA and a
 /// server certificate for `IP:127.0.0.1` made by the `openssl` command at start-up.
@@ -162,11 +157,7 @@ public final class TestTLSServer {
     /// True when a TCP connection to `127.0.0.1:port` succeeds (it is closed at once; s_server
     /// logs a failed handshake and goes on accepting).
     private static func acceptsConnections(port: Int) -> Bool {
-        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()

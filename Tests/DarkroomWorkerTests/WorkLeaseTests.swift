@@ -9,11 +9,8 @@ import DarkroomSystem
 import DarkroomTestSupport
 import DarkroomWorker
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 @Suite("Fleet-wide leases: one computation per key")
 struct WorkLeaseTests {

@@ -2,13 +2,10 @@ import DarkroomQueue
 import DarkroomTestSupport
 import DarkroomWorker
 import Foundation
+import Glibc
 import ServiceLifecycle
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("Worker lifecycle: registration, graceful shutdown, abandoned jobs")
 struct WorkerLifecycleTests {

@@ -1,11 +1,8 @@
 import DarkroomQueue
 import DarkroomWorker
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 @Suite("Worker outputs: hostile or changing output directories")
 struct WorkerOutputSafetyTests {

@@ -1,10 +1,7 @@
 import DarkroomPipeline
 import DarkroomRedis
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The checks behind `darkroom health`, each ending in a `Result` rather than throwing, so every
 /// check is reported even when an earlier one failed.

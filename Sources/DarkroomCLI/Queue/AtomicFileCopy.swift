@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Copies a file so that the destination is either absent or whole: the bytes go to a temporary
 /// file beside it, are flushed to disk, and are renamed over it (DarkroomSystem's

@@ -1,10 +1,5 @@
 import ArgumentParser
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How every `darkroom` command ends: one rule for the exit status, the table in docs/cli.md.
 ///
@@ -30,11 +25,7 @@ enum CommandExit {
         } else if !message.isEmpty {
             StandardError.line(message)
         }
-        #if canImport(Glibc)
         Glibc.exit(status(for: code).rawValue)
-        #elseif canImport(Darwin)
-        Darwin.exit(status(for: code).rawValue)
-        #endif
     }
 
     /// The status for `code`: the argument parser's usage status (64, `EX_USAGE`) becomes 2, like

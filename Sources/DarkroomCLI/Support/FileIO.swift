@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Atomic writing of outputs (through DarkroomSystem's `AtomicFileWriter`): no Foundation in the
 /// hot path, and errors that name the file and say what went wrong. (Sources are read by

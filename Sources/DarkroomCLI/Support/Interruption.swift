@@ -1,10 +1,5 @@
-import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Synchronization
 
 /// The signal that asked a long-running command (`events --follow`) to stop, set from a C signal
 /// handler. An atomic store is async-signal-safe, which is all the handler does.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes lines to file descriptor 2. (The C `stderr` global is not concurrency-safe in Swift 6;
 /// a `write(2, …)` of one whole line is atomic enough for messages from parallel tasks.)

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What the CLI needs to know about the terminal: whether a descriptor is one, and its width.
 enum Terminal {

@@ -1,9 +1,6 @@
 import Foundation
-import ServiceLifecycle
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import ServiceLifecycle
 
 /// `darkroom worker --heartbeat-file FILE`: touches FILE every `interval` while the worker runs, for
 /// a liveness probe (`darkroom health --heartbeat-file FILE`). It proves the process and its

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One entry found by a scan: 56 bytes, so a scan of a million entries fits in ~60 MB.
 struct ScannedEntry {

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Decides when a writing process sweeps an area itself (see `DiskCache.AutomaticSweep`).
 ///

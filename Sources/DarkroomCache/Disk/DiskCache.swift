@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A directory of cached originals and results that many processes on many hosts share (a local
 /// disk, NFS, CephFS), with atomic writes, a size limit per area that holds, LRU eviction that

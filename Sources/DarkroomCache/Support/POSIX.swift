@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The few system calls the disk cache needs, wrapped so callers get an `errno` instead of `-1`
 /// and never forget `EINTR`
@@ -20,11 +15,7 @@ enum POSIX {
 
     /// The modification time of `info` in nanoseconds since the epoch.
     static func modificationTime(_ info: stat) -> Int64 {
-        #if canImport(Darwin)
-        return Int64(info.st_mtimespec.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtimespec.tv_nsec)
-        #else
         return Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-        #endif
     }
 
     static func isRegularFile(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFREG }

@@ -1,12 +1,7 @@
 import CWebP
 import DarkroomChains
 import DarkroomCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes an animated WebP frame by frame, so a caller that decodes, processes and encodes in
 /// groups of frames never holds the whole animation.

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One open log file: appends with fsync, and the reads and cuts recovery needs at its end.
 /// Writes, syncs, cuts and closes go through `fileSystem`; reads are plain `pread`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Per-pixel colour transforms: an affine 3×4 colour matrix and per-channel 256-entry tables.
 ///

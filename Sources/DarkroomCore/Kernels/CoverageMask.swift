@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The radius of each corner of a rounded rectangle, in pixels (0 = a square corner).
 public struct CornerRadii: Hashable, Sendable {

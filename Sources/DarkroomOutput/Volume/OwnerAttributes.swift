@@ -1,10 +1,5 @@
 import CXattr
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Who wrote an output file, kept with the file itself in two extended attributes,
 /// `user.darkroom.job` and `user.darkroom.batch` (`getfattr -d cat.webp` shows them). Set on the
@@ -34,11 +29,7 @@ enum OwnerAttributes {
     private static func write(_ key: String, _ value: String, to descriptor: Int32) -> Bool {
         var bytes = Array(value.utf8)
         return bytes.withUnsafeMutableBytes { buffer in
-            #if canImport(Darwin)
-            fsetxattr(descriptor, key, buffer.baseAddress, buffer.count, 0, 0) == 0
-            #else
             fsetxattr(descriptor, key, buffer.baseAddress, buffer.count, 0) == 0
-            #endif
         }
     }
 
@@ -46,11 +37,7 @@ enum OwnerAttributes {
         // Ids and batches are at most 200 bytes; anything longer is not ours.
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBytes { raw in
-            #if canImport(Darwin)
-            fgetxattr(descriptor, key, raw.baseAddress, raw.count, 0, 0)
-            #else
             fgetxattr(descriptor, key, raw.baseAddress, raw.count)
-            #endif
         }
         guard count > 0 else { return nil }
         return String(validating: buffer[0..<count], as: UTF8.self)

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The directories a worker may write job outputs under (`--allow-output-root`), and the checks
 /// that keep a job's `output` inside them.

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes one output into a directory on the volume, atomically, inside the allowed roots, and
 /// without overwriting a different file unless asked to (`VolumeSink`'s blocking half).

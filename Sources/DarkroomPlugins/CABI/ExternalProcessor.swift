@@ -1,12 +1,7 @@
 import CDarkroomPlugin
 import DarkroomChains
 import DarkroomCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A processor from a plugin's C descriptor: the callbacks and the flags, shared by every
 /// processor made from it.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The ownership and permission rules a plugin file and the directories above it must meet before
 /// Darkroom loads code from them, as sshd's StrictModes checks `authorized_keys`: each is owned by

@@ -1,11 +1,6 @@
 import CDarkroomPlugin
 import DarkroomCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Loads the plugin modules in a search path into a catalog.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A plugin written in Swift links the shared Swift runtime (`libswiftCore.so`) and must share
 /// it with the host: a host linked with `--static-swift-stdlib` carries its own copy, and a

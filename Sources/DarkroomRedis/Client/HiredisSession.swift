@@ -1,11 +1,6 @@
 import CHiredis
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One open hiredis context: the blocking socket, its write buffer and reply reader.
 ///

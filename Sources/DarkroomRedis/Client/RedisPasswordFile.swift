@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads a Redis password from a file (a Kubernetes/Docker secret, mode 0600), so it never has to
 /// be on a command line where `ps` shows it.
@@ -35,8 +30,4 @@ enum RedisPasswordFile {
     }
 }
 
-#if canImport(Glibc)
 private let systemRead = Glibc.read
-#else
-private let systemRead = Darwin.read
-#endif

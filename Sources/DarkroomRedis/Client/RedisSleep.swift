@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A thread sleep for backoff between connect attempts. Connections are used from blocking
 /// threads (a `BlockingWorkPool` or the caller's own), never from the cooperative pool, so

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why a base64 payload was rejected; offsets are byte offsets into the (encoded) payload.
 enum Base64PayloadError: Error, Equatable {

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Opens a `ConfinedFile` without following any symbolic link, so that what is read is what the
 /// policy admitted.
@@ -103,10 +98,6 @@ enum ConfinedFileOpener {
     /// permission, only search permission, just like path resolution by the kernel; its value is
     /// not exported by the Glibc module, and is 0o10000000 on every architecture Swift supports.
     private static var directoryFlags: Int32 {
-        #if os(Linux)
         return 0o10_000_000 | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        #else
-        return O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        #endif
     }
 }

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file system path as raw bytes (Linux paths are bytes, not necessarily UTF-8), without the
 /// terminating NUL.

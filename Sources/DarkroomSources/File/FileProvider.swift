@@ -1,11 +1,6 @@
 import DarkroomCore
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads local files: bare paths (`photos/a.jpg`, `/srv/img/a.jpg`) and `file:` URLs
 /// (`file:///srv/img/a%20b.jpg`, percent-decoded).
@@ -115,11 +110,7 @@ public struct FileProvider: DataProviding {
     /// The modification time in nanoseconds since the epoch, as a string (an Int64 of nanoseconds
     /// overflows in 2262; the string form never does).
     static func modificationNanoseconds(_ info: stat) -> String {
-        #if os(Linux)
         let time = info.st_mtim
-        #else
-        let time = info.st_mtimespec
-        #endif
         let (product, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
         if !overflow {
             let (sum, overflow2) = product.addingReportingOverflow(Int64(time.tv_nsec))

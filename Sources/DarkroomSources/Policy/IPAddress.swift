@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An IPv4 or IPv6 address as numbers, so ranges are compared with integer masks rather than text.
 public enum IPAddress: Hashable, Sendable, CustomStringConvertible {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A fixed set of threads for blocking C calls and pixel work, outside Swift's cooperative pool.
 ///

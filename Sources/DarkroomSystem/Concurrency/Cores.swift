@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The number of cores this process may use: the default size of every CPU pool and of every
 /// `--concurrency`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Starts a detached thread for blocking work, outside Swift's cooperative pool, whose threads
 /// must never block for long: a cache sweep walking a network volume, and every thread of a
@@ -16,11 +12,7 @@ public enum DetachedThread {
     /// Runs `body` on a new thread. Returns false (and runs nothing) when no thread could be made.
     public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let job = Unmanaged.passRetained(Job(body)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
         var thread = pthread_t()
-        #endif
         let result = pthread_create(
             &thread, nil,
             { raw in
@@ -32,11 +24,7 @@ public enum DetachedThread {
             Unmanaged<Job>.fromOpaque(job).release()
             return false
         }
-        #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-        #else
         pthread_detach(thread)
-        #endif
         return true
     }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A value behind a lock: every read and write goes through `withLock`, which holds a POSIX
 /// mutex for the duration of the closure.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes files so that a reader sees the old file or the new one, never part of one: the bytes
 /// go to a temporary file in the destination's own directory (same file system, so the last step

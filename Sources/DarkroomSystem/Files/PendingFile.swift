@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A temporary file being written by an `AtomicFileWriter`, not yet under its name.
 ///

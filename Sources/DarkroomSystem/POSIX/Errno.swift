@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A C `errno` value: what a failed system call reports, kept typed so callers can decide on the
 /// number (a full disk, a busy network volume) rather than on the text.

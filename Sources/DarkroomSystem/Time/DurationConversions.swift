@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `Duration` in the units C calls, JSON records and messages want. `Duration` keeps seconds and
 /// attoseconds apart; every conversion here spells out the rounding and the overflow rule once.

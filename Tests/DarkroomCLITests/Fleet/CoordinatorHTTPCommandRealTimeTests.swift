@@ -1,10 +1,7 @@
 import DarkroomTestSupport
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 /// `darkroom coordinator --http` as a real process: the bind guard, the token from a file, and a
 /// token that never reaches standard output (not a terminal here) or the logs, and a graceful

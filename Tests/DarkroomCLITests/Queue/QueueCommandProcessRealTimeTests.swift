@@ -3,13 +3,10 @@ import DarkroomRedis
 import DarkroomSystem
 import DarkroomTestSupport
 import Foundation
+import Glibc
 import Testing
 
 @testable import DarkroomCLI
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The queue commands as people run them: the built `darkroom` binary against a real
 /// `redis-server`, with this test process acting as the worker through a `RedisStreamsQueue`.

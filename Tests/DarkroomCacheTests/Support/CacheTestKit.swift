@@ -1,11 +1,8 @@
 import DarkroomCache
 import DarkroomTestSupport
 import Foundation
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import Testing
 
 /// Helpers for the cache tests: scratch directories, file ages, the `darkroom` binary.
 enum CacheTestKit {

@@ -1,12 +1,9 @@
 import DarkroomTestSupport
 import Foundation
+import Glibc
 import Testing
 
 @testable import DarkroomRedis
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("Redis replies: hiredis' array headers are bounded")
 struct RedisReplyLimitsTests {

@@ -1,11 +1,8 @@
 import DarkroomTestSupport
+import Glibc
 import Testing
 
 @testable import DarkroomRedis
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("Redis URLs")
 struct RedisURLTests {

@@ -1,11 +1,8 @@
 import DarkroomSystem
+import Glibc
 import Testing
 
 @testable import DarkroomSources
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The walk that closes the gap between `realpath` and `open`: these tests hand it a path as it
 /// was when checked, then change the tree the way an attacker would before the open.

@@ -1,13 +1,10 @@
 import DarkroomCore
+import DarkroomSystem
 import Foundation
+import Glibc
 import Testing
 
 @testable import DarkroomSources
-
-#if canImport(Glibc)
-import Glibc
-import DarkroomSystem
-#endif
 
 /// A fresh, real temporary directory per test (resolved, so expectations can compare paths).
 final class SourcesFileSandbox {

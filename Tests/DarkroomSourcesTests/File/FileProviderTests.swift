@@ -1,11 +1,8 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import DarkroomSources
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("File provider")
 struct FileProviderTests {

@@ -1,11 +1,6 @@
 import DarkroomSystem
-import Testing
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Testing
 
 @Suite("AtomicFileWriter")
 struct AtomicFileWriterTests {

@@ -1,10 +1,5 @@
 import DarkroomSystem
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Fresh directories and file inspection for the file tests, in plain POSIX (this target has no
 /// dependencies to borrow from).

@@ -1,12 +1,7 @@
+import Glibc
 import Testing
 
 @testable import DarkroomSystem
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 @Suite("SystemCall: EINTR and whole reads and writes")
 struct SystemCallTests {

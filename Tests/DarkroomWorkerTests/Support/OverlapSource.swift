@@ -1,9 +1,6 @@
 import DarkroomSystem
 import DarkroomTestSupport
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// An HTTP source for the worker tests, one path per job, that records which fetches were in
 /// flight at the same time and holds the fetches of chosen paths until the test lets them through,

@@ -1,10 +1,7 @@
 import ArgumentParser
 import DarkroomCache
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `darkroom-cache-stress`: a test tool, built with the tests and not shipped in `darkroom`. The
 /// cache tests run several of these processes at once against one directory, storing and reading keys `stress-0…` whose content is derived from the key (see

@@ -2,10 +2,7 @@ import CDarkroomPlugin
 import DarkroomChains
 import DarkroomCore
 import DarkroomPlugins
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Measures what crossing the plugin ABI costs per call: the C example plugin's `invert` through
 /// Darkroom's plugin path, the same operation written as a built-in Swift processor, and the

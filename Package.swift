@@ -281,6 +281,8 @@ let package = Package(
             dependencies: [
                 "DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",
                 "DarkroomChains", "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport",
+                // The leases the pipeline takes: in memory, and on a real Redis (LeasedWorkTests).
+                "DarkroomSystem", "DarkroomRedis",
             ],
             swiftSettings: strictSettings),
         // The job queue contract, written once and run by both drivers' tests.

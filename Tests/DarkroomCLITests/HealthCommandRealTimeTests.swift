@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("darkroom health and worker --heartbeat-file, as real processes against a real redis-server")
+@Suite("darkroom health and worker --heartbeat-file, as real processes against a real redis-server", .realTime)
 struct HealthCommandRealTimeTests {
     @Test("A running worker's heartbeat file, Redis and writable directories pass; the file goes when the worker stops")
     func healthyWorkerPasses() async throws {

@@ -9,7 +9,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("darkroom worker as a real process against a real redis-server")
+@Suite("darkroom worker as a real process against a real redis-server", .realTime)
 struct WorkerCommandRealTimeTests {
     /// Redis, a queue client on it, and the `--redis` flag for worker processes.
     struct Fleet {

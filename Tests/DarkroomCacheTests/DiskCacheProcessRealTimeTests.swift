@@ -1,4 +1,5 @@
 import DarkroomCache
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Several darkroom processes share one cache directory safely")
+@Suite("Several darkroom processes share one cache directory safely", .realTime)
 struct DiskCacheProcessRealTimeTests {
     @Test("Four processes storing and reading the same keys under a churning size limit never read a wrong or partial value")
     func concurrentProcesses() throws {

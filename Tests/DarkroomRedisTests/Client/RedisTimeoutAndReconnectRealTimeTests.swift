@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Redis connection: timeouts, blocking reads and reconnects")
+@Suite("Redis connection: timeouts, blocking reads and reconnects", .realTime)
 struct RedisTimeoutAndReconnectRealTimeTests {
     @Test("A BLPOP longer than its per-call timeout throws timeout, and the next command reconnects")
     func blockingTimeout() throws {

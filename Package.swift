@@ -239,7 +239,7 @@ let package = Package(
             name: "DarkroomChainsTests", dependencies: ["DarkroomChains", "DarkroomSchema"], swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCoreTests",
-            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomSystem"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomSystem", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         // MARK: Fuzzing (docs/fuzzing.md): the targets, the libFuzzer runner, the corpus replay
         .target(
@@ -263,10 +263,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StandardProcessorsTests",
-            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .target(
-            name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],
+            name: "DarkroomTestSupport", dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomQueue"],
             path: "Tests/DarkroomTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomSourcesTests",

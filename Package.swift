@@ -364,10 +364,16 @@ let package = Package(
         .testTarget(
             name: "DarkroomCoordinatorTests",
             dependencies: [
-                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis",
-                "DarkroomTestSupport",
+                "DarkroomCoordinator", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCoordinatorHTTPTests",
+            dependencies: [
+                "DarkroomCoordinatorHTTP", "DarkroomCoordinator", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings),
     ],

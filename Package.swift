@@ -250,7 +250,7 @@ let package = Package(
             name: "DarkroomChainsTests", dependencies: ["DarkroomChains", "DarkroomSchema"], swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCoreTests",
-            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomSystem"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomSystem", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         // MARK: Fuzzing (docs/fuzzing.md): the targets, the libFuzzer runner, the corpus replay
         .target(
@@ -274,10 +274,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StandardProcessorsTests",
-            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors"],
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .target(
-            name: "DarkroomTestSupport", dependencies: ["DarkroomCore", "DarkroomCodecs", "DarkroomQueue", "DarkroomSystem"],
+            name: "DarkroomTestSupport", dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomQueue", "DarkroomSystem"],
             path: "Tests/DarkroomTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomSourcesTests",
@@ -292,6 +292,8 @@ let package = Package(
             dependencies: [
                 "DarkroomPipeline", "DarkroomSources", "DarkroomCache", "DarkroomCodecs",
                 "DarkroomChains", "DarkroomCore", "DarkroomStandardProcessors", "DarkroomTestSupport",
+                // The leases the pipeline takes: in memory, and on a real Redis (LeasedWorkTests).
+                "DarkroomSystem", "DarkroomRedis",
             ],
             swiftSettings: strictSettings),
         // The job queue contract, written once and run by both drivers' tests.
@@ -382,10 +384,16 @@ let package = Package(
         .testTarget(
             name: "DarkroomCoordinatorTests",
             dependencies: [
-                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis",
-                "DarkroomTestSupport",
+                "DarkroomCoordinator", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomCoordinatorHTTPTests",
+            dependencies: [
+                "DarkroomCoordinatorHTTP", "DarkroomCoordinator", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings),
     ],

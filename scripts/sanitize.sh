@@ -6,8 +6,9 @@
 #   scripts/sanitize.sh thread --ci      ThreadSanitizer over the concurrency targets only, as CI runs it
 #
 # The passes follow scripts/test (the same three groups: everything but the pixel targets and the
-# real-time suites; the pixel targets; the real-time suites), with one difference: the first group
-# runs serially. A sanitizer makes every thread switch and memory access several times dearer, and
+# real-time suites; the pixel targets; the real-time suites, the suites marked `.realTime` that
+# scripts/realtime-suites names, with the same DARKROOM_TEST_PASS checks), with one difference:
+# the first group runs serially. A sanitizer makes every thread switch and memory access several times dearer, and
 # with Swift Testing's parallel runs on 2 cores the worker tests starve one another past their
 # event waits (measured under TSan: 30 s and 3 failures in parallel, 7 s and none serially, for
 # the same 38 worker tests; under ASan the parallel group passed once and failed 14 waits the
@@ -33,7 +34,7 @@ kind="${1:-}"
 ci=0
 [ "${2:-}" = "--ci" ] && ci=1
 
-realtime='\.[A-Za-z0-9_]+RealTimeTests\b'
+realtime=$(scripts/realtime-suites --regex)
 pixels='^(DarkroomCodecsTests|DarkroomCoreTests|StandardProcessorsTests|DarkroomFuzzTests)\.'
 # What CI runs under TSan: the targets that hold the concurrency (locks, atomics, the group
 # commit, the blocking pool, continuations and the event source's buffers, the source fetcher's
@@ -65,19 +66,21 @@ swift build --build-tests --build-path "$build_path" "${flags[@]}"
 built=$(date +%s)
 echo "scripts/sanitize.sh: built in $((built - start)) s"
 
+# `run PASS ARGS…`: PASS is what DARKROOM_TEST_PASS says (`parallel` for every group but the
+# real-time suites', even when it runs serially: what it checks is that no marked suite is in it).
 run() {
-    swift test --skip-build --build-path "$build_path" "${flags[@]}" "$@"
+    DARKROOM_TEST_PASS="$1" swift test --skip-build --build-path "$build_path" "${flags[@]}" "${@:2}"
 }
 
 if [ $ci = 1 ]; then
     echo "== $kind sanitizer: the concurrency targets, serially, without the real-time suites"
-    run --no-parallel --filter "$concurrency" --skip "$realtime"
+    run parallel --no-parallel --filter "$concurrency" --skip "$realtime"
 else
     echo "== $kind sanitizer: everything but the pixel targets and the real-time suites"
-    run --no-parallel --skip "$pixels" --skip "$realtime"
+    run parallel --no-parallel --skip "$pixels" --skip "$realtime"
     echo "== $kind sanitizer: the pixel targets, in parallel"
-    run --filter "$pixels" --skip "$realtime"
+    run parallel --filter "$pixels" --skip "$realtime"
     echo "== $kind sanitizer: the real-time suites, serially"
-    run --no-parallel --filter "$realtime"
+    run serial --no-parallel --filter "$realtime"
 fi
 echo "scripts/sanitize.sh: $kind, tests in $(( $(date +%s) - built )) s"

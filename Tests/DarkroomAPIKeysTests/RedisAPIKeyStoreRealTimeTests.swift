@@ -6,7 +6,7 @@ import Testing
 
 /// `RedisAPIKeyStore` on a real redis-server: the store contract, what Redis holds, and
 /// revocation reaching a second process's store within its cache's time to live.
-@Suite("RedisAPIKeyStore on a real Redis meets the contract and revokes across processes", .serialized)
+@Suite("RedisAPIKeyStore on a real Redis meets the contract and revokes across processes", .serialized, .realTime)
 struct RedisAPIKeyStoreRealTimeTests {
     let redis: RedisKeysFixture
     var client: RedisClient { redis.client }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DarkroomAPIKeys
 
-@Suite("RedisRateLimiter: one token bucket per key in Redis, on Redis's clock", .serialized)
+@Suite("RedisRateLimiter: one token bucket per key in Redis, on Redis's clock", .serialized, .realTime)
 struct RedisRateLimiterRealTimeTests {
     let redis: RedisKeysFixture
 

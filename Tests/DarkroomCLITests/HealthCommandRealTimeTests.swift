@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("darkroom health and worker --heartbeat-file, as real processes against a real redis-server")
+@Suite("darkroom health and worker --heartbeat-file, as real processes against a real redis-server", .realTime)
 struct HealthCommandRealTimeTests {
     @Test("A running worker's heartbeat file, Redis and writable directories pass; the file goes when the worker stops")
     func healthyWorkerPasses() async throws {

@@ -75,7 +75,10 @@ enum WorkerCLITestKit {
         var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
         var error: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
-        func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+        func signal(_ number: Int32) {
+            RealTime.require("Signalling a running darkroom process")
+            kill(process.processIdentifier, number)
+        }
 
         /// Waits for the process to exit (killing it after `timeout`) and returns its outcome.
         func finish(timeout: Duration = .seconds(120)) async -> Run {

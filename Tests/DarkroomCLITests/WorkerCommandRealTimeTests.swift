@@ -6,7 +6,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@Suite("darkroom worker as a real process against a real redis-server")
+@Suite("darkroom worker as a real process against a real redis-server", .realTime)
 struct WorkerCommandRealTimeTests {
     /// Redis, a queue client on it, and the `--redis` flag for worker processes.
     struct Fleet {

@@ -1,9 +1,10 @@
 import DarkroomCache
+import DarkroomTestSupport
 import Foundation
 import Glibc
 import Testing
 
-@Suite("Several darkroom processes share one cache directory safely")
+@Suite("Several darkroom processes share one cache directory safely", .realTime)
 struct DiskCacheProcessRealTimeTests {
     @Test("Four processes storing and reading the same keys under a churning size limit never read a wrong or partial value")
     func concurrentProcesses() throws {

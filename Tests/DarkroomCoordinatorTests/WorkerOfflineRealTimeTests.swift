@@ -9,7 +9,7 @@ import Testing
 
 /// `workerOffline` for a worker whose heartbeat lapsed: waits on Redis's own key expiry, so it
 /// runs in the serial pass.
-@Suite("Lapsed workers go offline, once")
+@Suite("Lapsed workers go offline, once", .realTime)
 struct WorkerOfflineRealTimeTests {
     @Test("A worker that stops heartbeating without saying goodbye gets exactly one workerOffline; a live one gets none")
     func lapsedHeartbeat() async throws {

@@ -101,7 +101,10 @@ public final class RedisTestServer: Sendable {
     }
 
     /// Starts the server again on the same port (after `stop()`), e.g. to test reconnects.
+    /// A restart waits on real time (clients reconnecting, a follower resuming): the test must be
+    /// marked `.realTime`.
     public func start() throws {
+        RealTime.require("Restarting redis-server")
         guard !isRunning else { return }
         try Self.launch(
             binary: binary, directory: directory, port: port, password: password, user: user,

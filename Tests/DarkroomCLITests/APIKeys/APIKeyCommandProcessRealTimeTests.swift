@@ -7,7 +7,7 @@ import Testing
 
 /// `darkroom api-key` as people run it: the built binary against a real redis-server, checked
 /// through a `RedisAPIKeyStore` of this process (another "API process").
-@Suite("api-key commands end to end: the darkroom binary against a real Redis", .serialized)
+@Suite("api-key commands end to end: the darkroom binary against a real Redis", .serialized, .realTime)
 struct APIKeyCommandProcessRealTimeTests {
     typealias Kit = QueueCLITestKit
 

@@ -6,7 +6,7 @@ import Testing
 /// `darkroom coordinator --http` as a real process: the bind guard, the token from a file, and a
 /// token that never reaches standard output (not a terminal here) or the logs, and a graceful
 /// shutdown with a client following `/events`.
-@Suite("darkroom coordinator --http, end to end")
+@Suite("darkroom coordinator --http, end to end", .realTime)
 struct CoordinatorHTTPCommandRealTimeTests {
     @Test("Given a non-loopback --http without a token, then the coordinator exits 2 naming the token's sources")
     func nonLoopbackWithoutToken() async throws {

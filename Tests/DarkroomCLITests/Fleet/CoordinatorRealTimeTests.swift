@@ -8,7 +8,7 @@ import Testing
 /// `darkroom coordinator` as a real process beside a real worker and redis-server: the event log
 /// it writes holds every event of the stream exactly once, in stream order, and its projections
 /// count every event exactly once, across a SIGKILL.
-@Suite("The coordinator's event log and projections, end to end with real processes and Redis", .serialized)
+@Suite("The coordinator's event log and projections, end to end with real processes and Redis", .serialized, .realTime)
 struct CoordinatorRealTimeTests {
     /// The log's complete lines as (streamId, event id) pairs.
     static func logged(_ path: String) throws -> [[String]] {

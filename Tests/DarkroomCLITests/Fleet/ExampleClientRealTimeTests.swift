@@ -6,7 +6,7 @@ import Testing
 /// `darkroom-example-client` (Examples/EnqueueAndWait), the program docs/client-library.md shows,
 /// run as a real process against a real `darkroom worker` and Redis: what a program built on
 /// `DarkroomClient` and `DarkroomRedis` alone can do.
-@Suite("The example client program, against a real worker and Redis", .serialized)
+@Suite("The example client program, against a real worker and Redis", .serialized, .realTime)
 struct ExampleClientRealTimeTests {
     @Test("It enqueues, waits and exits 0 when every job succeeded; a bad chain exits 2 and enqueues nothing")
     func enqueueAndWait() async throws {

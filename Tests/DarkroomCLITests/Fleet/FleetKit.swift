@@ -14,7 +14,10 @@ final class FleetKit: Sendable {
     let redis: RedisTestServer
     let root: String
 
+    /// A fleet waits on real time (processes starting, polling, stopping): the test must be
+    /// marked `.realTime`.
     init(appendOnly: Bool = false) throws {
+        RealTime.require("A fleet of real darkroom processes")
         redis = try RedisTestServer(appendOnly: appendOnly)
         root = NSTemporaryDirectory() + "darkroom-fleet-\(UUID().uuidString)"
         for folder in ["images", "out", "cache", "logs"] {
@@ -70,7 +73,10 @@ final class FleetKit: Sendable {
         var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
         var error: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
-        func kill(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+        func kill(_ signal: Int32) {
+            RealTime.require("Signalling a running darkroom process")
+            Foundation.kill(process.processIdentifier, signal)
+        }
 
         /// Waits up to `timeout` for the process to exit; returns its status, or nil if it is still running.
         func waitForExit(timeout: Duration) async -> Int32? {

@@ -8,7 +8,7 @@ import Testing
 /// `darkroom enqueue` / `wait` / `events` in another "terminal". Each test checks the promise the
 /// README makes: results appear, and every job ends with exactly one terminal event — also when a
 /// worker is killed with SIGKILL, when Redis restarts, and when a worker is asked to stop.
-@Suite("The fleet, end to end with real processes and Redis", .serialized)
+@Suite("The fleet, end to end with real processes and Redis", .serialized, .realTime)
 struct FleetRealTimeTests {
     @Test("A worker in one terminal and enqueue + wait in the other: the results appear in --out")
     func twoTerminals() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// Plugins in a fleet, with real `darkroom worker` processes: the example plugins (C, Swift and,
 /// where cargo is present, Rust) through `process`, `run` and a worker, and a plugin that crashes
 /// its worker on one input.
-@Suite("Plugins in the fleet, end to end with real processes and Redis", .serialized)
+@Suite("Plugins in the fleet, end to end with real processes and Redis", .serialized, .realTime)
 struct PluginFleetRealTimeTests {
     /// A plugins directory under the fleet holding the three examples (Rust when cargo is there)
     /// and the test plugin; returns the chain that uses every example.

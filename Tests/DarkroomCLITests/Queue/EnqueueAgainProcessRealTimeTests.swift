@@ -1,10 +1,11 @@
 import DarkroomQueue
+import DarkroomTestSupport
 import Foundation
 import Testing
 
 /// Enqueueing the same work again, as a web request retried after a timeout does: the built
 /// `darkroom` binary against a real `redis-server`, this test process finishing the jobs.
-@Suite("enqueue again: the batch reports the job's outcome, and the summary says where known jobs are", .serialized)
+@Suite("enqueue again: the batch reports the job's outcome, and the summary says where known jobs are", .serialized, .realTime)
 struct EnqueueAgainProcessRealTimeTests {
     typealias Kit = QueueCLITestKit
     typealias Setup = QueueCommandProcessRealTimeTests.Setup

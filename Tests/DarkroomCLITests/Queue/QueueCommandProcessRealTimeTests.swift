@@ -10,7 +10,7 @@ import Testing
 
 /// The queue commands as people run them: the built `darkroom` binary against a real
 /// `redis-server`, with this test process acting as the worker through a `RedisStreamsQueue`.
-@Suite("Queue commands end to end: the darkroom binary against a real Redis", .serialized)
+@Suite("Queue commands end to end: the darkroom binary against a real Redis", .serialized, .realTime)
 struct QueueCommandProcessRealTimeTests {
     typealias Kit = QueueCLITestKit
 

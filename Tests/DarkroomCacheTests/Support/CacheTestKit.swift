@@ -90,7 +90,8 @@ enum CacheTestKit {
 
     /// Starts `darkroom-cache-stress arguments…`, the cache stress test tool (Tests/Tools/CacheStress).
     static func startStress(_ arguments: [String]) throws -> Process {
-        try start(arguments, executable: try DarkroomBinary.path(named: "darkroom-cache-stress"))
+        RealTime.require("darkroom-cache-stress processes racing on one cache directory")
+        return try start(arguments, executable: try DarkroomBinary.path(named: "darkroom-cache-stress"))
     }
 
     /// Starts `darkroom arguments…` (or `executable`) with `environment` changes (nil value: unset)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DarkroomRedis
 
-@Suite("Redis connection: timeouts, blocking reads and reconnects")
+@Suite("Redis connection: timeouts, blocking reads and reconnects", .realTime)
 struct RedisTimeoutAndReconnectRealTimeTests {
     @Test("A BLPOP longer than its per-call timeout throws timeout, and the next command reconnects")
     func blockingTimeout() throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// `EventSource` over a real redis-server that restarts, and over Redis's own clock (stream ids
 /// are its milliseconds). Real time: these run in the serial pass.
-@Suite("EventSource over Redis: restarts and times")
+@Suite("EventSource over Redis: restarts and times", .realTime)
 struct EventSourceRealTimeTests {
     typealias Kit = StreamsTestKit
 

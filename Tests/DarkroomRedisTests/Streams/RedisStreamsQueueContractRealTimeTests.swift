@@ -1,5 +1,6 @@
 import DarkroomQueue
 import DarkroomQueueContract
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// milliseconds, heartbeat records expire by `PX`. No clock can be injected there, so the suite
 /// sleeps for real with a short visibility timeout (`StreamsTestKit.visibilityTimeout`) and runs
 /// in the serial pass of `scripts/test`, where its margins hold.
-@Suite("RedisStreamsQueue meets the job queue contract in real time")
+@Suite("RedisStreamsQueue meets the job queue contract in real time", .realTime)
 struct RedisStreamsQueueContractRealTimeTests {
     static let factory = StreamsTestKit.realTimeFactory
 

@@ -7,7 +7,7 @@ import Testing
 @testable import DarkroomRedis
 
 /// How long enqueued ids are remembered, so enqueueing one again is a no-op.
-@Suite("RedisStreamsQueue idempotency window")
+@Suite("RedisStreamsQueue idempotency window", .realTime)
 struct RedisStreamsQueueIdempotencyWindowRealTimeTests {
     typealias Kit = StreamsTestKit
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The Redis driver when Redis forgets things or goes away: flushed scripts, deleted groups,
 /// restarts, an unreachable server.
-@Suite("RedisStreamsQueue resilience")
+@Suite("RedisStreamsQueue resilience", .realTime)
 struct RedisStreamsQueueResilienceRealTimeTests {
     typealias Kit = StreamsTestKit
 

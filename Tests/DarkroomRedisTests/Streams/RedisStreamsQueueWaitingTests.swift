@@ -7,7 +7,7 @@ import Testing
 @testable import DarkroomRedis
 
 /// Blocking reserves and concurrent consumers on a real Redis.
-@Suite("RedisStreamsQueue waiting and concurrency")
+@Suite("RedisStreamsQueue waiting and concurrency", .realTime)
 struct RedisStreamsQueueWaitingTests {
     typealias Kit = StreamsTestKit
 

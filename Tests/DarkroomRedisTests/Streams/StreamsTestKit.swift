@@ -36,7 +36,11 @@ enum StreamsTestKit {
 
     /// The contract harness for tests that wait on Redis's own time (visibility timeouts, stream
     /// ids, key expiry): it sleeps for real, on the shared server under a fresh prefix.
-    static let realTimeFactory: QueueContractFactory = realTimeFactory(visibilityTimeout: visibilityTimeout)
+    /// Its tests' margins hold only in the serial pass: they must be marked `.realTime`.
+    static let realTimeFactory: QueueContractFactory = { configuration in
+        RealTime.require("The contract on Redis's own clock, with its margins")
+        return try await realTimeFactory(visibilityTimeout: visibilityTimeout)(configuration)
+    }
 
     /// A real-time harness with the given visibility timeout.
     static func realTimeFactory(visibilityTimeout: Duration) -> QueueContractFactory {

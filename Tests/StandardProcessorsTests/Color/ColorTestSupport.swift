@@ -2,10 +2,9 @@ import DarkroomChains
 import DarkroomCore
 import DarkroomStandardProcessors
 
-/// Helpers for the colour and shape processor tests.
+/// The colour and shape processors for their tests; pixels are built and compared with
+/// `TestPixels` (DarkroomTestSupport).
 enum ColorTestSupport {
-    typealias Pixel = (r: UInt8, g: UInt8, b: UInt8, a: UInt8)
-
     /// The seven colour/shape descriptors, registered the way the plugin registers them.
     static var registry: ProcessorRegistry {
         var registry = ProcessorRegistry()
@@ -24,73 +23,5 @@ enum ColorTestSupport {
     static func processor(_ text: String) throws -> any ImageProcessing {
         let chain = try registry.chain(from: text)
         return chain.processors[0]
-    }
-
-    /// A bitmap from rows of premultiplied pixels.
-    static func bitmap(_ rows: [[Pixel]]) -> Bitmap {
-        let height = rows.count
-        let width = rows[0].count
-        let bytes = rows.flatMap { $0.flatMap { [$0.r, $0.g, $0.b, $0.a] } }
-        let opaque = rows.allSatisfy { $0.allSatisfy { $0.a == 255 } }
-        return try! Bitmap(width: width, height: height, premultipliedRGBA: bytes, isOpaque: opaque)
-    }
-
-    /// One premultiplied pixel repeated over a `width × height` image (isOpaque from its alpha).
-    static func filled(_ p: Pixel, width: Int = 4, height: Int = 3) -> Bitmap {
-        bitmap(Array(repeating: Array(repeating: p, count: width), count: height))
-    }
-
-    /// Every pixel's premultiplied bytes, row by row, ignoring any row padding.
-    static func pixels(_ b: Bitmap) -> [UInt8] {
-        var out: [UInt8] = []
-        for y in 0..<b.height {
-            for x in 0..<b.width {
-                let p = b.premultipliedPixel(x: x, y: y)
-                out += [p.r, p.g, p.b, p.a]
-            }
-        }
-        return out
-    }
-
-    /// True when every pixel equals the first.
-    static func isFlat(_ b: Bitmap) -> Bool {
-        let first = b.premultipliedPixel(x: 0, y: 0)
-        for y in 0..<b.height {
-            for x in 0..<b.width where !same(b.premultipliedPixel(x: x, y: y), first) { return false }
-        }
-        return true
-    }
-
-    static func same(_ p: Pixel, _ q: Pixel) -> Bool { p.r == q.r && p.g == q.g && p.b == q.b && p.a == q.a }
-
-    /// True when each channel of `p` is within `tolerance` of the expected values.
-    static func near(_ p: Pixel, _ expected: (Int, Int, Int, Int), tolerance: Int = 1) -> Bool {
-        abs(Int(p.r) - expected.0) <= tolerance && abs(Int(p.g) - expected.1) <= tolerance
-            && abs(Int(p.b) - expected.2) <= tolerance && abs(Int(p.a) - expected.3) <= tolerance
-    }
-
-    /// An opaque image with transparent and semi-transparent pixels mixed in, for alpha checks:
-    /// column 0 transparent, column 1 half-transparent, the rest opaque noise.
-    static func mixedAlpha(width: Int = 6, height: Int = 4) -> Bitmap {
-        let noise = TestBitmaps.noise(width: width, height: height)
-        var rows: [[Pixel]] = []
-        for y in 0..<height {
-            var row: [Pixel] = []
-            for x in 0..<width {
-                let p = noise.premultipliedPixel(x: x, y: y)
-                switch x {
-                case 0: row.append((0, 0, 0, 0))
-                case 1: row.append((RGBAColor.multiply(p.r, 128), RGBAColor.multiply(p.g, 128), RGBAColor.multiply(p.b, 128), 128))
-                default: row.append(p)
-                }
-            }
-            rows.append(row)
-        }
-        return bitmap(rows)
-    }
-
-    /// The alpha channel, row by row.
-    static func alphas(_ b: Bitmap) -> [UInt8] {
-        (0..<b.height).flatMap { y in (0..<b.width).map { x in b.premultipliedPixel(x: x, y: y).a } }
     }
 }

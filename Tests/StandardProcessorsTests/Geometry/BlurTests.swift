@@ -1,6 +1,7 @@
 import DarkroomChains
 import DarkroomCore
 import DarkroomStandardProcessors
+import DarkroomTestSupport
 import Testing
 
 @Suite("blur: Gaussian with sigma = radius, as vips gaussblur")
@@ -13,7 +14,7 @@ struct BlurTests {
     func flatStaysFlat(color: RGBAColor) throws {
         for radius in [0.7, 3, 12.5, 40] {
             let result = try ImageProcessors.Blur(radius: radius).process(TestBitmaps.solid(color, width: 41, height: 23))
-            #expect(GeometryTestSupport.isFlat(result, color.premultiplied))
+            #expect(TestPixels.isFlat(result, color.premultiplied))
             #expect(result.isOpaque == color.isOpaque)
         }
     }
@@ -46,7 +47,7 @@ struct BlurTests {
             width: 40, height: 30, rect: PixelRect(x: 10, y: 10, width: 20, height: 10),
             inner: RGBAColor(red: 255, green: 0, blue: 0), outer: .clear)
         let result = try ImageProcessors.Blur(radius: 3).process(source)
-        #expect(GeometryTestSupport.isPremultipliedValid(result))
+        #expect(TestPixels.isPremultipliedValid(result))
         for y in 0..<result.height {
             for x in 0..<result.width {
                 let p = result.pixel(x: x, y: y)

@@ -1,6 +1,7 @@
 import DarkroomChains
 import DarkroomCore
 import DarkroomStandardProcessors
+import DarkroomTestSupport
 import Testing
 
 @Suite("crop: a rectangle placed by an anchor")

@@ -1,6 +1,7 @@
 import DarkroomChains
 import DarkroomCore
 import DarkroomStandardProcessors
+import DarkroomTestSupport
 import Testing
 
 @Suite("downsample: fit inside a box, never enlarge")
@@ -79,7 +80,7 @@ struct DownsampleTests {
                 }
             }
             #expect(sawEdge, "the square's edges should be partially transparent")
-            #expect(GeometryTestSupport.isPremultipliedValid(result))
+            #expect(TestPixels.isPremultipliedValid(result))
         }
     }
 
@@ -92,7 +93,7 @@ struct DownsampleTests {
         let source = TestBitmaps.solid(color, width: 123, height: 77)
         for box in [PixelSize(width: 40, height: 40), PixelSize(width: 10, height: 10), PixelSize(width: 3, height: 3)] {
             let result = try ImageProcessors.Downsample(size: box).process(source)
-            #expect(GeometryTestSupport.isFlat(result, color.premultiplied))
+            #expect(TestPixels.isFlat(result, color.premultiplied))
             #expect(result.isOpaque == color.isOpaque)
         }
     }

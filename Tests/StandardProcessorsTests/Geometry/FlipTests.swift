@@ -1,5 +1,6 @@
 import DarkroomCore
 import DarkroomStandardProcessors
+import DarkroomTestSupport
 import Testing
 
 @Suite("flip: mirror horizontally or vertically")

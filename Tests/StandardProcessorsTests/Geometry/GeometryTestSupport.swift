@@ -7,8 +7,6 @@ import Foundation
 /// pixel checks, and a bridge to the `vips` command line through binary PPM files (so the
 /// comparisons need no image codecs).
 enum GeometryTestSupport {
-    typealias Pixel = (r: UInt8, g: UInt8, b: UInt8, a: UInt8)
-
     /// The six geometry descriptors, registered the way the plugin registers them.
     static var registry: ProcessorRegistry {
         var registry = ProcessorRegistry()
@@ -87,28 +85,6 @@ enum GeometryTestSupport {
                 }
             }
         }
-    }
-
-    /// Every pixel satisfies the premultiplied invariant: each colour channel ≤ alpha.
-    static func isPremultipliedValid(_ b: Bitmap) -> Bool {
-        for y in 0..<b.height {
-            for x in 0..<b.width {
-                let p = b.premultipliedPixel(x: x, y: y)
-                if p.r > p.a || p.g > p.a || p.b > p.a { return false }
-            }
-        }
-        return true
-    }
-
-    /// True when every pixel equals `expected` exactly.
-    static func isFlat(_ b: Bitmap, _ expected: Pixel) -> Bool {
-        for y in 0..<b.height {
-            for x in 0..<b.width {
-                let p = b.premultipliedPixel(x: x, y: y)
-                if p != expected { return false }
-            }
-        }
-        return true
     }
 
     // MARK: - vips through PPM files

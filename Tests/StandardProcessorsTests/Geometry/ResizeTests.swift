@@ -1,6 +1,7 @@
 import DarkroomChains
 import DarkroomCore
 import DarkroomStandardProcessors
+import DarkroomTestSupport
 import Testing
 
 @Suite("resize: fit, fill (cover then crop) and stretch")
@@ -69,12 +70,12 @@ struct ResizeTests {
         let color = RGBAColor(red: 250, green: 10, blue: 128, alpha: 200)
         let result = try ImageProcessors.Resize(size: PixelSize(width: 70, height: 50), mode: .stretch)
             .process(TestBitmaps.solid(color, width: 7, height: 3))
-        #expect(GeometryTestSupport.isFlat(result, color.premultiplied))
+        #expect(TestPixels.isFlat(result, color.premultiplied))
         let noisy = try ImageProcessors.Resize(size: PixelSize(width: 90, height: 90), mode: .stretch)
             .process(
                 GeometryTestSupport.square(
                     width: 9, height: 9, rect: PixelRect(x: 3, y: 3, width: 3, height: 3),
                     inner: .white, outer: RGBAColor(red: 0, green: 0, blue: 0, alpha: 40)))
-        #expect(GeometryTestSupport.isPremultipliedValid(noisy))
+        #expect(TestPixels.isPremultipliedValid(noisy))
     }
 }

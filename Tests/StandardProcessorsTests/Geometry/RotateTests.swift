@@ -1,6 +1,7 @@
 import DarkroomChains
 import DarkroomCore
 import DarkroomStandardProcessors
+import DarkroomTestSupport
 import Testing
 
 @Suite("rotate: clockwise, any angle, the canvas grows")
@@ -58,7 +59,7 @@ struct RotateTests {
         // Along the middle row, alpha rises from 0 to 255 through intermediate values.
         let alphas = (0..<28).map { result.premultipliedPixel(x: $0, y: 28).a }
         #expect(alphas.contains { $0 > 0 && $0 < 255 })
-        #expect(GeometryTestSupport.isPremultipliedValid(result))
+        #expect(TestPixels.isPremultipliedValid(result))
     }
 
     @Test("An opaque background fills the corners and keeps the image opaque")

@@ -1,10 +1,11 @@
 import DarkroomQueue
+import DarkroomTestSupport
 import Logging
 import Testing
 
 @testable import DarkroomCoordinatorHTTP
 
-@Suite("Event broadcaster")
+@Suite("Event broadcaster", .realTime)
 struct EventBroadcasterRealTimeTests {
     @Test("Given a subscriber that stops reading, then it is dropped at its buffer's bound and the others get every event")
     func stalledSubscriberIsDropped() async throws {

@@ -11,7 +11,7 @@ import Testing
 /// script, no extra package) rather than with `--dump-dom --virtual-time-budget`: virtual time
 /// waits for every network request to end, and the page's `/events` stream never ends, so that
 /// form never returns. The pipe also lets one page load see the progress move.
-@Suite("The dashboard in headless Chromium")
+@Suite("The dashboard in headless Chromium", .realTime)
 struct DashboardBrowserRealTimeTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first(where: ChildProcess.exists)
 

@@ -7,7 +7,7 @@ import Testing
 @testable import DarkroomCoordinatorHTTP
 
 /// The coordinator's HTTP server over real loopback sockets, with a real redis-server.
-@Suite("Coordinator HTTP over a real socket")
+@Suite("Coordinator HTTP over a real socket", .realTime)
 struct CoordinatorHTTPRealTimeTests {
     @Test("Given a token, then everything but /healthz answers 401 without it and 200 with the header or the cookie")
     func tokenIsEnforced() async throws {

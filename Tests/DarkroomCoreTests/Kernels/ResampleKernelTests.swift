@@ -1,5 +1,6 @@
 import DarkroomChains
 import DarkroomCore
+import DarkroomTestSupport
 import Testing
 
 @Suite("Resampling kernel: Lanczos-3 on premultiplied RGBA")
@@ -28,7 +29,7 @@ struct ResampleKernelTests {
     func premultipliedInvariant(w: Int, h: Int, ow: Int, oh: Int) throws {
         let result = try Self.randomAlpha(width: w, height: h).resampled(to: PixelSize(width: ow, height: oh))
         #expect(result.size == PixelSize(width: ow, height: oh))
-        #expect(GeometryTestSupport.isPremultipliedValid(result))
+        #expect(TestPixels.isPremultipliedValid(result))
         #expect(!result.isOpaque)
     }
 
@@ -47,7 +48,7 @@ struct ResampleKernelTests {
     func flatLargeReduction() throws {
         let color = RGBAColor(red: 17, green: 230, blue: 101, alpha: 180)
         let result = try TestBitmaps.solid(color, width: 1001, height: 333).resampled(to: PixelSize(width: 9, height: 4))
-        #expect(GeometryTestSupport.isFlat(result, color.premultiplied))
+        #expect(TestPixels.isFlat(result, color.premultiplied))
     }
 
     @Test("A large reduction of a gradient keeps its average and ordering")

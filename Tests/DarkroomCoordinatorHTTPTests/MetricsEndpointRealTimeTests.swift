@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `/metrics` read over a real socket and parsed by Prometheus' own Python parser.
-@Suite("The /metrics endpoint")
+@Suite("The /metrics endpoint", .realTime)
 struct MetricsEndpointRealTimeTests {
     /// Parses standard input with prometheus_client and prints `{family: [type, samples]}`.
     static let parser = """

@@ -1,5 +1,6 @@
 import DarkroomChains
 import DarkroomCore
+import DarkroomTestSupport
 import Testing
 
 @Suite("Compositing and colour-matrix kernels")
@@ -25,67 +26,67 @@ struct ColorKernelTests {
 
     @Test("Source-over of a half-transparent colour on an opaque pixel mixes them by the colour's alpha")
     func sourceOverMixes() throws {
-        let image = ColorTestSupport.filled((200, 100, 50, 255))
+        let image = TestPixels.filled((200, 100, 50, 255))
         let out = try image.compositing(RGBAColor(red: 0, green: 0, blue: 255, alpha: 128), .sourceOver)
         // s = (0, 0, 128, 128); out = s + d·127/255.
-        #expect(ColorTestSupport.near(out.premultipliedPixel(x: 1, y: 1), (100, 50, 153, 255), tolerance: 0))
+        #expect(TestPixels.near(out.premultipliedPixel(x: 1, y: 1), (100, 50, 153, 255), tolerance: 0))
         #expect(out.isOpaque)
     }
 
     @Test("Source-over onto a transparent pixel gives the colour itself")
     func sourceOverOnTransparent() throws {
-        let image = ColorTestSupport.filled((0, 0, 0, 0))
+        let image = TestPixels.filled((0, 0, 0, 0))
         let out = try image.compositing(RGBAColor(red: 255, green: 0, blue: 0, alpha: 128), .sourceOver)
-        #expect(ColorTestSupport.near(out.premultipliedPixel(x: 0, y: 0), (128, 0, 0, 128), tolerance: 0))
+        #expect(TestPixels.near(out.premultipliedPixel(x: 0, y: 0), (128, 0, 0, 128), tolerance: 0))
         #expect(!out.isOpaque)
     }
 
     @Test("Source-atop paints only where the image is and keeps its alpha")
     func sourceAtopKeepsAlpha() throws {
-        let image = ColorTestSupport.mixedAlpha()
+        let image = TestPixels.mixedAlpha()
         let out = try image.compositing(RGBAColor(red: 255, green: 0, blue: 0), .sourceAtop)
-        #expect(ColorTestSupport.alphas(out) == ColorTestSupport.alphas(image))
-        #expect(ColorTestSupport.same(out.premultipliedPixel(x: 0, y: 0), (0, 0, 0, 0)))
-        #expect(ColorTestSupport.same(out.premultipliedPixel(x: 1, y: 0), (128, 0, 0, 128)))
-        #expect(ColorTestSupport.same(out.premultipliedPixel(x: 3, y: 2), (255, 0, 0, 255)))
+        #expect(TestPixels.alphas(out) == TestPixels.alphas(image))
+        #expect(TestPixels.same(out.premultipliedPixel(x: 0, y: 0), (0, 0, 0, 0)))
+        #expect(TestPixels.same(out.premultipliedPixel(x: 1, y: 0), (128, 0, 0, 128)))
+        #expect(TestPixels.same(out.premultipliedPixel(x: 3, y: 2), (255, 0, 0, 255)))
     }
 
     @Test("A fully transparent colour changes nothing, whatever the operator")
     func clearColourIsIdentity() throws {
-        let image = ColorTestSupport.mixedAlpha()
+        let image = TestPixels.mixedAlpha()
         for operation in CompositeOperation.allCases {
             let out = try image.compositing(.clear, operation)
-            #expect(ColorTestSupport.pixels(out) == ColorTestSupport.pixels(image))
+            #expect(TestPixels.pixels(out) == TestPixels.pixels(image))
         }
     }
 
     @Test("A grey-preserving matrix maps every grey exactly to itself")
     func saturationKeepsGreys() throws {
-        let greys = ColorTestSupport.bitmap([(0...255).map { (UInt8($0), UInt8($0), UInt8($0), 255) }])
+        let greys = TestPixels.bitmap([(0...255).map { (UInt8($0), UInt8($0), UInt8($0), 255) }])
         for s in [0.0, 0.5, 2, 4] {
             let out = try greys.applyingColorTransform(matrix: .saturation(s), curves: nil)
-            #expect(ColorTestSupport.pixels(out) == ColorTestSupport.pixels(greys), "saturation \(s)")
+            #expect(TestPixels.pixels(out) == TestPixels.pixels(greys), "saturation \(s)")
         }
     }
 
     @Test("The colour matrix on premultiplied pixels equals the matrix on straight colour, premultiplied")
     func matrixCommutesWithPremultiplication() throws {
         // Straight (200, 100, 50) at alpha 128 is stored as (100, 50, 25, 128).
-        let image = ColorTestSupport.filled((100, 50, 25, 128))
+        let image = TestPixels.filled((100, 50, 25, 128))
         let out = try image.applyingColorTransform(matrix: .rec709Grayscale, curves: nil)
         // Luma of the straight colour is 117.65; × 128/255 = 59.06.
-        #expect(ColorTestSupport.near(out.premultipliedPixel(x: 0, y: 0), (59, 59, 59, 128), tolerance: 0))
+        #expect(TestPixels.near(out.premultipliedPixel(x: 0, y: 0), (59, 59, 59, 128), tolerance: 0))
     }
 
     @Test("Curves see straight colour: a semi-transparent pixel is un-premultiplied, mapped and re-premultiplied")
     func curvesUnpremultiply() throws {
         let invert = ChannelLookupTables(colorChannels: { 1 - $0 })
-        let image = ColorTestSupport.filled((100, 50, 25, 128))
+        let image = TestPixels.filled((100, 50, 25, 128))
         let out = try image.applyingColorTransform(matrix: nil, curves: invert)
         // Straight 199/100/50 → 56/155/205, × 128/255 → 28/78/103.
-        #expect(ColorTestSupport.near(out.premultipliedPixel(x: 0, y: 0), (28, 78, 103, 128)))
-        let transparent = try ColorTestSupport.filled((0, 0, 0, 0)).applyingColorTransform(matrix: nil, curves: invert)
-        #expect(ColorTestSupport.same(transparent.premultipliedPixel(x: 0, y: 0), (0, 0, 0, 0)))
+        #expect(TestPixels.near(out.premultipliedPixel(x: 0, y: 0), (28, 78, 103, 128)))
+        let transparent = try TestPixels.filled((0, 0, 0, 0)).applyingColorTransform(matrix: nil, curves: invert)
+        #expect(TestPixels.same(transparent.premultipliedPixel(x: 0, y: 0), (0, 0, 0, 0)))
     }
 
     @Test("The sRGB transfer functions are inverse to each other")

@@ -323,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomErrorCodeTests",
             dependencies: [
-                "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
+                "DarkroomCache", "DarkroomChains", "DarkroomClient", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
                 "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
             ],

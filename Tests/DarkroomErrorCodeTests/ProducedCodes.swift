@@ -1,5 +1,6 @@
 import DarkroomCache
 import DarkroomChains
+import DarkroomClient
 import DarkroomCodecs
 import DarkroomCoordinator
 import DarkroomCoordinatorHTTP
@@ -41,6 +42,8 @@ enum ProducedCodes {
     /// the codes a driver writes into a job record for failures no thrown error describes.
     static let otherSources: [String: [String]] = [
         "ErrorSummary.Code": ErrorSummary.Code.allCases.map(\.rawValue),
+        // A refused enqueue's codes beside the chain's and the output name's (CLI and HTTP API).
+        "EnqueueProblem.Code": EnqueueProblem.Code.allCases.map(\.rawValue),
         "JobError.DriverCode": JobError.DriverCode.allCases.map(\.rawValue),
     ]
 

@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
         .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
         .library(name: "DarkroomCoordinatorHTTP", targets: ["DarkroomCoordinatorHTTP"]),
+        .library(name: "DarkroomHTTPAPI", targets: ["DarkroomHTTPAPI"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
         // The example Swift plugin: `swift build` leaves libDarkroomExampleSwiftPlugin.so in the
         // build directory (.build/debug or .build/release).
@@ -199,13 +200,26 @@ let package = Package(
                 "DarkroomChains", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomSchema", "DarkroomSystem",
             ],
             swiftSettings: strictSettings),
+        // The HTTP job API (`darkroom api`): submit, read, cancel and fetch outputs over the client
+        // library; stateless (everything in Redis), so any number run behind a load balancer.
+        .target(
+            name: "DarkroomHTTPAPI",
+            dependencies: [
+                "DarkroomClient", "DarkroomQueue", "DarkroomRedis", "DarkroomSystem",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
             dependencies: [
                 "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
                 "DarkroomWorker", "DarkroomOutput", "DarkroomClient",
-                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
+                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomHTTPAPI", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
                 "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -324,6 +338,7 @@ let package = Package(
             name: "DarkroomErrorCodeTests",
             dependencies: [
                 "DarkroomCache", "DarkroomChains", "DarkroomClient", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
+                "DarkroomHTTPAPI",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
                 "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
             ],
@@ -366,6 +381,16 @@ let package = Package(
                 "DarkroomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings),
+        // The job API end to end: a real redis-server, an in-process worker, HTTP over loopback.
+        .testTarget(
+            name: "DarkroomHTTPAPITests",
+            dependencies: [
+                "DarkroomHTTPAPI", "DarkroomClient", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomPipeline", "DarkroomOutput",
+                "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomSystem", "DarkroomTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
     ],

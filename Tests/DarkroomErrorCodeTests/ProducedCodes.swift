@@ -5,6 +5,7 @@ import DarkroomCodecs
 import DarkroomCoordinator
 import DarkroomCoordinatorHTTP
 import DarkroomCore
+import DarkroomHTTPAPI
 import DarkroomOutput
 import DarkroomPipeline
 import DarkroomPlugins
@@ -21,6 +22,7 @@ import DarkroomWorker
 enum ProducedCodes {
     /// The error types, by name (the name is what the declaration scan finds in the sources).
     static let errorTypes: [String: any CodedDarkroomError.Type] = [
+        "APIError": APIError.self,
         "BitmapError": BitmapError.self,
         "CacheError": CacheError.self,
         "ChainError": ChainError.self,

@@ -11,7 +11,9 @@ struct JobAPIRealTimeTests {
             let source = try api.image("cat.png")
             let out = api.directory + "/out/thumbs"
             let submitted = try await api.post(
-                "/v1/jobs", #"{"source": "\#(source)", "chain": "downsample(40x40)", "format": "webp", "output": "\#(out)", "batch": "uploads"}"#)
+                "/v1/jobs",
+                #"{"source": "\#(source)", "chain": "downsample(40x40)", "format": "webp", "output": "\#(out)", "batch": "uploads", "metadata": {"upload": 8731, "user": {"id": "u-1", "tags": ["a", "b"]}}}"#
+            )
             #expect(submitted.status == 201, "\(submitted.text)")
             let answer = try APIHarness.object(submitted)
             #expect(answer["batch"] as? String == "uploads")
@@ -22,6 +24,9 @@ struct JobAPIRealTimeTests {
             #expect(job["state"] as? String == "succeeded")
             #expect(job["chain"] as? String == "downsample(40x40)")
             #expect(job["hasOutput"] as? Bool == true)
+            let metadata = try #require(job["metadata"] as? [String: Any])
+            #expect(metadata["upload"] as? Int == 8731)
+            #expect((metadata["user"] as? [String: Any])?["id"] as? String == "u-1")
             let result = try #require(job["result"] as? [String: Any])
             #expect(result["output"] as? String == out + "/cat.webp")
 
@@ -79,6 +84,10 @@ struct JobAPIRealTimeTests {
             #expect(bad.status == 400)
             #expect((try APIHarness.object(bad)["errors"] as? [[String: Any]])?.first?["code"] as? String == "api.invalid-json")
             #expect(try await api.http.get("/v1/jobs/no-such-job").status == 404)
+            let deep = try await api.post(
+                "/v1/jobs", #"{"source": "https://example.com/a.jpg", "chain": "blur(1)", "metadata": {"a": {"b": {"c": {"d": {}}}}}}"#)
+            #expect(deep.status == 422)
+            #expect((try APIHarness.object(deep)["errors"] as? [[String: Any]])?.first?["code"] as? String == "api.invalid-field")
 
             let submitted = try await api.post(
                 "/v1/batches",

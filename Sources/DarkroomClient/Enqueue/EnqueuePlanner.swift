@@ -113,14 +113,15 @@ public enum EnqueuePlanner {
         } else {
             id = JobID.make(now: now)
         }
-        let requires = Capabilities.canonical(try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name))
+        let requires = Capabilities.canonical(
+            try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name, metadata: request.metadata))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,
             quality: quality, priority: request.priority ?? defaults.priority,
             output: output, enqueuedAt: now, notBefore: notBefore,
             firstFrameOnly: firstFrameOnly ? true : nil,
-            name: name, requires: requires)
+            name: name, requires: requires, metadata: request.metadata)
         if let problem = job.problem { throw EnqueueProblem(.invalidJob, location: nil, message: problem) }
         return job
     }

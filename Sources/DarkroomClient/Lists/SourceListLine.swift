@@ -40,6 +40,16 @@ struct LineRecord: Decodable {
             }
             request.priority = value
         }
+        let metadata: JobMetadata.Value?
+        do { metadata = try container.decodeIfPresent(JobMetadata.Value.self, forKey: Key(stringValue: "metadata")) } catch {
+            throw Problem(message: "'metadata' must be a JSON object")
+        }
+        if let metadata {
+            switch JobMetadata.canonicalText(metadata) {
+            case .success(let text): request.metadata = text
+            case .failure(let problem): throw Problem(message: problem.message)
+            }
+        }
         do {
             request.firstFrameOnly = try container.decodeIfPresent(Bool.self, forKey: Key(stringValue: "firstFrameOnly"))
         } catch {

@@ -1,5 +1,6 @@
 import DarkroomClient
 import DarkroomQueue
+import Foundation
 
 /// The answer to a submit: the batch, and each job's id in request order.
 struct SubmitAnswer: Encodable {
@@ -53,6 +54,9 @@ struct JobView: Encodable {
     var result: JobResult?
     /// A failed, retrying or dead job's error.
     var error: JobError?
+    /// On a terminal event of a job with metadata: the metadata object (written back in the same
+    /// canonical text the record holds).
+    var metadata: JobMetadata.Value?
     /// Whether the output is served by `GET /v1/jobs/{id}/output`.
     var hasOutput: Bool
 
@@ -80,6 +84,7 @@ struct JobView: Encodable {
         chain = event.chain
         result = event.result
         error = event.error
+        metadata = event.metadata.flatMap { try? RecordJSON.decoder().decode(JobMetadata.Value.self, from: Data($0.utf8)) }
         hasOutput = event.type == .succeeded && event.result?.output != nil
     }
 }

@@ -205,7 +205,7 @@ let package = Package(
         .target(
             name: "DarkroomHTTPAPI",
             dependencies: [
-                "DarkroomClient", "DarkroomQueue", "DarkroomRedis", "DarkroomSystem",
+                "DarkroomClient", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -42,6 +42,7 @@ struct JobAPIRealTimeTests {
 
             let batch = try APIHarness.object(try await api.http.get("/v1/batches/uploads"))
             #expect(batch["total"] as? Int == 1 && batch["succeeded"] as? Int == 1 && batch["complete"] as? Bool == true)
+            #expect(batch["seconds"] is Double && batch["enqueuedAt"] is String)
         }
     }
 

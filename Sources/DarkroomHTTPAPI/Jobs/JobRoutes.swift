@@ -1,4 +1,5 @@
 import DarkroomClient
+import DarkroomFleetStatus
 import DarkroomQueue
 import Foundation
 import Hummingbird
@@ -58,7 +59,13 @@ struct JobRoutes: Sendable {
     /// `GET /v1/batches/{batch}`.
     func batch(_ name: String) async throws -> Response {
         guard let progress = try await client.queue.batchProgress(name) else { throw Self.unknownBatch(name) }
-        return try APIResponse.json(.ok, BatchView(batch: name, progress: progress))
+        let times = try await client.queue.batchTimes(name)
+        // The coordinator's fields, when one is registered (as `darkroom status --batch` reads them).
+        var projection: BatchProjection?
+        if let store = (client.queue as? any CoordinatorStoreProviding)?.coordinatorStore, try await store.coordinatorRegistration() != nil {
+            projection = try await store.batchProjection(name)
+        }
+        return try APIResponse.json(.ok, BatchView(batch: name, progress: progress, times: times, projection: projection))
     }
 
     /// `DELETE /v1/batches/{batch}`: drops its queued and delayed jobs; running ones finish.

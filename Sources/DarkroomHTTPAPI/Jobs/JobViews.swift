@@ -1,5 +1,7 @@
 import DarkroomClient
+import DarkroomFleetStatus
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
 
 /// The answer to a submit: the batch, and each job's id in request order.
@@ -89,13 +91,18 @@ struct JobView: Encodable {
     }
 }
 
-/// `GET /v1/batches/{batch}`: its counts (`BatchProgress`'s fields), what remains, and whether it
-/// is complete.
+/// `GET /v1/batches/{batch}`: its counts (`BatchProgress`'s fields), what remains, whether it is
+/// complete, when it began and ended (`BatchTimes`), and — with a coordinator registered — its
+/// running and queued jobs and the p50/p95 time from a job's start to its end (`BatchProjection`).
 struct BatchView: Encodable {
     var batch: String
     var progress: BatchProgress
+    var times: BatchTimes?
+    var projection: BatchProjection?
 
-    private enum Key: String, CodingKey { case batch, remaining, complete }
+    private enum Key: String, CodingKey {
+        case batch, remaining, complete, enqueuedAt, endedAt, seconds, running, queued, p50Milliseconds, p95Milliseconds
+    }
 
     func encode(to encoder: any Encoder) throws {
         try progress.encode(to: encoder)
@@ -103,5 +110,12 @@ struct BatchView: Encodable {
         try container.encode(batch, forKey: .batch)
         try container.encode(progress.remaining, forKey: .remaining)
         try container.encode(progress.isComplete, forKey: .complete)
+        try container.encodeIfPresent(times?.enqueuedAt, forKey: .enqueuedAt)
+        try container.encodeIfPresent(times?.endedAt, forKey: .endedAt)
+        try container.encodeIfPresent(times?.duration.map(\.inSeconds), forKey: .seconds)
+        try container.encodeIfPresent(projection?.running, forKey: .running)
+        try container.encodeIfPresent(projection?.queued, forKey: .queued)
+        try container.encodeIfPresent(projection?.p50Milliseconds, forKey: .p50Milliseconds)
+        try container.encodeIfPresent(projection?.p95Milliseconds, forKey: .p95Milliseconds)
     }
 }

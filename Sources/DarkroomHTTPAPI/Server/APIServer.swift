@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// - `POST /v1/jobs`, `POST /v1/batches`: submit one job or up to 1000 (`JobSubmission`);
 /// - `GET`/`DELETE /v1/jobs/{id}`, `GET`/`DELETE /v1/batches/{batch}`: read or cancel;
-/// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`).
+/// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`);
+/// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry.
 ///
 /// The endpoints are docs/http-api.md. Graceful shutdown stops taking connections and lets the
 /// requests in hand finish.
@@ -100,6 +101,19 @@ public final class APIServer: Service, Sendable {
         }
         router.delete("/v1/jobs/{id}") { _, context in
             await Self.answer(routes.logger) { try await routes.cancel(try Self.jobID(context)) }
+        }
+        let deadLetters = DeadLetterRoutes(client: routes.client)
+        router.get("/v1/dead-letters") { request, _ in
+            await Self.answer(routes.logger) { try await deadLetters.list(limit: request.uri.queryParameters["limit"].map(String.init)) }
+        }
+        router.post("/v1/dead-letters/retry") { request, _ in
+            await Self.answer(routes.logger) {
+                var request = request
+                return try await deadLetters.retry(Array(buffer: try await request.collectBody(upTo: maxBody)))
+            }
+        }
+        router.delete("/v1/dead-letters") { _, _ in
+            await Self.answer(routes.logger) { try await deadLetters.purge() }
         }
         router.get("/v1/batches/{batch}") { _, context in
             await Self.answer(routes.logger) { try await routes.batch(try Self.batchName(context)) }

@@ -85,6 +85,9 @@ struct JobAPIRealTimeTests {
             #expect(bad.status == 400)
             #expect((try APIHarness.object(bad)["errors"] as? [[String: Any]])?.first?["code"] as? String == "api.invalid-json")
             #expect(try await api.http.get("/v1/jobs/no-such-job").status == 404)
+            let nowhere = try await api.http.get("/v1/nowhere")
+            #expect(nowhere.status == 404)
+            #expect((try APIHarness.object(nowhere)["errors"] as? [[String: Any]])?.first?["code"] as? String == "api.not-found")
             let deep = try await api.post(
                 "/v1/jobs", #"{"source": "https://example.com/a.jpg", "chain": "blur(1)", "metadata": {"a": {"b": {"c": {"d": {}}}}}}"#)
             #expect(deep.status == 422)

@@ -77,6 +77,7 @@ public final class APIServer: Service, Sendable {
 
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: JSONErrorMiddleware())
         let (routes, outputs, idempotency, scope) = (routes, outputs, idempotency, scope)
         let maxBody = configuration.maxBodyBytes
         let keyField = HTTPField.Name(IdempotencyKeys.header)!

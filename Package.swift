@@ -207,6 +207,8 @@ let package = Package(
             dependencies: [
                 "DarkroomClient", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // MaximumAvailableConnections: the cap on open connections.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -19,6 +19,11 @@ public struct APIConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// The largest output file served, in bytes.
     public var maxOutputBytes: Int
+    /// The most connections open at once; past it, new ones wait in the listen backlog.
+    public var maxConnections: Int = 1000
+    /// A connection that sends or reads nothing for this long is closed (a client that stalls
+    /// mid-request, or an idle keep-alive connection).
+    public var idleTimeout: Duration = .seconds(30)
     /// Where relative sources and output directories start from (`/`: an API client names
     /// absolute paths).
     public var workingDirectory: String

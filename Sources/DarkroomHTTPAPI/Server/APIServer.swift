@@ -4,6 +4,7 @@ import DarkroomSystem
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -55,9 +56,13 @@ public final class APIServer: Service, Sendable {
 
     public func run() async throws {
         let listening = Atomic<Bool>(false)
+        let idle = configuration.idleTimeout.components
         let application = Application(
             router: makeRouter(),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "darkroom"),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "darkroom",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             onServerRunning: { [onListening, logger, configuration] channel in
                 listening.store(true, ordering: .relaxed)
                 let port = channel.localAddress?.port ?? configuration.port

@@ -43,6 +43,12 @@ struct JobAPIRealTimeTests {
             let batch = try APIHarness.object(try await api.http.get("/v1/batches/uploads"))
             #expect(batch["total"] as? Int == 1 && batch["succeeded"] as? Int == 1 && batch["complete"] as? Bool == true)
             #expect(batch["seconds"] is Double && batch["enqueuedAt"] is String)
+
+            // Other bytes under the name are not this job's result; no file at all is gone too.
+            try Data("another job's bytes".utf8).write(to: URL(fileURLWithPath: out + "/cat.webp"))
+            #expect(try await api.http.get("/v1/jobs/\(id)/output").status == 410)
+            try FileManager.default.removeItem(atPath: out + "/cat.webp")
+            #expect(try await api.http.get("/v1/jobs/\(id)/output").status == 410)
         }
     }
 

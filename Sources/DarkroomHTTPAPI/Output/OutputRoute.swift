@@ -22,6 +22,11 @@ struct OutputRoute: Sendable {
         guard let path = result.output else { throw APIError(.noOutput, "the job's result was kept in no file") }
         let files = files
         let contents = try await pool.run { try files.read(path) }
+        // The sink's digest of what the job wrote: other bytes under that name are another
+        // job's (a later write to the same name), not this job's result.
+        if let written = result.sha256, written != contents.sha256 {
+            throw APIError(.outputGone, "the output file was replaced since the job wrote it; enqueue the job again")
+        }
         let tag = "\"\(contents.sha256)\""
         var headers: HTTPFields = [.eTag: tag, .cacheControl: "private, max-age=0, must-revalidate"]
         if let ifNoneMatch, Self.matches(ifNoneMatch, tag: tag) {

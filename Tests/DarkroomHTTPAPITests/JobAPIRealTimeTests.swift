@@ -3,6 +3,8 @@ import DarkroomTestSupport
 import Foundation
 import Testing
 
+@testable import DarkroomHTTPAPI
+
 @Suite("Job API over HTTP: submit, read, fetch the output, cancel (real Redis, real worker)", .serialized)
 struct JobAPIRealTimeTests {
     @Test("Given a submitted job, a worker processes it; GET shows it succeeded and its output comes with an ETag, then 304")
@@ -109,6 +111,15 @@ struct JobAPIRealTimeTests {
             let job = try APIHarness.object(try await api.http.get("/v1/jobs/a%2F1"))
             #expect(job["state"] as? String == "cancelled")
             #expect(try await api.http.perform("DELETE", "/v1/batches/never").status == 404)
+        }
+    }
+
+    @Test("GET /v1/openapi.json serves it")
+    func served() async throws {
+        try await APIHarness.with(worker: false) { api in
+            let reply = try await api.http.get("/v1/openapi.json")
+            #expect(reply.status == 200)
+            #expect(reply.text == OpenAPIDocument.json)
         }
     }
 }

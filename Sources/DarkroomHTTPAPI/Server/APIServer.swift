@@ -16,7 +16,8 @@ import Synchronization
 /// - `POST /v1/jobs`, `POST /v1/batches`: submit one job or up to 1000 (`JobSubmission`);
 /// - `GET`/`DELETE /v1/jobs/{id}`, `GET`/`DELETE /v1/batches/{batch}`: read or cancel;
 /// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`);
-/// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry.
+/// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry;
+/// - `GET /v1/openapi.json`: the OpenAPI 3.1 document (`OpenAPIDocument`).
 ///
 /// The endpoints are docs/http-api.md. Graceful shutdown stops taking connections and lets the
 /// requests in hand finish.
@@ -108,6 +109,7 @@ public final class APIServer: Service, Sendable {
         router.delete("/v1/jobs/{id}") { _, context in
             await Self.answer(routes.logger) { try await routes.cancel(try Self.jobID(context)) }
         }
+        router.get("/v1/openapi.json") { _, _ in APIResponse.json(.ok, bytes: Array(OpenAPIDocument.json.utf8)) }
         let deadLetters = DeadLetterRoutes(client: routes.client)
         router.get("/v1/dead-letters") { request, _ in
             await Self.answer(routes.logger) { try await deadLetters.list(limit: request.uri.queryParameters["limit"].map(String.init)) }

@@ -91,6 +91,8 @@ struct JobAPIRealTimeTests {
         try await APIHarness.with(worker: false) { api in
             let bad = try await api.post("/v1/jobs", "{not json")
             #expect(bad.status == 400)
+            #expect(try await api.post("/v1/jobs", "[]").status == 400)
+            #expect(try await api.post("/v1/batches", " null").status == 400)
             #expect((try APIHarness.object(bad)["errors"] as? [[String: Any]])?.first?["code"] as? String == "api.invalid-json")
             #expect(try await api.http.get("/v1/jobs/no-such-job").status == 404)
             let nowhere = try await api.http.get("/v1/nowhere")

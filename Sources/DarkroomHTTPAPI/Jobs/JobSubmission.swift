@@ -20,6 +20,7 @@ struct JobSubmission: Sendable {
 
     /// `POST /v1/jobs`.
     static func single(_ body: [UInt8], workingDirectory: String) throws -> JobSubmission {
+        try requireObject(body)
         let decoder = JSONDecoder()
         decoder.userInfo[JobRequestJSON.otherKeys] = Set(["batch", "delay"])
         let job: JobRequestJSON
@@ -35,6 +36,7 @@ struct JobSubmission: Sendable {
 
     /// `POST /v1/batches`.
     static func batch(_ body: [UInt8], workingDirectory: String) throws -> JobSubmission {
+        try requireObject(body)
         let envelope: BatchEnvelope
         do {
             envelope = try JSONDecoder().decode(BatchEnvelope.self, from: Data(body))
@@ -43,6 +45,13 @@ struct JobSubmission: Sendable {
         }
         if !envelope.problems.isEmpty { throw EnqueueRefusal(problems: envelope.problems) }
         return try envelope.fields.submission(envelope.jobs, workingDirectory: workingDirectory)
+    }
+
+    /// Refuses a body that is not a JSON object at all (`[]`, `null`, a string) as not the JSON
+    /// the endpoint takes, before decoding reads it as a job with mistakes.
+    static func requireObject(_ body: [UInt8]) throws(APIError) {
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard first == UInt8(ascii: "{") else { throw APIError(.invalidJSON, "the body must be a JSON object") }
     }
 
     /// `error` from decoding as the refusal it is.

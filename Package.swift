@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "DarkroomAPIKeys", targets: ["DarkroomAPIKeys"]),
         .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
         .library(name: "DarkroomCoordinatorHTTP", targets: ["DarkroomCoordinatorHTTP"]),
+        .library(name: "DarkroomHTTPAPI", targets: ["DarkroomHTTPAPI"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
         // The example Swift plugin: `swift build` leaves libDarkroomExampleSwiftPlugin.so in the
         // build directory (.build/debug or .build/release).
@@ -210,13 +211,28 @@ let package = Package(
                 "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
+        // The HTTP job API (`darkroom api`): submit, read, cancel and fetch outputs over the client
+        // library; stateless (everything in Redis), so any number run behind a load balancer.
+        .target(
+            name: "DarkroomHTTPAPI",
+            dependencies: [
+                "DarkroomAPIKeys", "DarkroomClient", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomSystem",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // MaximumAvailableConnections: the cap on open connections.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
             dependencies: [
                 "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
                 "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys",
-                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
+                "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomHTTPAPI", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
                 "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -336,8 +352,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomErrorCodeTests",
             dependencies: [
-                "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP",
-                "DarkroomCore",
+                "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomClient", "DarkroomCodecs", "DarkroomCoordinator",
+                "DarkroomCoordinatorHTTP", "DarkroomCore", "DarkroomHTTPAPI",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
                 "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
             ],
@@ -394,6 +410,16 @@ let package = Package(
                 "DarkroomCoordinatorHTTP", "DarkroomCoordinator", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings),
+        // The job API end to end: a real redis-server, an in-process worker, HTTP over loopback.
+        .testTarget(
+            name: "DarkroomHTTPAPITests",
+            dependencies: [
+                "DarkroomHTTPAPI", "DarkroomClient", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomPipeline", "DarkroomOutput",
+                "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomSystem", "DarkroomTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
     ],

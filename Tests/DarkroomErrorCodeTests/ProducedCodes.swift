@@ -2,10 +2,12 @@ import DarkroomAPIKeys
 import DarkroomCLI
 import DarkroomCache
 import DarkroomChains
+import DarkroomClient
 import DarkroomCodecs
 import DarkroomCoordinator
 import DarkroomCoordinatorHTTP
 import DarkroomCore
+import DarkroomHTTPAPI
 import DarkroomOutput
 import DarkroomPipeline
 import DarkroomPlugins
@@ -23,6 +25,7 @@ enum ProducedCodes {
     /// The error types, by name (the name is what the declaration scan finds in the sources).
     static let errorTypes: [String: any CodedDarkroomError.Type] = [
         "APIKeyError": APIKeyError.self,
+        "APIError": APIError.self,
         "BitmapError": BitmapError.self,
         "CacheError": CacheError.self,
         "ChainError": ChainError.self,
@@ -44,6 +47,8 @@ enum ProducedCodes {
     /// the codes a driver writes into a job record for failures no thrown error describes.
     static let otherSources: [String: [String]] = [
         "ErrorSummary.Code": ErrorSummary.Code.allCases.map(\.rawValue),
+        // A refused enqueue's codes beside the chain's and the output name's (CLI and HTTP API).
+        "EnqueueProblem.Code": EnqueueProblem.Code.allCases.map(\.rawValue),
         "JobError.DriverCode": JobError.DriverCode.allCases.map(\.rawValue),
     ]
 

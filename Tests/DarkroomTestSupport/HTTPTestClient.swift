@@ -29,10 +29,22 @@ public struct HTTPTestClient {
     public func read(
         _ path: String, headers: [(String, String)] = [], timeout: Double = 10, until enough: @escaping @Sendable ([UInt8]) -> Bool
     ) async throws -> Reply {
+        try await perform("GET", path, headers: headers, body: nil, timeout: timeout, until: enough)
+    }
+
+    /// `method` on `path` with `body` (sent with its `Content-Length`), and the whole response.
+    public func perform(
+        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil, timeout: Double = 10,
+        until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
+    ) async throws -> Reply {
         let port = port
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.exchange(port: port, path: path, headers: headers, timeout: timeout, enough: enough) })
+                continuation.resume(
+                    with: Result {
+                        try Self.exchange(
+                            port: port, method: method, path: path, headers: headers, body: body, timeout: timeout, enough: enough)
+                    })
             }
         }
     }
@@ -43,16 +55,18 @@ public struct HTTPTestClient {
     }
 
     private static func exchange(
-        port: Int, path: String, headers: [(String, String)], timeout: Double, enough: ([UInt8]) -> Bool
+        port: Int, method: String, path: String, headers: [(String, String)], body: [UInt8]?, timeout: Double,
+        enough: ([UInt8]) -> Bool
     ) throws -> Reply {
         guard let fd = LoopbackSocket.connected(toPort: port, receiveTimeout: 200_000) else {
             throw Failure(description: "connect to 127.0.0.1:\(port): errno \(errno)")
         }
         defer { close(fd) }
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if let body { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
+        let bytes = Array(request.utf8) + (body ?? [])
         guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw Failure(description: "send failed") }
 
         var received: [UInt8] = []
@@ -69,7 +83,7 @@ public struct HTTPTestClient {
             }
         }
         guard !received.isEmpty else {
-            throw Failure(description: "GET \(path): no response within \(timeout) s (or the server closed the connection)")
+            throw Failure(description: "\(method) \(path): no response within \(timeout) s (or the server closed the connection)")
         }
         return try parse(received)
     }

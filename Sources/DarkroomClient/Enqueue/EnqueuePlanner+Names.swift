@@ -4,13 +4,13 @@ import DarkroomQueue
 /// Output names at enqueue: templates checked, and the names of one request settled
 /// (`OutputClaims`) so that no two of its jobs write one path.
 extension EnqueuePlanner {
-    /// Why `template` is not an output-name template, with its code, or nil.
-    public static func nameProblem(_ template: String) -> String? {
+    /// Why `template` is not an output-name template (its code a `name.*`), or nil.
+    public static func nameProblem(_ template: String) -> EnqueueProblem? {
         do throws(OutputNameError) {
             _ = try OutputNameTemplate(parsing: template)
             return nil
         } catch {
-            return "bad output name [\(error.code.rawValue)]: \(error.message)"
+            return EnqueueProblem(code: error.code.rawValue, location: nil, message: "bad output name [\(error.code.rawValue)]: \(error.message)")
         }
     }
 
@@ -33,7 +33,7 @@ extension EnqueuePlanner {
                 settlement.problems.map { problem in
                     let request = requests[indices[problem.index]]
                     return EnqueueProblem(
-                        location: location(of: request, listName: listName),
+                        code: problem.error.code.rawValue, location: location(of: request, listName: listName),
                         message: "bad output name [\(problem.error.code.rawValue)]: \(problem.error.message)")
                 })
         }

@@ -38,10 +38,11 @@ public enum EnqueuePlanner {
             }
         }
         if let format = defaults.format, let problem = formatProblem(format, formats: formats) {
-            return .problems([EnqueueProblem(location: "--format", message: problem)])
+            return .problems([EnqueueProblem(.unknownFormat, location: "--format", message: problem)])
         }
-        if let name = defaults.name, let problem = nameProblem(name) {
-            return .problems([EnqueueProblem(location: "--name", message: problem)])
+        if let name = defaults.name, var problem = nameProblem(name) {
+            problem.location = "--name"
+            return .problems([problem])
         }
         var shared = defaults
         shared.output = defaults.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) }
@@ -83,14 +84,14 @@ public enum EnqueuePlanner {
         } else if let defaultChain {
             chain = defaultChain
         } else {
-            throw EnqueueProblem(location: nil, message: "no chain: pass -p CHAIN, or give this line a \"chain\" key")
+            throw EnqueueProblem(.noChain, location: nil, message: "no chain: pass -p CHAIN, or give this line a \"chain\" key")
         }
         var format = defaults.format
         if let requested = request.format {
-            if let problem = formatProblem(requested, formats: formats) { throw EnqueueProblem(location: nil, message: problem) }
+            if let problem = formatProblem(requested, formats: formats) { throw EnqueueProblem(.unknownFormat, location: nil, message: problem) }
             format = formats.canonicalName(requested) ?? requested
         }
-        if let name = request.name, let problem = nameProblem(name) { throw EnqueueProblem(location: nil, message: problem) }
+        if let name = request.name, let problem = nameProblem(name) { throw problem }
         let name = request.name ?? defaults.name
         let quality = request.quality ?? defaults.quality
         let output = request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output
@@ -99,7 +100,7 @@ public enum EnqueuePlanner {
         if let text = request.id {
             guard let parsed = JobID(rawValue: text) else {
                 throw EnqueueProblem(
-                    location: nil, message: "'id' cannot be a job id: ids are 1–200 bytes without control characters")
+                    .invalidID, location: nil, message: "'id' cannot be a job id: ids are 1–200 bytes without control characters")
             }
             id = parsed
         } else if defaults.idFromSource {
@@ -112,15 +113,16 @@ public enum EnqueuePlanner {
         } else {
             id = JobID.make(now: now)
         }
-        let requires = Capabilities.canonical(try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name))
+        let requires = Capabilities.canonical(
+            try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name, metadata: request.metadata))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,
             quality: quality, priority: request.priority ?? defaults.priority,
             output: output, enqueuedAt: now, notBefore: notBefore,
             firstFrameOnly: firstFrameOnly ? true : nil,
-            name: name, requires: requires)
-        if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
+            name: name, requires: requires, metadata: request.metadata)
+        if let problem = job.problem { throw EnqueueProblem(.invalidJob, location: nil, message: problem) }
         return job
     }
 

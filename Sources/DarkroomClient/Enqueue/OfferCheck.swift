@@ -34,7 +34,7 @@ enum OfferCheck {
             } else {
                 problems.append(
                     EnqueueProblem(
-                        location: "capabilities",
+                        .unoffered, location: "capabilities",
                         message:
                             "\(jobs) \(requires.joined(separator: ", ")), but no live worker offers \(what) (\(live.count) live); start a worker that does, or pass --allow-unoffered to enqueue them to wait for one"
                     ))

@@ -38,7 +38,7 @@ enum PathCheck {
             guard let reason = problem(job, fileRoots: fileRoots, outputRoots: outputRoots, look: look) else { continue }
             problems.append(
                 EnqueueProblem(
-                    location: "source '\(SafeText.sanitized(String(job.source.prefix(120))))'",
+                    .unreachablePath, location: "source '\(SafeText.sanitized(String(job.source.prefix(120))))'",
                     message: reason + "; pass --allow-unoffered to enqueue it anyway"))
         }
         return problems

@@ -17,7 +17,9 @@ struct LineRecord: Decodable {
     init(from decoder: any Decoder) throws {
         let container: KeyedDecodingContainer<Key>
         do { container = try decoder.container(keyedBy: Key.self) } catch { throw Problem(message: "expected a JSON object") }
-        if let unknown = container.allKeys.map(\.stringValue).filter({ !SourceList.keys.contains($0) }).sorted().first {
+        // A caller that reads more keys from the same object (an HTTP API's `batch`) names them.
+        let extra = decoder.userInfo[JobRequestJSON.otherKeys] as? Set<String> ?? []
+        if let unknown = container.allKeys.map(\.stringValue).filter({ !SourceList.keys.contains($0) && !extra.contains($0) }).sorted().first {
             throw Problem(message: "unknown key '\(unknown.prefix(40))'; the keys are \(SourceList.keys.sorted().joined(separator: ", "))")
         }
         func string(_ key: String) throws(Problem) -> String? {
@@ -37,6 +39,16 @@ struct LineRecord: Decodable {
                 throw Problem(message: "'priority' must be high, normal or low (got '\(priority.prefix(20))')")
             }
             request.priority = value
+        }
+        let metadata: JobMetadata.Value?
+        do { metadata = try container.decodeIfPresent(JobMetadata.Value.self, forKey: Key(stringValue: "metadata")) } catch {
+            throw Problem(message: "'metadata' must be a JSON object")
+        }
+        if let metadata {
+            switch JobMetadata.canonicalText(metadata) {
+            case .success(let text): request.metadata = text
+            case .failure(let problem): throw Problem(message: problem.message)
+            }
         }
         do {
             request.firstFrameOnly = try container.decodeIfPresent(Bool.self, forKey: Key(stringValue: "firstFrameOnly"))

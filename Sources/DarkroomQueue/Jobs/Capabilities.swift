@@ -15,6 +15,9 @@ public enum Capabilities {
     /// The feature a job with an output-name template (`Job.name`) requires.
     public static let outputName = "output-name"
 
+    /// The feature a job with `metadata` requires: a worker that carries it into the job's events.
+    public static let metadata = "metadata"
+
     /// The capability of running the processor `name`.
     public static func processor(_ name: String) -> String { "processor:\(name)" }
 
@@ -67,11 +70,13 @@ public enum Capabilities {
     /// The features of the job record this build's workers honour (advertised in heartbeats as
     /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
     /// worker to honour it.
-    public static let honouredFeatures: Set<String> = [outputName]
+    public static let honouredFeatures: Set<String> = [outputName, metadata]
 
     /// The features a job record with these fields uses that not every worker honours:
-    /// `output-name` when it has an output-name template.
-    public static func features(name: String?) -> [String] { name != nil ? [outputName] : [] }
+    /// `output-name` when it has an output-name template, `metadata` when it has metadata.
+    public static func features(name: String?, metadata: String? = nil) -> [String] {
+        (name != nil ? [outputName] : []) + (metadata != nil ? [Self.metadata] : [])
+    }
 
     /// What a worker offers: its features, and `processor:<name>` for each processor it runs.
     public static func offered<S: Sequence<String>>(features: Set<String>, processors: S) -> Set<String> {

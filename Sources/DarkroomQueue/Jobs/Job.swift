@@ -43,12 +43,16 @@ public struct Job: Sendable, Hashable {
     /// duplicates; nil when it needs nothing beyond what every worker can do. Queues hand such a
     /// job only to workers that offer them all, and leave it waiting otherwise.
     public var requires: [String]?
+    /// The caller's own JSON object, as text (`JobMetadata`), kept byte for byte and carried into
+    /// the job's terminal event, so an application can match a result to its records. A job with
+    /// metadata requires the `metadata` capability.
+    public var metadata: String?
 
     public init(
         id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
         quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
         enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
-        firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil
+        firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil, metadata: String? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -65,6 +69,7 @@ public struct Job: Sendable, Hashable {
         self.firstFrameOnly = firstFrameOnly
         self.name = name
         self.requires = requires
+        self.metadata = metadata
     }
 
     /// Adds capabilities to `requires`, keeping it canonical.
@@ -86,6 +91,7 @@ public struct Job: Sendable, Hashable {
         }
         if !(1...1_000_000).contains(attempt) { return "'attempt' must be 1 or more (got \(attempt))" }
         if let problem = Capabilities.problem(requires) { return problem }
+        if let metadata, let problem = JobMetadata.problem(metadata) { return problem }
         return nil
     }
 }

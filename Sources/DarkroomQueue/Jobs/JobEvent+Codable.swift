@@ -17,12 +17,13 @@ import Foundation
 /// | `error` | object | `failed`, `dead` | `code`, `message`, `willRetry` (bool; always false for `dead`) |
 /// | `source` | string | terminal events (optional: absent from older writers' events) | the job's source, redacted (`SourceRedaction`) |
 /// | `chain` | string | terminal events (optional, as `source`) | the job's chain, canonical text |
+/// | `metadata` | string | terminal events of jobs with metadata | the job's `metadata`, byte for byte |
 ///
 /// Unknown keys are ignored. A record of another version or of an unknown `type` decodes as
 /// `.unsupported` so old readers can skip what newer writers add.
 extension JobEvent: Codable {
     enum CodingKeys: String, CodingKey {
-        case version, id, type, at, batch, job, worker, attempt, count, result, error, source, chain
+        case version, id, type, at, batch, job, worker, attempt, count, result, error, source, chain, metadata
     }
 
     /// The JSON shape of `error`: the job error plus `willRetry`.
@@ -53,7 +54,8 @@ extension JobEvent: Codable {
             error: errorRecord.map { JobError(code: $0.code, message: $0.message) },
             willRetry: type == .failed ? errorRecord?.willRetry : nil,
             source: try container.decodeIfPresent(String.self, forKey: .source),
-            chain: try container.decodeIfPresent(String.self, forKey: .chain))
+            chain: try container.decodeIfPresent(String.self, forKey: .chain),
+            metadata: try container.decodeIfPresent(String.self, forKey: .metadata))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -78,6 +80,7 @@ extension JobEvent: Codable {
         }
         try container.encodeIfPresent(source, forKey: .source)
         try container.encodeIfPresent(chain, forKey: .chain)
+        try container.encodeIfPresent(metadata, forKey: .metadata)
     }
 
     /// The first field this event is missing or has wrong for its type, or nil when it is complete.

@@ -21,42 +21,42 @@ extension JobEvent {
 
     public static func succeeded(
         job: JobID, batch: String, worker: String, attempt: Int, result: JobResult, source: String? = nil,
-        chain: String? = nil, at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
+        chain: String? = nil, metadata: String? = nil, at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
         JobEvent(
             id: id, type: .succeeded, at: at, batch: batch, job: job, worker: worker, attempt: attempt, result: result,
-            source: source.map(SourceRedaction.redact), chain: chain)
+            source: source.map(SourceRedaction.redact), chain: chain, metadata: metadata)
     }
 
-    /// `source` and `chain` are kept only when `willRetry` is false (the terminal `failed`).
+    /// `source`, `chain` and `metadata` are kept only when `willRetry` is false (the terminal `failed`).
     public static func failed(
         job: JobID, batch: String, worker: String, attempt: Int, error: JobError, willRetry: Bool,
-        source: String? = nil, chain: String? = nil, at: Timestamp = .now(),
+        source: String? = nil, chain: String? = nil, metadata: String? = nil, at: Timestamp = .now(),
         id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
         JobEvent(
             id: id, type: .failed, at: at, batch: batch, job: job, worker: worker, attempt: attempt,
             error: error, willRetry: willRetry, source: willRetry ? nil : source.map(SourceRedaction.redact),
-            chain: willRetry ? nil : chain)
+            chain: willRetry ? nil : chain, metadata: willRetry ? nil : metadata)
     }
 
     /// `worker` is the consumer that gave up on the job, or nil when nobody was delivering it.
     public static func dead(
         job: JobID, batch: String, worker: String?, attempt: Int, error: JobError, source: String? = nil,
-        chain: String? = nil, at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
+        chain: String? = nil, metadata: String? = nil, at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
         JobEvent(
             id: id, type: .dead, at: at, batch: batch, job: job, worker: worker, attempt: attempt, error: error,
-            source: source.map(SourceRedaction.redact), chain: chain)
+            source: source.map(SourceRedaction.redact), chain: chain, metadata: metadata)
     }
 
     public static func cancelled(
-        job: JobID, batch: String, attempt: Int, source: String? = nil, chain: String? = nil, at: Timestamp = .now(),
-        id: String = SortableIDGenerator.shared.make()
+        job: JobID, batch: String, attempt: Int, source: String? = nil, chain: String? = nil, metadata: String? = nil,
+        at: Timestamp = .now(), id: String = SortableIDGenerator.shared.make()
     ) -> JobEvent {
         JobEvent(
             id: id, type: .cancelled, at: at, batch: batch, job: job, attempt: attempt,
-            source: source.map(SourceRedaction.redact), chain: chain)
+            source: source.map(SourceRedaction.redact), chain: chain, metadata: metadata)
     }
 
     public static func workerOnline(

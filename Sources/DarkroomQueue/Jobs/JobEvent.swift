@@ -37,6 +37,8 @@ public struct JobEvent: Sendable, Hashable {
     public var source: String?
     /// On terminal events: the job's chain in canonical text, as its record holds it.
     public var chain: String?
+    /// On terminal events: the job's metadata (`Job.metadata`), byte for byte.
+    public var metadata: String?
 
     /// Whether this event ends its job: `succeeded`, `failed` without retry, `dead`, `cancelled`.
     public var isTerminal: Bool {
@@ -50,7 +52,7 @@ public struct JobEvent: Sendable, Hashable {
     init(
         id: String, type: JobEventType, at: Timestamp, batch: String? = nil, job: JobID? = nil,
         worker: String? = nil, attempt: Int? = nil, count: Int? = nil, result: JobResult? = nil,
-        error: JobError? = nil, willRetry: Bool? = nil, source: String? = nil, chain: String? = nil
+        error: JobError? = nil, willRetry: Bool? = nil, source: String? = nil, chain: String? = nil, metadata: String? = nil
     ) {
         self.id = id
         self.type = type
@@ -65,6 +67,7 @@ public struct JobEvent: Sendable, Hashable {
         self.willRetry = willRetry
         self.source = source
         self.chain = chain
+        self.metadata = metadata
     }
 }
 

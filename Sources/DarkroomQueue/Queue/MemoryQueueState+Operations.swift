@@ -63,13 +63,13 @@ extension MemoryQueueState {
             append(
                 .succeeded(
                     job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, result: result,
-                    source: job.source, chain: job.chain, at: now))
+                    source: job.source, chain: job.chain, metadata: job.metadata, at: now))
             batches[job.batch]?.succeeded += 1
         case .failed(let error):
             append(
                 .failed(
                     job: job.id, batch: job.batch, worker: delivery.consumer, attempt: attempt, error: error,
-                    willRetry: false, source: job.source, chain: job.chain, at: now))
+                    willRetry: false, source: job.source, chain: job.chain, metadata: job.metadata, at: now))
             batches[job.batch]?.failed += 1
         }
         return true
@@ -178,7 +178,7 @@ extension MemoryQueueState {
         // Events in queue order, so followers see them in the order the jobs were queued.
         for entry in dropped.sorted(by: { $0.sequence < $1.sequence }) {
             if case .job(let job) = entry.decoded {
-                append(.cancelled(job: job.id, batch: job.batch, attempt: job.attempt, source: job.source, chain: job.chain, at: now))
+                append(.cancelled(job: job.id, batch: job.batch, attempt: job.attempt, source: job.source, chain: job.chain, metadata: job.metadata, at: now))
                 batches[job.batch]?.cancelled += 1
             }
         }

@@ -154,6 +154,7 @@ package enum EventJSONReader {
             var count: Int?
             var error: (code: String, message: String, willRetry: Bool)?
             var job: JobID?
+            var metadata: String?
             var result: JobResult?
             var source: String?
             var worker: String?
@@ -184,6 +185,10 @@ package enum EventJSONReader {
                 guard let text = string(), let value = JobID(rawValue: text) else { return nil }
                 job = value
             }
+            if key(#","metadata":"#) {
+                guard let value = string() else { return nil }
+                metadata = value
+            }
             if key(#","result":"#) {
                 guard let value = self.result() else { return nil }
                 result = value
@@ -203,7 +208,7 @@ package enum EventJSONReader {
             return JobEvent(
                 id: id, type: type, at: at, batch: batch, job: job, worker: worker, attempt: attempt, count: count,
                 result: result, error: error.map { JobError(code: $0.code, message: $0.message) },
-                willRetry: type == .failed ? error?.willRetry : nil, source: source, chain: chain)
+                willRetry: type == .failed ? error?.willRetry : nil, source: source, chain: chain, metadata: metadata)
         }
 
         mutating func result() -> JobResult? {

@@ -55,6 +55,10 @@ package enum EventJSONWriter {
             JobJSONWriter.literal(#","job":"#, into: &out)
             JobJSONWriter.string(job.rawValue, into: &out)
         }
+        if let metadata = event.metadata {
+            JobJSONWriter.literal(#","metadata":"#, into: &out)
+            JobJSONWriter.string(metadata, into: &out)
+        }
         if let result = event.result {
             JobJSONWriter.literal(#","result":"#, into: &out)
             write(result, into: &out)

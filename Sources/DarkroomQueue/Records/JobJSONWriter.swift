@@ -6,7 +6,7 @@ import DarkroomSystem
 /// spends storing it. `JobJSONWriterTests` holds it to `JSONEncoder`'s output on randomised jobs.
 ///
 /// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `firstFrameOnly`?, `format`?, `id`,
-/// `lastError`? (`code`, `message`), `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `requires`?, `source`,
+/// `lastError`? (`code`, `message`), `metadata`?, `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `requires`?, `source`,
 /// `version`. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
 package enum JobJSONWriter {
@@ -33,6 +33,7 @@ package enum JobJSONWriter {
             field(#","message":"#, error.message, into: &out)
             out.append(UInt8(ascii: "}"))
         }
+        if let metadata = job.metadata { field(#","metadata":"#, metadata, into: &out) }
         if let name = job.name { field(#","name":"#, name, into: &out) }
         if let notBefore = job.notBefore { timestampField(#","notBefore":""#, notBefore, into: &out) }
         if let output = job.output { field(#","output":"#, output, into: &out) }

@@ -33,6 +33,23 @@ struct EnqueueCapabilityTests {
         #expect(receipt.jobs.first?.requires == ["processor:sepia"])
     }
 
+    @Test("Given metadata and only a worker older than metadata, then the job requires metadata and is refused with enqueue.unoffered")
+    func metadataIsRequired() async throws {
+        let queue = MemoryQueue()
+        try await Self.oldWorker(on: queue)
+        var request = JobRequest(source: "a.jpg")
+        request.metadata = #"{"upload":1}"#
+        let refusal = await #expect(throws: EnqueueRefusal.self) {
+            _ = try await FleetClient(queue: queue).prepare([request], defaults: Self.defaults)
+        }
+        #expect(refusal?.problems.first?.code == "enqueue.unoffered")
+        var waiting = Self.defaults
+        waiting.allowUnoffered = true
+        let prepared = try await FleetClient(queue: queue).prepare([request], defaults: waiting)
+        #expect(prepared.jobs.first?.requires == ["metadata"])
+        #expect(prepared.jobs.first?.metadata == #"{"upload":1}"#)
+    }
+
     @Test("Given --name and only a worker without output-name, then nothing is sent and the reason names the capability and the flag")
     func unofferedIsRefused() async throws {
         let queue = MemoryQueue()

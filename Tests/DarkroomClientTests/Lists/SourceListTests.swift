@@ -54,7 +54,9 @@ struct SourceListTests {
         #expect(messages[0] == "jobs.txt:1: 'quality' must be a whole number 1…100")
         #expect(messages[1] == "jobs.txt:2: missing \"source\"")
         #expect(
-            messages[2].hasPrefix("jobs.txt:3: unknown key 'colour'; the keys are chain, firstFrameOnly, format, id, name, output, priority, quality, source"))
+            messages[2].hasPrefix(
+                "jobs.txt:3: unknown key 'colour'; the keys are chain, firstFrameOnly, format, id, metadata, name, output, priority, quality, source"
+            ))
         #expect(messages[3] == "jobs.txt:4: 'priority' must be high, normal or low (got 'urgent')")
         #expect(messages[4] == "jobs.txt:5: 'source' must be a string")
         #expect(messages[5] == "jobs.txt:6: 'quality' must be 1…100 (got 101)")
@@ -89,5 +91,25 @@ struct SourceListTests {
         }
         #expect(requests.map(\.source) == ["a.jpg", "b.jpg"])
         #expect(requests.first?.chain == "blur(2)")
+    }
+}
+
+@Suite("Job lists: metadata")
+struct SourceListMetadataTests {
+    @Test("A line's metadata object is kept in canonical text; one too deep, or not an object, is refused")
+    func metadata() throws {
+        let list = #"""
+            {"source": "a.jpg", "metadata": {"z": 1, "a": {"b": [true, null]}}}
+            {"source": "b.jpg", "metadata": {"a": {"b": {"c": {"d": {}}}}}}
+            {"source": "c.jpg", "metadata": [1]}
+            """#
+        guard case .failure(let errors) = SourceList.parse(Data(list.utf8), name: "m.txt") else {
+            Issue.record("the list was accepted")
+            return
+        }
+        #expect(errors.errors.map(\.line) == [2, 3])
+        #expect(errors.errors.first?.message.contains("at most 4") == true)
+        let good = try #require(try? SourceList.parse(Data(list.split(separator: "\n")[0].utf8), name: "m.txt").get())
+        #expect(good.first?.metadata == #"{"a":{"b":[true,null]},"z":1}"#)
     }
 }

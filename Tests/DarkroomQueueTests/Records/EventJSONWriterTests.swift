@@ -30,6 +30,8 @@ struct EventJSONWriterTests {
         var event = basicEvent(&random, index: index)
         if Bool.random(using: &random) { event.source = text(&random, length: 1...80) }
         if Bool.random(using: &random) { event.chain = text(&random, length: 1...60) }
+        // Metadata is a JSON object's text: quotes and backslashes to escape, whatever else it holds.
+        if Bool.random(using: &random) { event.metadata = #"{"k":""# + text(&random, length: 0...40) + #""}"# }
         return event
     }
 

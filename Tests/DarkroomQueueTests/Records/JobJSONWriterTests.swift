@@ -16,6 +16,18 @@ struct JobJSONWriterTests {
         return Capabilities.canonical((0..<Int.random(in: 1...4, using: &random)).compactMap { _ in pool.randomElement(using: &random) })
     }
 
+    /// Nil, or a JSON object's text with awkward strings (escapes, control characters, non-ASCII).
+    private static func metadata(_ random: inout QueueContractRandom) -> String? {
+        guard Bool.random(using: &random) else { return nil }
+        let value = JobMetadata.Value.object([
+            text(&random, allowControl: true): .string(text(&random, allowControl: true)),
+            "n": .integer(Int64.random(in: -1_000_000...1_000_000, using: &random)),
+            "nested": .object(["list": .array([.bool(true), .null, .number(1.5)])]),
+        ])
+        guard case .success(let text) = JobMetadata.canonicalText(value) else { return nil }
+        return text
+    }
+
     @Test("Given 2,000 randomised jobs, the writer produces exactly JSONEncoder's bytes for each")
     func matchesJSONEncoder() throws {
         var random = QueueContractRandom(seed: 99)
@@ -35,7 +47,8 @@ struct JobJSONWriterTests {
                     ? JobError(code: Self.text(&random, allowControl: true), message: Self.text(&random, allowControl: true)) : nil,
                 firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil,
                 name: Bool.random(using: &random) ? Self.text(&random, allowControl: true) : nil,
-                requires: Self.requirements(&random))
+                requires: Self.requirements(&random),
+                metadata: Self.metadata(&random))
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)
             #expect(written == expected, "job \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

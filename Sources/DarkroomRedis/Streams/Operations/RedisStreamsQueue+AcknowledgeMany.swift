@@ -35,12 +35,12 @@ extension RedisStreamsQueue {
             case .succeeded(let result):
                 event = .succeeded(
                     job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                    result: result, source: job.source, chain: job.chain, at: now)
+                    result: result, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
                 counter = "succeeded"
             case .failed(let error):
                 event = .failed(
                     job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                    error: error, willRetry: false, source: job.source, chain: job.chain, at: now)
+                    error: error, willRetry: false, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
                 counter = "failed"
             }
             // A plain stream by its index in KEYS; a capability lane by its key.

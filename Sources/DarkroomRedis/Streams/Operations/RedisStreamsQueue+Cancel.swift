@@ -63,7 +63,7 @@ extension RedisStreamsQueue {
                     try Self.json(
                         JobEvent.cancelled(
                             job: item.job.id, batch: item.job.batch, attempt: item.job.attempt,
-                            source: item.job.source, chain: item.job.chain, at: now)))
+                            source: item.job.source, chain: item.job.chain, metadata: item.job.metadata, at: now)))
             }
             let reply = try await eval(StreamScripts.cancel, keys: [keys.events, keys.delayed], arguments: arguments)
             dropped += try StreamReplies.integer(reply, "cancel")

@@ -14,12 +14,12 @@ extension RedisStreamsQueue {
             case .succeeded(let result):
                 request.event = .succeeded(
                     job: job.id, batch: job.batch, worker: current.consumer,
-                    attempt: current.attempt, result: result, source: job.source, chain: job.chain, at: now)
+                    attempt: current.attempt, result: result, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
                 request.counter = "succeeded"
             case .failed(let error):
                 request.event = .failed(
                     job: job.id, batch: job.batch, worker: current.consumer,
-                    attempt: current.attempt, error: error, willRetry: false, source: job.source, chain: job.chain,
+                    attempt: current.attempt, error: error, willRetry: false, source: job.source, chain: job.chain, metadata: job.metadata,
                     at: now)
                 request.counter = "failed"
             }
@@ -90,7 +90,7 @@ extension RedisStreamsQueue {
         request.deadError = error
         request.event = .dead(
             job: job.id, batch: job.batch, worker: delivery.consumer, attempt: Swift.max(attempt, 1),
-            error: error, source: job.source, chain: job.chain, at: now)
+            error: error, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
         request.batch = job.batch
         request.counter = "dead"
         return request

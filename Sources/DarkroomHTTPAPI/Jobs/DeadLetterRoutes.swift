@@ -1,0 +1,86 @@
+import DarkroomClient
+import DarkroomQueue
+import Foundation
+import Hummingbird
+
+/// The dead-letter endpoints, over the queue's `DeadLetterQueue` (as `darkroom dlq`): list the
+/// oldest, queue them again, purge them.
+struct DeadLetterRoutes: Sendable {
+    let client: FleetClient
+
+    /// The most entries one `GET /v1/dead-letters` lists.
+    static let maxLimit = 1000
+
+    /// One dead letter as listed: its job with the source redacted, as events show it.
+    struct Entry: Encodable {
+        var id: String
+        var at: Timestamp
+        var error: JobError
+        /// Nil for an entry that is not a readable job (garbage, or a newer record version).
+        var job: JobSummary?
+    }
+
+    struct JobSummary: Encodable {
+        var id: String
+        var batch: String
+        var source: String
+        var chain: String
+        var attempt: Int
+        var metadata: JobMetadata.Value?
+    }
+
+    private var queue: any DeadLetterQueue {
+        get throws {
+            guard let queue = client.queue as? any DeadLetterQueue else {
+                throw APIError(.notFound, "this queue keeps no dead letters")
+            }
+            return queue
+        }
+    }
+
+    /// `GET /v1/dead-letters?limit=N`: the N oldest (1…1000, default 100), and whether there are more.
+    func list(limit text: String?) async throws -> Response {
+        struct Answer: Encodable {
+            var deadLetters: [Entry]
+            var more: Bool
+        }
+        let limit =
+            try text.map { text throws(APIError) -> Int in
+                guard let value = Int(text), (1...Self.maxLimit).contains(value) else {
+                    throw APIError(.invalidField, "'limit' must be 1…\(Self.maxLimit) (got '\(text.prefix(20))')")
+                }
+                return value
+            } ?? 100
+        let letters = try await queue.deadLetters(limit: limit + 1)
+        let entries = letters.prefix(limit).map { letter in
+            Entry(
+                id: letter.id, at: letter.at, error: letter.error,
+                job: letter.job.map { job in
+                    JobSummary(
+                        id: job.id.rawValue, batch: job.batch, source: SourceRedaction.redact(job.source), chain: job.chain,
+                        attempt: job.attempt,
+                        metadata: job.metadata.flatMap { try? RecordJSON.decoder().decode(JobMetadata.Value.self, from: Data($0.utf8)) })
+                })
+        }
+        return try APIResponse.json(.ok, Answer(deadLetters: Array(entries), more: letters.count > limit))
+    }
+
+    /// `POST /v1/dead-letters/retry` with `{"ids": [...]}` (those entries) or `{}` (all of them).
+    func retry(_ body: [UInt8]) async throws -> Response {
+        struct Request: Decodable { var ids: [String]? }
+        struct Answer: Encodable { var retried: Int }
+        let request: Request
+        do {
+            request = try JSONDecoder().decode(Request.self, from: Data(body.isEmpty ? Array("{}".utf8) : body))
+        } catch {
+            throw APIError(.invalidJSON, "the body must be {} or {\"ids\": [dead-letter ids]}")
+        }
+        return try APIResponse.json(.ok, Answer(retried: try await queue.retryDeadLetters(ids: request.ids)))
+    }
+
+    /// `DELETE /v1/dead-letters`: deletes every dead letter.
+    func purge() async throws -> Response {
+        struct Answer: Encodable { var purged: Int }
+        return try APIResponse.json(.ok, Answer(purged: try await queue.purgeDeadLetters()))
+    }
+}

@@ -1,0 +1,91 @@
+import DarkroomClient
+import DarkroomFleetStatus
+import DarkroomQueue
+import Foundation
+import Hummingbird
+import Logging
+
+/// The job endpoints over a `FleetClient`: submit, read and cancel jobs and batches. Every answer
+/// is JSON; every failure an error body (`APIResponse.failure`).
+struct JobRoutes: Sendable {
+    let client: FleetClient
+    let configuration: APIConfiguration
+    let logger: Logger
+
+    /// Which submit endpoint a body came to.
+    enum SubmitKind: String, Sendable {
+        case job = "POST /v1/jobs"
+        case batch = "POST /v1/batches"
+    }
+
+    /// Checks the body's jobs as `darkroom enqueue` does and enqueues them all, or none: 201 with
+    /// the ids when any job was new, 200 when the queue knew every one (an idempotent repeat).
+    func submit(_ body: [UInt8], kind: SubmitKind) async throws -> (HTTPResponse.Status, [UInt8]) {
+        let submission =
+            switch kind {
+            case .job: try JobSubmission.single(body, workingDirectory: configuration.workingDirectory)
+            case .batch: try JobSubmission.batch(body, workingDirectory: configuration.workingDirectory)
+            }
+        let prepared = try await client.prepare(submission.requests, defaults: submission.defaults, listName: "jobs")
+        var jobs = prepared.jobs
+        if !submission.batchGiven, submission.defaults.idFromSource || submission.requests.allSatisfy({ $0.id != nil }) {
+            // As `darkroom enqueue`: a request that names every id names its batch too, so a
+            // repeat lands in the same batch and waiting for it reports the jobs.
+            let batch = DerivedIDs.batch(for: jobs.map(\.id))
+            for index in jobs.indices { jobs[index].batch = batch }
+        }
+        let report = try await client.enqueueReport(PreparedJobs(jobs: jobs, notes: prepared.notes))
+        let answer = SubmitAnswer(jobs: jobs, report: report, notes: prepared.notes)
+        return (report.added > 0 ? .created : .ok, Array(try RecordJSON.encoder().encode(answer)))
+    }
+
+    /// `GET /v1/jobs/{id}`.
+    func job(_ id: JobID) async throws -> Response {
+        guard let view = JobView(try await client.lookup(id), id: id) else { throw Self.unknownJob(id) }
+        return try APIResponse.json(.ok, view)
+    }
+
+    /// `DELETE /v1/jobs/{id}`: drops the job when it is still queued or delayed.
+    func cancel(_ id: JobID) async throws -> Response {
+        struct Answer: Encodable {
+            var id: String
+            var cancelled: Bool
+        }
+        let dropped = try await client.cancel(jobs: [id])
+        if dropped == 0, try await client.lookup(id) == .notFound { throw Self.unknownJob(id) }
+        return try APIResponse.json(.ok, Answer(id: id.rawValue, cancelled: dropped > 0))
+    }
+
+    /// `GET /v1/batches/{batch}`.
+    func batch(_ name: String) async throws -> Response {
+        guard let progress = try await client.queue.batchProgress(name) else { throw Self.unknownBatch(name) }
+        let times = try await client.queue.batchTimes(name)
+        // The coordinator's fields, when one is registered (as `darkroom status --batch` reads them).
+        var projection: BatchProjection?
+        if let store = (client.queue as? any CoordinatorStoreProviding)?.coordinatorStore, try await store.coordinatorRegistration() != nil {
+            projection = try await store.batchProjection(name)
+        }
+        return try APIResponse.json(.ok, BatchView(batch: name, progress: progress, times: times, projection: projection))
+    }
+
+    /// `DELETE /v1/batches/{batch}`: drops its queued and delayed jobs; running ones finish.
+    func cancel(batch name: String) async throws -> Response {
+        struct Answer: Encodable {
+            var batch: String
+            var cancelled: Int
+            var running: Int
+        }
+        guard let cancellation = try await client.cancel(batch: name) else { throw Self.unknownBatch(name) }
+        return try APIResponse.json(.ok, Answer(batch: name, cancelled: cancellation.cancelled, running: cancellation.running))
+    }
+
+    static func unknownJob(_ id: JobID) -> APIError {
+        APIError(
+            .notFound,
+            "no event names job '\(SafeText.sanitized(String(id.rawValue.prefix(200))))': it is unknown, still queued, or its events were trimmed")
+    }
+
+    static func unknownBatch(_ name: String) -> APIError {
+        APIError(.notFound, "no batch '\(SafeText.sanitized(String(name.prefix(200))))': never enqueued into, or its record expired")
+    }
+}

@@ -1,0 +1,69 @@
+import DarkroomSystem
+import HTTPTypes
+
+/// A refusal or failure of the HTTP job API, with its stable code and the HTTP status it answers
+/// with (docs/http-api.md has the table). Sent as one record of a JSON error body.
+public struct APIError: CodedDarkroomError, Hashable {
+    public enum Code: String, CaseIterable, Sendable {
+        /// `--listen` is not `HOST:PORT` with a port in 0…65535.
+        case invalidAddress = "api.invalid-address"
+        /// A non-loopback listener without `--behind-tls-proxy`.
+        case tlsRequired = "api.tls-required"
+        /// The server could not listen on the address.
+        case listenFailed = "api.listen-failed"
+        /// `--output-root` or `--cache-root` is not an absolute path to a directory.
+        case invalidRoot = "api.invalid-root"
+        /// The body is not JSON, or not the JSON the endpoint takes (400).
+        case invalidJSON = "api.invalid-json"
+        /// A field of the body breaks a rule: an unknown key, a wrong type, a value out of range (422).
+        case invalidField = "api.invalid-field"
+        /// More jobs in one request than `APIConfiguration.maxJobsPerRequest` (422).
+        case tooManyJobs = "api.too-many-jobs"
+        /// The body is larger than `APIConfiguration.maxBodyBytes` (413).
+        case bodyTooLarge = "api.body-too-large"
+        /// No such job, batch or endpoint (404).
+        case notFound = "api.not-found"
+        /// An `Idempotency-Key` that is empty, too long or not printable ASCII (400).
+        case invalidIdempotencyKey = "api.invalid-idempotency-key"
+        /// An `Idempotency-Key` used before with another request body (422).
+        case idempotencyKeyReused = "api.idempotency-key-reused"
+        /// An `Idempotency-Key` whose first request is still being answered (409).
+        case idempotencyInFlight = "api.idempotency-in-flight"
+        /// The job has no output file to serve: not succeeded, or its result lives in no file (404).
+        case noOutput = "api.no-output"
+        /// The output's path is outside the configured roots, or a link on the way (404).
+        case outputRefused = "api.output-refused"
+        /// The job succeeded but its output file is gone: evicted from the cache, or deleted (410).
+        case outputGone = "api.output-gone"
+        /// Redis could not be reached (503, with `Retry-After`).
+        case unavailable = "api.unavailable"
+        /// Anything else: a bug or the machine (500).
+        case `internal` = "api.internal"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+    public var isTransient: Bool { code == .unavailable || code == .idempotencyInFlight }
+    public var systemError: Int32? { nil }
+
+    /// The HTTP status the code answers with.
+    public var status: HTTPResponse.Status {
+        switch code {
+        case .invalidJSON, .invalidIdempotencyKey: .badRequest
+        case .invalidField, .tooManyJobs, .idempotencyKeyReused: .unprocessableContent
+        case .bodyTooLarge: .contentTooLarge
+        case .notFound, .noOutput, .outputRefused: .notFound
+        case .idempotencyInFlight: .conflict
+        case .outputGone: .gone
+        case .unavailable: .serviceUnavailable
+        case .invalidAddress, .tlsRequired, .listenFailed, .invalidRoot, .internal: .internalServerError
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import DarkroomClient
+import DarkroomQueue
+import DarkroomSystem
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The HTTP job API, a swift-service-lifecycle `Service`. It keeps no state of its own — the
+/// queue, the batches and the idempotency records are in Redis — so any number of them can run
+/// behind a load balancer, and one stays useful while the coordinator fails over.
+///
+/// - `POST /v1/jobs`, `POST /v1/batches`: submit one job or up to 1000 (`JobSubmission`);
+/// - `GET`/`DELETE /v1/jobs/{id}`, `GET`/`DELETE /v1/batches/{batch}`: read or cancel;
+/// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`);
+/// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry;
+/// - `GET /v1/openapi.json`: the OpenAPI 3.1 document (`OpenAPIDocument`).
+///
+/// The endpoints are docs/http-api.md. Graceful shutdown stops taking connections and lets the
+/// requests in hand finish.
+public final class APIServer: Service, Sendable {
+    public let configuration: APIConfiguration
+    private let routes: JobRoutes
+    private let outputs: OutputRoute
+    private let idempotency: IdempotentSubmit
+    private let scope: @Sendable (Request) -> String
+    private let pool = BlockingWorkPool(threadCount: 2)
+    private let logger: Logger
+    private let onListening: @Sendable (Int) async -> Void
+
+    /// - Parameters:
+    ///   - client: the fleet the jobs go to (over `RedisStreamsQueue`, or any driver in tests).
+    ///   - idempotency: where `Idempotency-Key` answers are kept; nil refuses requests with a key.
+    ///   - scope: the scope of a request's `Idempotency-Key`; today one for everyone, with API
+    ///     keys the key's id.
+    ///   - onListening: called with the bound port once the server listens (port 0 picks one).
+    public init(
+        configuration: APIConfiguration, client: FleetClient, idempotency: (any IdempotencyStore)?, logger: Logger,
+        scope: @escaping @Sendable (Request) -> String = { _ in IdempotencyKeys.sharedScope },
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws(APIError) {
+        try configuration.validate()
+        self.configuration = configuration
+        routes = JobRoutes(client: client, configuration: configuration, logger: logger)
+        outputs = OutputRoute(
+            client: client,
+            files: OutputFiles(outputRoot: configuration.outputRoot, cacheRoot: configuration.cacheRoot, maxBytes: configuration.maxOutputBytes),
+            pool: pool)
+        self.idempotency = IdempotentSubmit(store: idempotency)
+        self.scope = scope
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let listening = Atomic<Bool>(false)
+        let idle = configuration.idleTimeout.components
+        let application = Application(
+            router: makeRouter(),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "darkroom",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
+            onServerRunning: { [onListening, logger, configuration] channel in
+                listening.store(true, ordering: .relaxed)
+                let port = channel.localAddress?.port ?? configuration.port
+                logger.info("API listening", metadata: ["address": "\(configuration.host):\(port)"])
+                await onListening(port)
+            },
+            logger: logger)
+        defer { pool.shutdown() }
+        do {
+            try await application.run()
+        } catch  where !listening.load(ordering: .relaxed) {
+            throw APIError(
+                .listenFailed,
+                "cannot listen on \(configuration.host):\(configuration.port): \(error); is another process using the port? choose another with --listen")
+        }
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: JSONErrorMiddleware())
+        let (routes, outputs, idempotency, scope) = (routes, outputs, idempotency, scope)
+        let maxBody = configuration.maxBodyBytes
+        let keyField = HTTPField.Name(IdempotencyKeys.header)!
+        for kind in [JobRoutes.SubmitKind.job, .batch] {
+            router.post(kind == .job ? "/v1/jobs" : "/v1/batches") { request, _ in
+                await Self.answer(routes.logger) {
+                    var request = request
+                    let body = Array(buffer: try await request.collectBody(upTo: maxBody))
+                    return try await idempotency.answer(
+                        key: request.headers[keyField], scope: scope(request), endpoint: kind.rawValue, body: body
+                    ) { try await routes.submit(body, kind: kind) }
+                }
+            }
+        }
+        router.get("/v1/jobs/{id}/output") { request, context in
+            await Self.answer(routes.logger) {
+                try await outputs.output(try Self.jobID(context), ifNoneMatch: request.headers[.ifNoneMatch])
+            }
+        }
+        router.get("/v1/jobs/{id}") { _, context in
+            await Self.answer(routes.logger) { try await routes.job(try Self.jobID(context)) }
+        }
+        router.delete("/v1/jobs/{id}") { _, context in
+            await Self.answer(routes.logger) { try await routes.cancel(try Self.jobID(context)) }
+        }
+        router.get("/v1/openapi.json") { _, _ in APIResponse.json(.ok, bytes: Array(OpenAPIDocument.json.utf8)) }
+        let deadLetters = DeadLetterRoutes(client: routes.client)
+        router.get("/v1/dead-letters") { request, _ in
+            await Self.answer(routes.logger) { try await deadLetters.list(limit: request.uri.queryParameters["limit"].map(String.init)) }
+        }
+        router.post("/v1/dead-letters/retry") { request, _ in
+            await Self.answer(routes.logger) {
+                var request = request
+                return try await deadLetters.retry(Array(buffer: try await request.collectBody(upTo: maxBody)))
+            }
+        }
+        router.delete("/v1/dead-letters") { _, _ in
+            await Self.answer(routes.logger) { try await deadLetters.purge() }
+        }
+        router.get("/v1/batches/{batch}") { _, context in
+            await Self.answer(routes.logger) { try await routes.batch(try Self.batchName(context)) }
+        }
+        router.delete("/v1/batches/{batch}") { _, context in
+            await Self.answer(routes.logger) { try await routes.cancel(batch: try Self.batchName(context)) }
+        }
+        return router
+    }
+
+    /// Runs a handler; any error becomes its JSON error answer (unexpected ones are logged).
+    static func answer(_ logger: Logger, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch {
+            let response = APIResponse.failure(error)
+            if response.status.code >= 500 { logger.error("request failed", metadata: ["error": "\(error)"]) }
+            return response
+        }
+    }
+
+    /// The `{id}` of the path, percent-decoded (ids may hold `/` or `#`, sent as `%2F`, `%23`).
+    static func jobID(_ context: BasicRequestContext) throws(APIError) -> JobID {
+        guard let text = context.parameters.get("id")?.removingPercentEncoding, let id = JobID(rawValue: text) else {
+            throw APIError(.notFound, "not a job id: ids are 1–200 bytes without control characters")
+        }
+        return id
+    }
+
+    /// The `{batch}` of the path, percent-decoded.
+    static func batchName(_ context: BasicRequestContext) throws(APIError) -> String {
+        guard let text = context.parameters.get("batch")?.removingPercentEncoding, JobID.isAcceptable(text) else {
+            throw APIError(.notFound, "not a batch name: names are 1–200 bytes without control characters")
+        }
+        return text
+    }
+}

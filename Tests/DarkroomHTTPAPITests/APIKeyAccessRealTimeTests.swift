@@ -97,6 +97,10 @@ struct APIKeyAccessRealTimeTests {
             #expect(intrude.status == 409)
             #expect(try Self.code(intrude) == "api.batch-not-owned")
             #expect(try await api.queue.batchProgress("a-batch")?.total == 1)
+            // An admin key adds to any batch; the batch keeps its first owner.
+            #expect(try await api.post("/v1/batches", Self.delayed.replacingOccurrences(of: "a-1", with: "c-1")).status == 201)
+            #expect(try await api.queue.batchProgress("a-batch")?.total == 2)
+            #expect(try await api.http(token: owner).get("/v1/batches/a-batch").status == 200)
 
             let cancelled = try await api.http(token: owner).perform("DELETE", "/v1/jobs/a-1")
             #expect(cancelled.status == 200)

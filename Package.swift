@@ -416,8 +416,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomHTTPAPITests",
             dependencies: [
-                "DarkroomHTTPAPI", "DarkroomClient", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomPipeline", "DarkroomOutput",
-                "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomSystem", "DarkroomTestSupport",
+                "DarkroomHTTPAPI", "DarkroomAPIKeys", "DarkroomClient", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomPipeline",
+                "DarkroomOutput", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomSystem", "DarkroomTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

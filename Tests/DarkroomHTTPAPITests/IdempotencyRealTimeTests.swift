@@ -31,7 +31,7 @@ struct IdempotencyRealTimeTests {
         try await APIHarness.with(worker: false) { api in
             let store = RedisIdempotencyStore(client: api.client)
             let fingerprint = IdempotencyKeys.fingerprint(endpoint: "POST /v1/jobs", body: Array(Self.body.utf8))
-            #expect(try await store.claim(scope: IdempotencyKeys.sharedScope, key: "busy", fingerprint: fingerprint) == .claimed)
+            #expect(try await store.claim(scope: api.keyID, key: "busy", fingerprint: fingerprint) == .claimed)
             let busy = try await api.post("/v1/jobs", Self.body, headers: [("Idempotency-Key", "busy")])
             #expect(busy.status == 409)
             #expect(busy.header("Retry-After") == "1")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomHTTPAPI
 import DarkroomQueue
@@ -21,6 +22,10 @@ struct APICommand: AsyncParsableCommand {
             It speaks plain HTTP. A --listen address other machines can reach is refused \
             (api.tls-required) unless --behind-tls-proxy says a TLS-terminating proxy is in front.
 
+            Every /v1 request but GET /v1/openapi.json needs an API key (`darkroom api-key \
+            create`), sent as `Authorization: Bearer <token>`; keys live in the same Redis, so a \
+            revocation reaches every API process within 5 s.
+
             Outputs are served from --output-root (the volume the workers write, read only) and, \
             for results kept only in the cache, --cache-root; a path under neither is not served.
 
@@ -40,6 +45,13 @@ struct APICommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The shared cache directory, for results kept only in the cache (default: $DARKROOM_CACHE_DIR).", valueName: "dir"))
     var cacheRoot: String?
 
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "Let browser pages from ORIGIN (scheme://host[:port]) call the API; repeat for more. Default: no cross-origin access.",
+            valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -51,10 +63,12 @@ struct APICommand: AsyncParsableCommand {
         let level: Logger.Level
         do {
             let (host, port) = try APIConfiguration.address(listen)
-            configuration = APIConfiguration(
+            var checked = APIConfiguration(
                 host: host, port: port, behindTLSProxy: behindTLSProxy, outputRoot: outputRoot,
                 cacheRoot: cacheRoot ?? CacheDirectory.fromEnvironment)
-            try configuration.validate()
+            checked.corsOrigins = corsOrigins
+            try checked.validate()
+            configuration = checked
             level = try ServiceLogging.level(logLevel)
         } catch let error as APIError {
             throw UsageFailure(error.message).exit()
@@ -78,7 +92,11 @@ struct APICommand: AsyncParsableCommand {
         do {
             server = try APIServer(
                 configuration: configuration, client: FleetClient(queue: queue),
-                idempotency: RedisIdempotencyStore(client: client, keyPrefix: prefix), logger: logger)
+                idempotency: RedisIdempotencyStore(client: client, keyPrefix: prefix),
+                access: APIAccess(
+                    keys: RedisAPIKeyStore(client: client, keyPrefix: prefix), limiter: RedisRateLimiter(client: client, keyPrefix: prefix),
+                    owners: RedisOwnershipStore(client: client, keyPrefix: prefix)),
+                logger: logger)
         } catch {
             throw UsageFailure(error.message).exit()
         }

@@ -4,8 +4,7 @@ import DarkroomSystem
 /// Where the answers to requests sent with an `Idempotency-Key` are kept (Redis:
 /// `RedisIdempotencyStore`), so that any API process behind the load balancer answers a repeat.
 ///
-/// A key lives in a scope — today one fixed scope for every caller (`IdempotencyKeys.sharedScope`);
-/// with API keys, the key's id, so two callers' keys never meet.
+/// A key lives in a scope: the job API uses the API key's id, so two callers' keys never meet.
 public protocol IdempotencyStore: Sendable {
     /// Claims `key` for a request whose body and endpoint hash to `fingerprint`, or says what the
     /// key already holds.
@@ -37,8 +36,6 @@ public enum IdempotencyKeys {
     public static let lifetime: Duration = .seconds(24 * 3600)
     /// How long a claim without an answer holds the key (a process that died mid-request).
     public static let inFlightLifetime: Duration = .seconds(60)
-    /// The scope of every key until requests carry an API key.
-    public static let sharedScope = "shared"
     /// The longest key, in bytes.
     public static let maxKeyBytes = 255
 

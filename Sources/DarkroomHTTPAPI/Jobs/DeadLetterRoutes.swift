@@ -1,12 +1,15 @@
+import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomQueue
 import Foundation
 import Hummingbird
 
 /// The dead-letter endpoints, over the queue's `DeadLetterQueue` (as `darkroom dlq`): list the
-/// oldest, queue them again, purge them.
+/// oldest, queue them again, purge them. Listing needs `read` (a key without `admin` sees the
+/// entries of its own jobs only); retrying and purging need `admin`.
 struct DeadLetterRoutes: Sendable {
     let client: FleetClient
+    let access: APIAccess
 
     /// The most entries one `GET /v1/dead-letters` lists.
     static let maxLimit = 1000
@@ -38,8 +41,11 @@ struct DeadLetterRoutes: Sendable {
         }
     }
 
-    /// `GET /v1/dead-letters?limit=N`: the N oldest (1…1000, default 100), and whether there are more.
-    func list(limit text: String?) async throws -> Response {
+    /// `GET /v1/dead-letters?limit=N`: the N oldest (1…1000, default 100), and whether there are
+    /// more. For a key without `admin`, the page holds only its own jobs' entries, so it may hold
+    /// fewer than N while `more` is true.
+    func list(limit text: String?, key: APIKey) async throws -> Response {
+        try key.permits(scope: .read)
         struct Answer: Encodable {
             var deadLetters: [Entry]
             var more: Bool
@@ -52,7 +58,12 @@ struct DeadLetterRoutes: Sendable {
                 return value
             } ?? 100
         let letters = try await queue.deadLetters(limit: limit + 1)
-        let entries = letters.prefix(limit).map { letter in
+        var page = Array(letters.prefix(limit))
+        if !key.has(scope: .admin) {
+            let owners = try await access.owners.owners(ofJobs: page.map { $0.job?.id.rawValue ?? "" })
+            page = zip(page, owners).filter { $0.0.job != nil && key.mayAccess(ownedBy: $0.1) }.map(\.0)
+        }
+        let entries = page.map { letter in
             Entry(
                 id: letter.id, at: letter.at, error: letter.error,
                 job: letter.job.map { job in
@@ -66,7 +77,8 @@ struct DeadLetterRoutes: Sendable {
     }
 
     /// `POST /v1/dead-letters/retry` with `{"ids": [...]}` (those entries) or `{}` (all of them).
-    func retry(_ body: [UInt8]) async throws -> Response {
+    func retry(_ body: [UInt8], key: APIKey) async throws -> Response {
+        try key.permits(scope: .admin)
         struct Request: Decodable { var ids: [String]? }
         struct Answer: Encodable { var retried: Int }
         let request: Request
@@ -79,7 +91,8 @@ struct DeadLetterRoutes: Sendable {
     }
 
     /// `DELETE /v1/dead-letters`: deletes every dead letter.
-    func purge() async throws -> Response {
+    func purge(key: APIKey) async throws -> Response {
+        try key.permits(scope: .admin)
         struct Answer: Encodable { var purged: Int }
         return try APIResponse.json(.ok, Answer(purged: try await queue.purgeDeadLetters()))
     }

@@ -1,3 +1,4 @@
+import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomFleetStatus
 import DarkroomQueue
@@ -5,11 +6,13 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The job endpoints over a `FleetClient`: submit, read and cancel jobs and batches. Every answer
-/// is JSON; every failure an error body (`APIResponse.failure`).
+/// The job endpoints over a `FleetClient`: submit, read and cancel jobs and batches, each for the
+/// request's API key (its scopes, its grants, and the work it owns). Every answer is JSON; every
+/// failure an error body (`APIResponse.failure`).
 struct JobRoutes: Sendable {
     let client: FleetClient
     let configuration: APIConfiguration
+    let access: APIAccess
     let logger: Logger
 
     /// Which submit endpoint a body came to.
@@ -18,9 +21,11 @@ struct JobRoutes: Sendable {
         case batch = "POST /v1/batches"
     }
 
-    /// Checks the body's jobs as `darkroom enqueue` does and enqueues them all, or none: 201 with
-    /// the ids when any job was new, 200 when the queue knew every one (an idempotent repeat).
-    func submit(_ body: [UInt8], kind: SubmitKind) async throws -> (HTTPResponse.Status, [UInt8]) {
+    /// Checks the body's jobs as `darkroom enqueue` does, and against `key`'s grants, and enqueues
+    /// them all, or none: 201 with the ids when any job was new, 200 when the queue knew every one
+    /// (an idempotent repeat). The key is recorded as the owner of the jobs and their batches.
+    func submit(_ body: [UInt8], kind: SubmitKind, key: APIKey) async throws -> (HTTPResponse.Status, [UInt8]) {
+        try key.permits(scope: .submit)
         let submission =
             switch kind {
             case .job: try JobSubmission.single(body, workingDirectory: configuration.workingDirectory)
@@ -34,19 +39,51 @@ struct JobRoutes: Sendable {
             let batch = DerivedIDs.batch(for: jobs.map(\.id))
             for index in jobs.indices { jobs[index].batch = batch }
         }
+        try permit(jobs, key: key, locate: kind == .batch && jobs.count == submission.requests.count)
+        try await recordOwner(key, of: jobs)
         let report = try await client.enqueueReport(PreparedJobs(jobs: jobs, notes: prepared.notes))
         let answer = SubmitAnswer(jobs: jobs, report: report, notes: prepared.notes)
         return (report.added > 0 ? .created : .ok, Array(try RecordJSON.encoder().encode(answer)))
     }
 
+    /// Every job must pass `key.permits(job:)` (source, output, priority), or nothing is enqueued;
+    /// `locate` names the refused job's place in the request (`jobs:3`).
+    private func permit(_ jobs: [Job], key: APIKey, locate: Bool) throws(KeyRefusal) {
+        for (index, job) in jobs.enumerated() {
+            do { try key.permits(job: job) } catch { throw KeyRefusal(error: error, location: locate ? "jobs:\(index + 1)" : nil) }
+        }
+    }
+
+    /// Records `key` as the owner of `jobs` and their batches before they are enqueued, so a job
+    /// is never in the queue unowned; a batch of another key's (or the CLI's) refuses the request.
+    private func recordOwner(_ key: APIKey, of jobs: [Job]) async throws {
+        let now = Timestamp.now()
+        let delay = jobs.compactMap(\.notBefore).max().map { $0.duration(since: now) } ?? .zero
+        var batches: [String] = []
+        for job in jobs where !batches.contains(job.batch) { batches.append(job.batch) }
+        let refused = try await access.owners.record(
+            owner: key.id, isAdmin: key.has(scope: .admin), batches: batches, jobs: jobs.map(\.id.rawValue),
+            lifetime: Ownership.lifetime + max(delay, .zero))
+        if let refused {
+            throw APIError(
+                .batchNotOwned,
+                "the batch '\(SafeText.sanitized(String(refused.prefix(200))))' holds work this API key did not submit; name another batch")
+        }
+    }
+
     /// `GET /v1/jobs/{id}`.
-    func job(_ id: JobID) async throws -> Response {
+    func job(_ id: JobID, key: APIKey) async throws -> Response {
+        try key.permits(scope: .read)
+        try await access.requireAccess(key, job: id.rawValue, unknown: Self.unknownJob(id))
         guard let view = JobView(try await client.lookup(id), id: id) else { throw Self.unknownJob(id) }
         return try APIResponse.json(.ok, view)
     }
 
-    /// `DELETE /v1/jobs/{id}`: drops the job when it is still queued or delayed.
-    func cancel(_ id: JobID) async throws -> Response {
+    /// `DELETE /v1/jobs/{id}`: drops the job when it is still queued or delayed. A key cancels
+    /// what it submitted (`submit`), or anything (`admin`).
+    func cancel(_ id: JobID, key: APIKey) async throws -> Response {
+        try Self.permitsCancel(key)
+        try await access.requireAccess(key, job: id.rawValue, unknown: Self.unknownJob(id))
         struct Answer: Encodable {
             var id: String
             var cancelled: Bool
@@ -57,7 +94,9 @@ struct JobRoutes: Sendable {
     }
 
     /// `GET /v1/batches/{batch}`.
-    func batch(_ name: String) async throws -> Response {
+    func batch(_ name: String, key: APIKey) async throws -> Response {
+        try key.permits(scope: .read)
+        try await access.requireAccess(key, batch: name, unknown: Self.unknownBatch(name))
         guard let progress = try await client.queue.batchProgress(name) else { throw Self.unknownBatch(name) }
         let times = try await client.queue.batchTimes(name)
         // The coordinator's fields, when one is registered (as `darkroom status --batch` reads them).
@@ -69,7 +108,9 @@ struct JobRoutes: Sendable {
     }
 
     /// `DELETE /v1/batches/{batch}`: drops its queued and delayed jobs; running ones finish.
-    func cancel(batch name: String) async throws -> Response {
+    func cancel(batch name: String, key: APIKey) async throws -> Response {
+        try Self.permitsCancel(key)
+        try await access.requireAccess(key, batch: name, unknown: Self.unknownBatch(name))
         struct Answer: Encodable {
             var batch: String
             var cancelled: Int
@@ -77,6 +118,12 @@ struct JobRoutes: Sendable {
         }
         guard let cancellation = try await client.cancel(batch: name) else { throw Self.unknownBatch(name) }
         return try APIResponse.json(.ok, Answer(batch: name, cancelled: cancellation.cancelled, running: cancellation.running))
+    }
+
+    /// Cancelling is undoing a submit: a key with `submit` cancels its own work, `admin` anyone's.
+    static func permitsCancel(_ key: APIKey) throws(APIKeyError) {
+        if key.has(scope: .admin) { return }
+        try key.permits(scope: .submit)
     }
 
     static func unknownJob(_ id: JobID) -> APIError {

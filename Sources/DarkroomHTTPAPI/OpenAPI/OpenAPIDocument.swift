@@ -15,6 +15,53 @@ enum OpenAPIDocument {
              }
             },
             "description": "A refusal or failure"
+           },
+           "Forbidden": {
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Errors"
+              }
+             }
+            },
+            "description": "The key lacks the scope, or a job is outside its grants (apikey.*)"
+           },
+           "RateLimited": {
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Errors"
+              }
+             }
+            },
+            "description": "The key's rate limit is spent (apikey.rate-limited)",
+            "headers": {
+             "Retry-After": {
+              "description": "Whole seconds until the key has a token again",
+              "schema": {
+               "minimum": 1,
+               "type": "integer"
+              }
+             }
+            }
+           },
+           "Unauthenticated": {
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Errors"
+              }
+             }
+            },
+            "description": "No token, a malformed or unknown one, or a revoked key's (apikey.unauthenticated)",
+            "headers": {
+             "WWW-Authenticate": {
+              "schema": {
+               "const": "Bearer",
+               "type": "string"
+              }
+             }
+            }
            }
           },
           "schemas": {
@@ -555,6 +602,13 @@ enum OpenAPIDocument {
             ],
             "type": "object"
            }
+          },
+          "securitySchemes": {
+           "bearer": {
+            "description": "An API key's token, `dk_…` (`darkroom api-key create`); docs/http-api.md, \"Keys, scopes and limits\".",
+            "scheme": "bearer",
+            "type": "http"
+           }
           }
          },
          "info": {
@@ -613,6 +667,12 @@ enum OpenAPIDocument {
              "400": {
               "$ref": "#/components/responses/Error"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "409": {
               "$ref": "#/components/responses/Error"
              },
@@ -621,6 +681,9 @@ enum OpenAPIDocument {
              },
              "422": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -655,8 +718,17 @@ enum OpenAPIDocument {
               },
               "description": "Cancelled"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -689,8 +761,17 @@ enum OpenAPIDocument {
               },
               "description": "The batch"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -723,8 +804,17 @@ enum OpenAPIDocument {
               },
               "description": "Purged"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -759,11 +849,20 @@ enum OpenAPIDocument {
               },
               "description": "The oldest dead letters"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
              },
              "422": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -817,11 +916,20 @@ enum OpenAPIDocument {
              "400": {
               "$ref": "#/components/responses/Error"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
              },
              "413": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -881,6 +989,12 @@ enum OpenAPIDocument {
              "400": {
               "$ref": "#/components/responses/Error"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "409": {
               "$ref": "#/components/responses/Error"
              },
@@ -889,6 +1003,9 @@ enum OpenAPIDocument {
              },
              "422": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -923,8 +1040,17 @@ enum OpenAPIDocument {
               },
               "description": "Cancelled or not"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -957,8 +1083,17 @@ enum OpenAPIDocument {
               },
               "description": "The job"
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -1024,11 +1159,20 @@ enum OpenAPIDocument {
                }
               }
              },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
              "404": {
               "$ref": "#/components/responses/Error"
              },
              "410": {
               "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
              },
              "500": {
               "$ref": "#/components/responses/Error"
@@ -1053,10 +1197,16 @@ enum OpenAPIDocument {
               },
               "description": "This document"
              }
-            }
+            },
+            "security": []
            }
           }
-         }
+         },
+         "security": [
+          {
+           "bearer": []
+          }
+         ]
         }
         """#
 }

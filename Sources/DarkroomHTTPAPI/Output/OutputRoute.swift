@@ -1,3 +1,4 @@
+import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomQueue
 import DarkroomSystem
@@ -12,8 +13,12 @@ struct OutputRoute: Sendable {
     let files: OutputFiles
     /// The file is read off the cooperative threads.
     let pool: BlockingWorkPool
+    let access: APIAccess
 
-    func output(_ id: JobID, ifNoneMatch: String?) async throws -> Response {
+    /// Needs `read`, and a job of the key's own unless it has `admin`.
+    func output(_ id: JobID, ifNoneMatch: String?, key: APIKey) async throws -> Response {
+        try key.permits(scope: .read)
+        try await access.requireAccess(key, job: id.rawValue, unknown: JobRoutes.unknownJob(id))
         let status = try await client.lookup(id)
         if status == .notFound { throw JobRoutes.unknownJob(id) }
         guard case .ended(let event) = status, event.type == .succeeded, let result = event.result else {

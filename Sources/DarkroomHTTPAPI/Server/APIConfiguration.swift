@@ -24,6 +24,9 @@ public struct APIConfiguration: Sendable {
     /// A connection that sends or reads nothing for this long is closed (a client that stalls
     /// mid-request, or an idle keep-alive connection).
     public var idleTimeout: Duration = .seconds(30)
+    /// The origins browsers may call the API from (`--cors-origin`, e.g. `https://app.example.com`);
+    /// empty, the default: no cross-origin access.
+    public var corsOrigins: [String] = []
     /// Where relative sources and output directories start from (`/`: an API client names
     /// absolute paths).
     public var workingDirectory: String
@@ -56,6 +59,13 @@ public struct APIConfiguration: Sendable {
         return (host, port)
     }
 
+    /// Whether `text` is an origin as browsers send it: `http(s)://host[:port]`, no path, no `*`.
+    static func isOrigin(_ text: String) -> Bool {
+        let parts = text.split(separator: "://", maxSplits: 1).map(String.init)
+        guard parts.count == 2, ["http", "https"].contains(parts[0]), let authority = parts.last, !authority.isEmpty else { return false }
+        return authority.allSatisfy { $0.isLetter || $0.isNumber || "-.:[]".contains($0) }
+    }
+
     /// Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or `::1`.
     public var listensOnLoopback: Bool {
         if ["localhost", "::1", "0:0:0:0:0:0:0:1"].contains(host) { return true }
@@ -76,6 +86,9 @@ public struct APIConfiguration: Sendable {
             if let root, !root.hasPrefix("/") || root.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) {
                 throw APIError(.invalidRoot, "\(flag) must be an absolute path without '.' or '..' (got '\(root)')")
             }
+        }
+        for origin in corsOrigins where !Self.isOrigin(origin) {
+            throw APIError(.invalidOrigin, "--cors-origin must be an origin, scheme://host[:port] without a path (got '\(origin.prefix(200))')")
         }
     }
 }

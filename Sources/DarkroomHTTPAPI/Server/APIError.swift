@@ -13,6 +13,8 @@ public struct APIError: CodedDarkroomError, Hashable {
         case listenFailed = "api.listen-failed"
         /// `--output-root` or `--cache-root` is not an absolute path to a directory.
         case invalidRoot = "api.invalid-root"
+        /// A `--cors-origin` that is not `http(s)://host[:port]`.
+        case invalidOrigin = "api.invalid-origin"
         /// The body is not JSON, or not the JSON the endpoint takes (400).
         case invalidJSON = "api.invalid-json"
         /// A field of the body breaks a rule: an unknown key, a wrong type, a value out of range (422).
@@ -35,6 +37,11 @@ public struct APIError: CodedDarkroomError, Hashable {
         case outputRefused = "api.output-refused"
         /// The job succeeded but its output file is gone: evicted from the cache, or deleted (410).
         case outputGone = "api.output-gone"
+        /// A CORS preflight from an origin `--cors-origin` does not list (403).
+        case originNotAllowed = "api.origin-not-allowed"
+        /// A submit names a batch another key's work is in, or one the CLI made; only `admin`
+        /// keys add to those (409).
+        case batchNotOwned = "api.batch-not-owned"
         /// Redis could not be reached (503, with `Retry-After`).
         case unavailable = "api.unavailable"
         /// Anything else: a bug or the machine (500).
@@ -60,10 +67,11 @@ public struct APIError: CodedDarkroomError, Hashable {
         case .invalidField, .tooManyJobs, .idempotencyKeyReused: .unprocessableContent
         case .bodyTooLarge: .contentTooLarge
         case .notFound, .noOutput, .outputRefused: .notFound
-        case .idempotencyInFlight: .conflict
+        case .idempotencyInFlight, .batchNotOwned: .conflict
+        case .originNotAllowed: .forbidden
         case .outputGone: .gone
         case .unavailable: .serviceUnavailable
-        case .invalidAddress, .tlsRequired, .listenFailed, .invalidRoot, .internal: .internalServerError
+        case .invalidAddress, .tlsRequired, .listenFailed, .invalidRoot, .invalidOrigin, .internal: .internalServerError
         }
     }
 }

@@ -1,3 +1,4 @@
+import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomQueue
 import DarkroomSystem
@@ -19,6 +20,9 @@ import Synchronization
 /// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry;
 /// - `GET /v1/openapi.json`: the OpenAPI 3.1 document (`OpenAPIDocument`).
 ///
+/// Every `/v1` route but the OpenAPI document needs an API key (`AuthenticationMiddleware`), and
+/// each checks the key's scope and, without `admin`, that the work is the key's own.
+///
 /// The endpoints are docs/http-api.md. Graceful shutdown stops taking connections and lets the
 /// requests in hand finish.
 public final class APIServer: Service, Sendable {
@@ -26,31 +30,30 @@ public final class APIServer: Service, Sendable {
     private let routes: JobRoutes
     private let outputs: OutputRoute
     private let idempotency: IdempotentSubmit
-    private let scope: @Sendable (Request) -> String
+    private let access: APIAccess
     private let pool = BlockingWorkPool(threadCount: 2)
     private let logger: Logger
     private let onListening: @Sendable (Int) async -> Void
 
     /// - Parameters:
     ///   - client: the fleet the jobs go to (over `RedisStreamsQueue`, or any driver in tests).
-    ///   - idempotency: where `Idempotency-Key` answers are kept; nil refuses requests with a key.
-    ///   - scope: the scope of a request's `Idempotency-Key`; today one for everyone, with API
-    ///     keys the key's id.
+    ///   - idempotency: where `Idempotency-Key` answers are kept, scoped by the API key's id; nil
+    ///     refuses requests with an `Idempotency-Key`.
+    ///   - access: the API keys, their rate limits and who owns which work.
     ///   - onListening: called with the bound port once the server listens (port 0 picks one).
     public init(
-        configuration: APIConfiguration, client: FleetClient, idempotency: (any IdempotencyStore)?, logger: Logger,
-        scope: @escaping @Sendable (Request) -> String = { _ in IdempotencyKeys.sharedScope },
+        configuration: APIConfiguration, client: FleetClient, idempotency: (any IdempotencyStore)?, access: APIAccess, logger: Logger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(APIError) {
         try configuration.validate()
         self.configuration = configuration
-        routes = JobRoutes(client: client, configuration: configuration, logger: logger)
+        routes = JobRoutes(client: client, configuration: configuration, access: access, logger: logger)
         outputs = OutputRoute(
             client: client,
             files: OutputFiles(outputRoot: configuration.outputRoot, cacheRoot: configuration.cacheRoot, maxBytes: configuration.maxOutputBytes),
-            pool: pool)
+            pool: pool, access: access)
         self.idempotency = IdempotentSubmit(store: idempotency)
-        self.scope = scope
+        self.access = access
         self.logger = logger
         self.onListening = onListening
     }
@@ -81,53 +84,61 @@ public final class APIServer: Service, Sendable {
         }
     }
 
-    func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
+    func makeRouter() -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        // CORS outermost: a preflight carries no token, and refusals get the CORS headers too.
+        if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(configuration.corsOrigins))) }
         router.add(middleware: JSONErrorMiddleware())
-        let (routes, outputs, idempotency, scope) = (routes, outputs, idempotency, scope)
+        router.add(middleware: AuthenticationMiddleware(access: access))
+        let (routes, outputs, idempotency) = (routes, outputs, idempotency)
         let maxBody = configuration.maxBodyBytes
         let keyField = HTTPField.Name(IdempotencyKeys.header)!
         for kind in [JobRoutes.SubmitKind.job, .batch] {
-            router.post(kind == .job ? "/v1/jobs" : "/v1/batches") { request, _ in
+            router.post(kind == .job ? "/v1/jobs" : "/v1/batches") { request, context in
                 await Self.answer(routes.logger) {
+                    let key = try context.requireKey()
                     var request = request
                     let body = Array(buffer: try await request.collectBody(upTo: maxBody))
+                    // Keyed by the API key's id: two callers' Idempotency-Keys never meet.
                     return try await idempotency.answer(
-                        key: request.headers[keyField], scope: scope(request), endpoint: kind.rawValue, body: body
-                    ) { try await routes.submit(body, kind: kind) }
+                        key: request.headers[keyField], scope: key.id, endpoint: kind.rawValue, body: body
+                    ) { try await routes.submit(body, kind: kind, key: key) }
                 }
             }
         }
         router.get("/v1/jobs/{id}/output") { request, context in
             await Self.answer(routes.logger) {
-                try await outputs.output(try Self.jobID(context), ifNoneMatch: request.headers[.ifNoneMatch])
+                try await outputs.output(try Self.jobID(context), ifNoneMatch: request.headers[.ifNoneMatch], key: try context.requireKey())
             }
         }
         router.get("/v1/jobs/{id}") { _, context in
-            await Self.answer(routes.logger) { try await routes.job(try Self.jobID(context)) }
+            await Self.answer(routes.logger) { try await routes.job(try Self.jobID(context), key: try context.requireKey()) }
         }
         router.delete("/v1/jobs/{id}") { _, context in
-            await Self.answer(routes.logger) { try await routes.cancel(try Self.jobID(context)) }
+            await Self.answer(routes.logger) { try await routes.cancel(try Self.jobID(context), key: try context.requireKey()) }
         }
         router.get("/v1/openapi.json") { _, _ in APIResponse.json(.ok, bytes: Array(OpenAPIDocument.json.utf8)) }
-        let deadLetters = DeadLetterRoutes(client: routes.client)
-        router.get("/v1/dead-letters") { request, _ in
-            await Self.answer(routes.logger) { try await deadLetters.list(limit: request.uri.queryParameters["limit"].map(String.init)) }
-        }
-        router.post("/v1/dead-letters/retry") { request, _ in
+        let deadLetters = DeadLetterRoutes(client: routes.client, access: access)
+        router.get("/v1/dead-letters") { request, context in
             await Self.answer(routes.logger) {
-                var request = request
-                return try await deadLetters.retry(Array(buffer: try await request.collectBody(upTo: maxBody)))
+                try await deadLetters.list(limit: request.uri.queryParameters["limit"].map(String.init), key: try context.requireKey())
             }
         }
-        router.delete("/v1/dead-letters") { _, _ in
-            await Self.answer(routes.logger) { try await deadLetters.purge() }
+        router.post("/v1/dead-letters/retry") { request, context in
+            await Self.answer(routes.logger) {
+                let key = try context.requireKey()
+                var request = request
+                return try await deadLetters.retry(Array(buffer: try await request.collectBody(upTo: maxBody)), key: key)
+            }
+        }
+        router.delete("/v1/dead-letters") { _, context in
+            await Self.answer(routes.logger) { try await deadLetters.purge(key: try context.requireKey()) }
         }
         router.get("/v1/batches/{batch}") { _, context in
-            await Self.answer(routes.logger) { try await routes.batch(try Self.batchName(context)) }
+            await Self.answer(routes.logger) { try await routes.batch(try Self.batchName(context), key: try context.requireKey()) }
         }
         router.delete("/v1/batches/{batch}") { _, context in
-            await Self.answer(routes.logger) { try await routes.cancel(batch: try Self.batchName(context)) }
+            await Self.answer(routes.logger) { try await routes.cancel(batch: try Self.batchName(context), key: try context.requireKey()) }
         }
         return router
     }
@@ -144,7 +155,7 @@ public final class APIServer: Service, Sendable {
     }
 
     /// The `{id}` of the path, percent-decoded (ids may hold `/` or `#`, sent as `%2F`, `%23`).
-    static func jobID(_ context: BasicRequestContext) throws(APIError) -> JobID {
+    static func jobID(_ context: APIRequestContext) throws(APIError) -> JobID {
         guard let text = context.parameters.get("id")?.removingPercentEncoding, let id = JobID(rawValue: text) else {
             throw APIError(.notFound, "not a job id: ids are 1–200 bytes without control characters")
         }
@@ -152,7 +163,7 @@ public final class APIServer: Service, Sendable {
     }
 
     /// The `{batch}` of the path, percent-decoded.
-    static func batchName(_ context: BasicRequestContext) throws(APIError) -> String {
+    static func batchName(_ context: APIRequestContext) throws(APIError) -> String {
         guard let text = context.parameters.get("batch")?.removingPercentEncoding, JobID.isAcceptable(text) else {
             throw APIError(.notFound, "not a batch name: names are 1–200 bytes without control characters")
         }

@@ -1,3 +1,4 @@
+import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomQueue
 import DarkroomSystem
@@ -5,7 +6,8 @@ import Foundation
 import Hummingbird
 
 /// One error in a JSON error body: `{"errors": [ErrorRecord…]}`. `code` is stable (the CLI's for
-/// a refused job: `chain.*`, `name.*`, `enqueue.*`; `api.*` for the API's own); `location` says
+/// a refused job: `chain.*`, `name.*`, `enqueue.*`; `apikey.*` for a key's refusal; `api.*` for
+/// the API's own); `location` says
 /// where (`jobs:3` is the third job of the request); `column` is the 1-based column of a bad chain.
 public struct ErrorRecord: Codable, Sendable, Equatable {
     public var code: String
@@ -65,10 +67,16 @@ enum APIResponse {
         (try? RecordJSON.encoder().encode(ErrorBody(errors: records))).map(Array.init) ?? Array(#"{"errors":[]}"#.utf8)
     }
 
-    /// The answer for any error a handler throws.
+    /// The answer for any error a handler throws; a key's refusal carries its headers:
+    /// `WWW-Authenticate: Bearer` with 401, `Retry-After` with 429.
     static func failure(_ error: any Error) -> Response {
         let (status, records) = failureRecords(error)
-        return errors(status, records)
+        var response = errors(status, records)
+        if let error = (error as? APIKeyError) ?? (error as? KeyRefusal)?.error {
+            if error.code == .unauthenticated { response.headers[.wwwAuthenticate] = "Bearer" }
+            if let seconds = error.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }
+        }
+        return response
     }
 
     /// The status and records for any error a handler throws: an `APIError` with its status, a
@@ -78,6 +86,13 @@ enum APIResponse {
         switch error {
         case let error as APIError:
             return (error.status, [ErrorRecord(error)])
+        case let error as APIKeyError:
+            return (HTTPResponse.Status(code: error.httpStatus), [ErrorRecord(code: error.code.rawValue, message: error.message)])
+        case let refusal as KeyRefusal:
+            return (
+                HTTPResponse.Status(code: refusal.error.httpStatus),
+                [ErrorRecord(code: refusal.error.code.rawValue, message: refusal.error.message, location: refusal.location)]
+            )
         case let refusal as EnqueueRefusal:
             return (.unprocessableContent, refusal.problems.map(ErrorRecord.init))
         case let error as any HTTPResponseError where error.status == .contentTooLarge:

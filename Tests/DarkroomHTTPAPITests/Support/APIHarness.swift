@@ -1,3 +1,4 @@
+import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomHTTPAPI
 import DarkroomOutput
@@ -13,30 +14,45 @@ import ServiceLifecycle
 
 /// The job API on a free loopback port over a real redis-server, with (optionally) an in-process
 /// worker reading `in/` and writing under `out/` of a scratch directory; run as a ServiceGroup
-/// in a task until `stop()`.
+/// in a task until `stop()`. `http` sends the token of an `admin` + `submit` key granted `in/`
+/// and `out/`, made in the test's Redis.
 final class APIHarness: Sendable {
     let redis: RedisTestServer
     let client: RedisClient
     let queue: RedisStreamsQueue
+    let keys: RedisAPIKeyStore
     let directory: String
     let port: Int
+    /// The id and token of the harness's `admin` + `submit` key.
+    let keyID: String
+    let token: String
     private let task: Task<Void, any Error>
 
     static let silent = Logger(label: "darkroom.api.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    init(worker: Bool = true) async throws {
+    init(worker: Bool = true, corsOrigins: [String] = []) async throws {
         redis = try RedisTestServer()
         client = RedisClient(url: try RedisURL(redis.url))
         queue = RedisStreamsQueue(client: client)
+        keys = RedisAPIKeyStore(client: client)
         directory = try TestImages.makeDirectory("api")
         for folder in ["in", "out", "cache"] {
             try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
         }
+        let created = try await keys.create(
+            APIKeyRequest(
+                name: "harness", scopes: [.submit, .admin],
+                grants: APIKeyGrants(
+                    sources: APIKeyGrants.defaultSources + [directory + "/in"], outputs: [directory + "/out"], maxPriority: .high),
+                rateLimit: APIRateLimit(perSecond: 100_000, burst: 100_000)))
+        (keyID, token) = (created.key.id, created.token.reveal())
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        var configuration = APIConfiguration(host: "127.0.0.1", port: 0, outputRoot: directory + "/out", cacheRoot: directory + "/cache")
+        configuration.corsOrigins = corsOrigins
         let server = try APIServer(
-            configuration: APIConfiguration(host: "127.0.0.1", port: 0, outputRoot: directory + "/out", cacheRoot: directory + "/cache"),
-            client: FleetClient(queue: queue), idempotency: RedisIdempotencyStore(client: client), logger: Self.silent,
-            onListening: { portSink.yield($0) })
+            configuration: configuration, client: FleetClient(queue: queue), idempotency: RedisIdempotencyStore(client: client),
+            access: APIAccess(keys: keys, limiter: RedisRateLimiter(client: client), owners: RedisOwnershipStore(client: client)),
+            logger: Self.silent, onListening: { portSink.yield($0) })
         var services: [any Service] = [server]
         if worker {
             var pipeline = ImagePipeline.Configuration()
@@ -61,8 +77,8 @@ final class APIHarness: Sendable {
     }
 
     /// Runs `body` with a harness, and stops it however `body` ends.
-    static func with(worker: Bool = true, _ body: (APIHarness) async throws -> Void) async throws {
-        let api = try await APIHarness(worker: worker)
+    static func with(worker: Bool = true, corsOrigins: [String] = [], _ body: (APIHarness) async throws -> Void) async throws {
+        let api = try await APIHarness(worker: worker, corsOrigins: corsOrigins)
         do {
             try await body(api)
         } catch {
@@ -72,7 +88,25 @@ final class APIHarness: Sendable {
         await api.stop()
     }
 
-    var http: HTTPTestClient { HTTPTestClient(port: port) }
+    /// The API as the harness's `admin` + `submit` key.
+    var http: KeyedHTTPClient { http(token: token) }
+
+    /// The API as the key of `token`, or with no `Authorization` at all.
+    func http(token: String?) -> KeyedHTTPClient { KeyedHTTPClient(client: HTTPTestClient(port: port), token: token) }
+
+    /// Makes a key in the test's Redis and returns its id and token; by default `submit` + `read`
+    /// with the harness's grants.
+    func key(
+        _ name: String, scopes: Set<APIScope> = [.submit, .read], sources: [String]? = nil,
+        rateLimit: APIRateLimit = APIRateLimit(perSecond: 100_000, burst: 100_000)
+    ) async throws -> (id: String, token: String) {
+        let created = try await keys.create(
+            APIKeyRequest(
+                name: name, scopes: scopes,
+                grants: APIKeyGrants(sources: sources ?? APIKeyGrants.defaultSources + [directory + "/in"], outputs: [directory + "/out"]),
+                rateLimit: rateLimit))
+        return (created.key.id, created.token.reveal())
+    }
 
     /// Writes a small PNG to `in/name` and returns its path.
     func image(_ name: String) throws -> String {
@@ -81,9 +115,9 @@ final class APIHarness: Sendable {
         return path
     }
 
-    /// POSTs `json` to `path`.
+    /// POSTs `json` to `path` as the harness's key.
     func post(_ path: String, _ json: String, headers: [(String, String)] = []) async throws -> HTTPTestClient.Reply {
-        try await http.perform("POST", path, headers: [("Content-Type", "application/json")] + headers, body: Array(json.utf8))
+        try await http.post(path, json, headers: headers)
     }
 
     /// The reply's body as a JSON object.

@@ -14,7 +14,7 @@ enum TopScreen {
         let latency = [("p50", 0.5), ("p95", 0.95), ("p99", 0.99)].map { name, q in
             "\(name) " + (model.quantile(q).map(milliseconds) ?? "-")
         }
-        lines.append("Latency     start → end: " + latency.joined(separator: " · "))
+        lines.append("Latency     last attempt start → end: " + latency.joined(separator: " · "))
         lines.append("")
         let queues = JobPriority.allCases.sorted().map { priority -> String in
             let queue = status.queues[priority.rawValue]

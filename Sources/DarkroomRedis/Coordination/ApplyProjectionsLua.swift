@@ -27,7 +27,9 @@ extension CoordinatorScripts {
     /// (total − ended − running, at least 0), `p50Ms` and `p95Ms` (the bucket's geometric middle)
     /// are rewritten at the end, and the batch is listed in `{p}:batches` (name → last update, the
     /// newest 1000). Terminal events are counted per second of their time in `{p}:throughput`
-    /// (second → count; seconds older than 10 minutes are dropped). `failed` and `dead` events
+    /// (second → count; seconds older than 10 minutes are dropped), and per minute of their time
+    /// in `{p}:minute:<unix minute>` (`n` → jobs ended, `b<bucket>` → how many of them had a known
+    /// start, in the batches' duration buckets; each hash expires 2 hours after its last write). `failed` and `dead` events
     /// are pushed onto `{p}:failures`, the newest 50 kept.
     static let apply = RedisScript(
         """
@@ -82,6 +84,7 @@ extension CoordinatorScripts {
         end
 
         local ended, seconds, failures = {}, {}, 0
+        local minutes, minuteOrder = {}, {}
         for i = 8, #ARGV, 7 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
           local at, json = tonumber(ARGV[i + 5]), ARGV[i + 6]
@@ -102,9 +105,11 @@ extension CoordinatorScripts {
               local state = kind
               if retry then state = 'retrying' end
               j.durationMs = nil
+              local timed = nil
               if state ~= 'retrying' and j.state == 'running' and j.startedAt then
                 local ms = math.max(at - j.startedAt, 0)
                 j.durationMs = ms
+                timed = bucketOf(ms)
                 if batch ~= '' then
                   local bucket = bucketOf(ms)
                   times[batch][bucket] = (times[batch][bucket] or 0) + 1
@@ -119,6 +124,15 @@ extension CoordinatorScripts {
                 local second = math.floor(at / 1000)
                 if not ended[second] then ended[second] = 0 seconds[#seconds + 1] = second end
                 ended[second] = ended[second] + 1
+                local minute = math.floor(at / 60000)
+                local m = minutes[minute]
+                if not m then
+                  m = { n = 0, b = {} }
+                  minutes[minute] = m
+                  minuteOrder[#minuteOrder + 1] = minute
+                end
+                m.n = m.n + 1
+                if timed then m.b[timed] = (m.b[timed] or 0) + 1 end
               end
               if w then
                 if state ~= 'retrying' then w.done = w.done + 1 end
@@ -229,6 +243,16 @@ extension CoordinatorScripts {
         if listed > 1000 then redis.call('ZREMRANGEBYRANK', prefix .. ':batches', 0, listed - 1001) end
 
         if failures > 0 then redis.call('LTRIM', prefix .. ':failures', 0, 49) end
+
+        -- The per-minute series the dashboard's chart opens with: a hash per minute that
+        -- expires two hours after its last write, so the series bounds itself.
+        for _, minute in ipairs(minuteOrder) do
+          local m = minutes[minute]
+          local minuteKey = prefix .. ':minute:' .. minute
+          redis.call('HINCRBY', minuteKey, 'n', m.n)
+          for bucket, n in pairs(m.b) do redis.call('HINCRBY', minuteKey, 'b' .. bucket, n) end
+          redis.call('PEXPIRE', minuteKey, 7200000)
+        end
 
         local throughput = prefix .. ':throughput'
         for _, second in ipairs(seconds) do redis.call('HINCRBY', throughput, second, ended[second]) end

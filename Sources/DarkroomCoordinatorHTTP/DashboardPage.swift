@@ -8,8 +8,10 @@
 /// also polls `/status` (`FleetStatus`) every two seconds (totals, queue depth and lag per
 /// priority, live workers, batches with progress bars, the latest failures). Every request
 /// carries the session cookie that `/?token=…` set. Elements have stable ids and `data-` attributes for tests:
-/// `#batches [data-batch]` (with `data-finished` and `data-total`), `#workers [data-worker]`
-/// (with `data-state`), `#queue [data-priority]`, `#failures [data-code]`, `#chart`,
+/// `#batches [data-batch]` (with `data-finished`, `data-total` and `data-cancelled`),
+/// `#workers [data-worker]` (with `data-state`), `#queue [data-priority]`, `#failures [data-code]`,
+/// `#failure-codes [data-failure-code]` (with `data-final` and `data-retried`: the chart's hour of
+/// failures by code, from the same per-minute series), `#chart`,
 /// `#connection` (`data-state` = `live` once events flow), `#status-updated`.
 enum DashboardPage {
     static let html = """
@@ -28,7 +30,9 @@ enum DashboardPage {
         #connection { font-size:.8rem; padding:.15rem .5rem; border-radius:1rem; background:#eee; }
         #connection[data-state=live] { background:#dff3e6; color:var(--ok); }
         #connection[data-state=error] { background:#fbe3e1; color:var(--bad); }
-        main { display:grid; grid-template-columns:repeat(auto-fit, minmax(420px, 1fr)); gap:1rem; padding:1rem 1.2rem; }
+        main { display:grid; grid-template-columns:repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap:1rem; padding:1rem 1.2rem; }
+        /* A grid item may shrink below its content's width, so a long message wraps inside its card. */
+        main > section { min-width:0; }
         section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:.8rem 1rem; }
         section h2 { font-size:.9rem; text-transform:uppercase; letter-spacing:.05em; color:var(--muted); margin:0 0 .6rem; }
         table { width:100%; border-collapse:collapse; }
@@ -39,7 +43,12 @@ enum DashboardPage {
         .batch { margin:.4rem 0 .7rem; }
         .batch .label { display:flex; justify-content:space-between; font-size:.85rem; }
         .bar { height:10px; background:#e8ebf2; border-radius:5px; overflow:hidden; display:flex; }
-        .bar .ok { background:var(--ok); } .bar .bad { background:var(--bad); }
+        .bar .ok { background:var(--ok); } .bar .bad { background:var(--bad); } .bar .cancelled { background:#9aa1b1; }
+        #failures { table-layout:fixed; }
+        #failures th:nth-child(1) { width:6.5em; } #failures th:nth-child(2) { width:30%; } #failures th:nth-child(3) { width:22%; }
+        #failures td, #failure-codes td { overflow-wrap:anywhere; vertical-align:top; }
+        #failures td:first-child { white-space:nowrap; }
+        #failure-codes { margin-bottom:.8rem; }
         .state-busy { color:var(--accent); } .state-offline { color:var(--muted); } .state-idle { color:var(--ok); }
         .code { font-family:ui-monospace, monospace; color:var(--bad); }
         .empty { color:var(--muted); font-style:italic; }
@@ -69,7 +78,10 @@ enum DashboardPage {
         <p id="queue-extra" class="empty">not polled yet</p></section>
         <section><h2>Workers</h2><table id="workers"><thead><tr><th>worker</th><th>state</th><th>running</th><th>done</th><th>errors</th></tr></thead><tbody></tbody></table></section>
         <section><h2>Batches</h2><div id="batches"><p class="empty">no batch yet</p></div></section>
-        <section><h2>Latest failures</h2><table id="failures"><thead><tr><th>time</th><th>code</th><th>job</th><th>message</th></tr></thead><tbody></tbody></table></section>
+        <section><h2>Failures by code, last hour</h2>
+        <table id="failure-codes"><thead><tr><th>code</th><th>final</th><th>retried</th></tr></thead><tbody></tbody></table>
+        <p id="failure-codes-empty" class="empty">no failure in the last hour</p>
+        <h2>Latest failures</h2><table id="failures"><thead><tr><th>time</th><th>code</th><th>job</th><th>message</th></tr></thead><tbody></tbody></table></section>
         </main>
         <script>
         "use strict";
@@ -88,7 +100,7 @@ enum DashboardPage {
         function minuteOf(ms) { return Math.floor(ms / 60000) * 60; }
         function entry(minute) {
           let item = minutes.get(minute);
-          if (!item) { item = { jobs: 0, p95: null, live: [] }; minutes.set(minute, item); }
+          if (!item) { item = { jobs: 0, p95: null, live: [], failures: {}, retries: {} }; minutes.set(minute, item); }
           for (const key of minutes.keys()) if (key < minuteOf(Date.now()) - MINUTES * 60) minutes.delete(key);
           return item;
         }
@@ -103,6 +115,10 @@ enum DashboardPage {
           const retried = event.type === "failed" && event.error && event.error.willRetry;
           const started = starts.get(event.job);
           starts.delete(event.job);
+          if ((event.type === "failed" || event.type === "dead") && event.error) {
+            const counts = retried ? entry(minuteOf(at)).retries : entry(minuteOf(at)).failures;
+            counts[event.error.code] = (counts[event.error.code] || 0) + 1;
+          }
           if (retried || !["succeeded", "failed", "dead", "cancelled"].includes(event.type)) return;
           const item = entry(minuteOf(at));
           item.jobs += 1;
@@ -115,7 +131,9 @@ enum DashboardPage {
             const history = await response.json();
             minutes.clear();
             for (const minute of history.minutes || []) {
-              minutes.set(Date.parse(minute.at) / 1000, { jobs: minute.ended, p95: minute.p95Ms ?? null, live: [] });
+              minutes.set(Date.parse(minute.at) / 1000, {
+                jobs: minute.ended, p95: minute.p95Ms ?? null, live: [], failures: minute.failures || {}, retries: minute.retries || {},
+              });
             }
             $("chart").dataset.history = String((history.minutes || []).filter((m) => m.ended > 0).length);
             drawChart();
@@ -141,6 +159,24 @@ enum DashboardPage {
           $("chart-latency").setAttribute("points", points.map((p, i) => `${x(i).toFixed(1)},${(135 - (p.latency / maxLatency) * 115).toFixed(1)}`).join(" "));
           $("chart-throughput-label").textContent = `jobs/s (max ${maxRate.toFixed(2)})`;
           $("chart-latency-label").textContent = `p95 latency ms (max ${maxLatency.toFixed(1)})`;
+          renderFailureCodes();
+        }
+        // Failures of the chart's hour by code, final ones (failed for good, dead) apart from
+        // those that will be retried, most frequent first.
+        function renderFailureCodes() {
+          const totals = new Map(), oldest = minuteOf(Date.now()) - (MINUTES - 1) * 60;
+          const add = (code, key, n) => { const t = totals.get(code) || { final: 0, retried: 0 }; t[key] += n; totals.set(code, t); };
+          for (const [minute, item] of minutes) {
+            if (minute < oldest) continue;
+            for (const [code, n] of Object.entries(item.failures)) add(code, "final", n);
+            for (const [code, n] of Object.entries(item.retries)) add(code, "retried", n);
+          }
+          const rows = [...totals].sort((a, b) => b[1].final + b[1].retried - (a[1].final + a[1].retried) || a[0].localeCompare(b[0]));
+          fill($("failure-codes").tBodies[0], rows, (row, [code, t]) => {
+            row.dataset.failureCode = code; row.dataset.final = t.final; row.dataset.retried = t.retried;
+            cell(row, code, "code"); cell(row, t.final); cell(row, t.retried);
+          });
+          $("failure-codes-empty").hidden = rows.length > 0;
         }
 
         // `status` is FleetStatus, the object `darkroom status --json` prints. Fields only a
@@ -177,10 +213,12 @@ enum DashboardPage {
             const finished = batch.succeeded + batch.failed + batch.dead + batch.cancelled, total = Math.max(batch.total, finished);
             const div = document.createElement("div");
             div.className = "batch"; div.dataset.batch = batch.name; div.dataset.finished = finished; div.dataset.total = batch.total;
+            div.dataset.cancelled = batch.cancelled;
             const label = document.createElement("div"); label.className = "label";
             const name = document.createElement("span"); name.textContent = batch.name;
             const count = document.createElement("span"); count.className = "count";
             let detail = `${finished}/${batch.total} (${batch.succeeded} ok, ${batch.failed + batch.dead} failed`;
+            if (batch.cancelled > 0) detail += `, ${batch.cancelled} cancelled`;
             if (batch.running !== undefined) detail += `, ${batch.running} running`;
             if (batch.p95Ms !== undefined) detail += `, latency p95 ${Math.round(batch.p95Ms)} ms`;
             count.textContent = detail + ")";
@@ -189,7 +227,9 @@ enum DashboardPage {
             bar.setAttribute("role", "progressbar"); bar.setAttribute("aria-valuemax", String(total)); bar.setAttribute("aria-valuenow", String(finished));
             const ok = document.createElement("span"); ok.className = "ok"; ok.style.width = total ? `${(100 * batch.succeeded) / total}%` : "0";
             const bad = document.createElement("span"); bad.className = "bad"; bad.style.width = total ? `${(100 * (batch.failed + batch.dead)) / total}%` : "0";
-            bar.append(ok, bad); div.append(label, bar); batches.appendChild(div);
+            const cancelled = document.createElement("span"); cancelled.className = "cancelled";
+            cancelled.style.width = total ? `${(100 * batch.cancelled) / total}%` : "0";
+            bar.append(ok, bad, cancelled); div.append(label, bar); batches.appendChild(div);
           }
           fill($("failures").tBodies[0], status.failures || [], (row, failure) => {
             row.dataset.code = failure.code;

@@ -69,6 +69,7 @@ struct DashboardBrowserRealTimeTests {
             // the page loaded), and says what its latency is.
             #expect(first.range(of: #"data-history="[1-9]"#, options: .regularExpression) != nil, "the chart's history")
             #expect(first.contains(#"id="chart-definition""#) && first.contains("last attempt"), "the latency definition")
+            #expect(first.contains(#"data-failure-code="decode.corrupt" data-final="1" data-retried="0""#), "failures by code")
             let second = (try? String(contentsOfFile: work + "/stage2.html", encoding: .utf8)) ?? ""
             #expect(second.contains(#"data-finished="4""#), "the progress moved to 4 of 4 on the same page")
             try? FileManager.default.removeItem(atPath: screenshot)

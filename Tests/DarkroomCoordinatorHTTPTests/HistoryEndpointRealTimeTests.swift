@@ -29,6 +29,7 @@ struct HistoryEndpointRealTimeTests {
             #expect(minutes.compactMap { $0["ended"] as? Int }.reduce(0, +) == 3)
             #expect(minutes.compactMap { $0["timed"] as? Int }.reduce(0, +) == 3)
             #expect(minutes.contains { $0["p95Ms"] is Double })
+            #expect(minutes.compactMap { ($0["failures"] as? [String: Int])?["decode.corrupt"] }.reduce(0, +) == 1)
 
             let short = try await harness.http.get("/history?minutes=5", headers: harness.bearer)
             let shortMinutes = try #require((try JSONSerialization.jsonObject(with: Data(short.body)) as? [String: Any])?["minutes"] as? [Any])

@@ -9,7 +9,8 @@
 /// priority, live workers, batches with progress bars, the latest failures). Every request
 /// carries the session cookie that `/?token=…` set. Elements have stable ids and `data-` attributes for tests:
 /// `#batches [data-batch]` (with `data-finished`, `data-total` and `data-cancelled`),
-/// `#workers [data-worker]` (with `data-state`), `#queue [data-priority]`, `#failures [data-code]`,
+/// `#workers [data-worker]` (with `data-state`: `live`, or `dead` with `data-abandoned` for a
+/// worker that died holding jobs not yet reclaimed), `#queue [data-priority]`, `#failures [data-code]`,
 /// `#failure-codes [data-failure-code]` (with `data-final` and `data-retried`: the chart's hour of
 /// failures by code, from the same per-minute series), `#chart`,
 /// `#connection` (`data-state` = `live` once events flow), `#status-updated`.
@@ -49,7 +50,7 @@ enum DashboardPage {
         #failures td, #failure-codes td { overflow-wrap:anywhere; vertical-align:top; }
         #failures td:first-child { white-space:nowrap; }
         #failure-codes { margin-bottom:.8rem; }
-        .state-busy { color:var(--accent); } .state-offline { color:var(--muted); } .state-idle { color:var(--ok); }
+        .state-busy { color:var(--accent); } .state-offline { color:var(--muted); } .state-dead { color:var(--bad); } .state-idle { color:var(--ok); }
         .code { font-family:ui-monospace, monospace; color:var(--bad); }
         .empty { color:var(--muted); font-style:italic; }
         .note { color:var(--muted); font-size:.8rem; margin:.3rem 0 0; }
@@ -203,6 +204,14 @@ enum DashboardPage {
             cell(row, worker.name); cell(row, state, "state-" + (state === "busy" ? "busy" : "idle"));
             cell(row, worker.currentJobs ?? dash); cell(row, worker.jobsDone); cell(row, worker.errors ?? dash);
           });
+          // A worker that died stays listed with the jobs it abandoned until they are reclaimed.
+          for (const worker of status.deadWorkers || []) {
+            const row = $("workers").tBodies[0].insertRow();
+            row.dataset.worker = worker.name; row.dataset.state = "dead"; row.dataset.abandoned = worker.abandonedJobs;
+            cell(row, worker.name); cell(row, "dead", "state-dead");
+            cell(row, `${worker.abandonedJobs} abandoned`, "state-dead"); cell(row, dash);
+            cell(row, worker.lastEventAt ? "last seen " + worker.lastEventAt.slice(11, 19) : dash);
+          }
           const batches = $("batches"); batches.replaceChildren();
           if (!(status.batches || []).length) {
             const p = document.createElement("p"); p.className = "empty";

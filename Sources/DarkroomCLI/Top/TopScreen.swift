@@ -32,6 +32,10 @@ enum TopScreen {
             lines.append(line)
         }
         if status.workers.count > 12 { lines.append("  … and \(status.workers.count - 12) more") }
+        for worker in (status.deadWorkers ?? []).prefix(6) {
+            let seen = worker.lastEventAt.map { " · last seen \($0.iso8601)" } ?? ""
+            lines.append("  " + EventFormatting.sanitized(worker.name) + " · dead · \(worker.abandonedJobs) abandoned until reclaimed" + seen)
+        }
         if !status.batches.isEmpty {
             lines.append("")
             lines.append("Batches")

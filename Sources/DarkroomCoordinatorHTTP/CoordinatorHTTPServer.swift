@@ -11,6 +11,7 @@ import Synchronization
 /// - `GET /metrics`: the metrics in Prometheus' text format (0.0.4);
 /// - `GET /healthz` (no token): 200 or 503 with a `HealthReport` as JSON;
 /// - `GET /status`: JSON from the status provider;
+/// - `GET /history?minutes=N`: `FleetHistory`, the coordinator's per-minute series (the chart's history);
 /// - `GET /events`: the event stream as Server-Sent Events (`ServerSentEvents`);
 /// - `GET /`: the dashboard page (`DashboardPage`).
 ///
@@ -103,6 +104,14 @@ public final class CoordinatorHTTPServer: Service, Sendable {
         }
         router.get("/status") { [status] _, _ in
             try Self.json(.ok, await status())
+        }
+        router.get("/history") { [queue] request, _ in
+            // The chart's history: the last `minutes` (1…120, default 60) of the coordinator's
+            // per-minute series; empty when the queue keeps no projections.
+            let minutes = request.uri.queryParameters.get("minutes", as: Int.self).map { min(max($0, 1), 120) } ?? 60
+            let store = (queue as? any CoordinatorStoreProviding)?.coordinatorStore
+            let series = try await store?.minuteSeries(count: minutes, endingAt: .now()) ?? []
+            return try Self.json(.ok, RecordJSON.encoder().encode(FleetHistory(minutes: series)).map { $0 })
         }
         let events = ServerSentEvents(queue: queue, broadcaster: broadcaster, heartbeat: configuration.heartbeat)
         router.get("/events") { request, _ in events.response(for: request) }

@@ -1,11 +1,18 @@
 /// The dashboard: one self-contained page (no CDN, no build step) served at `GET /`.
 ///
-/// It follows `/events` with `EventSource` (jobs per second and latency of the last five minutes,
-/// drawn as inline SVG) and polls `/status` (`FleetStatus`) every two seconds (totals, queue depth
-/// and lag per priority, live workers, batches with progress bars, the latest failures). Both requests carry the session
-/// cookie that `/?token=…` set. Elements have stable ids and `data-` attributes for tests:
-/// `#batches [data-batch]` (with `data-finished` and `data-total`), `#workers [data-worker]`
-/// (with `data-state`), `#queue [data-priority]`, `#failures [data-code]`, `#chart`,
+/// Its chart (inline SVG, `#chart` with `data-history` = the minutes with ended jobs the history
+/// held) draws jobs ended per second and p95 latency per minute over the last hour: it opens with
+/// `GET /history` (the coordinator's per-minute series, refetched every 10 s) and adds jobs that
+/// end in between from `/events` (`EventSource`). Latency is from the start of a job's last attempt
+/// to its end, as the batches' p50/p95, and says so under the chart (`#chart-definition`). The page
+/// also polls `/status` (`FleetStatus`) every two seconds (totals, queue depth and lag per
+/// priority, live workers, batches with progress bars, the latest failures). Every request
+/// carries the session cookie that `/?token=…` set. Elements have stable ids and `data-` attributes for tests:
+/// `#batches [data-batch]` (with `data-finished`, `data-total` and `data-cancelled`),
+/// `#workers [data-worker]` (with `data-state`: `live`, or `dead` with `data-abandoned` for a
+/// worker that died holding jobs not yet reclaimed), `#queue [data-priority]`, `#failures [data-code]`,
+/// `#failure-codes [data-failure-code]` (with `data-final` and `data-retried`: the chart's hour of
+/// failures by code, from the same per-minute series), `#chart`,
 /// `#connection` (`data-state` = `live` once events flow), `#status-updated`.
 enum DashboardPage {
     static let html = """
@@ -24,7 +31,9 @@ enum DashboardPage {
         #connection { font-size:.8rem; padding:.15rem .5rem; border-radius:1rem; background:#eee; }
         #connection[data-state=live] { background:#dff3e6; color:var(--ok); }
         #connection[data-state=error] { background:#fbe3e1; color:var(--bad); }
-        main { display:grid; grid-template-columns:repeat(auto-fit, minmax(420px, 1fr)); gap:1rem; padding:1rem 1.2rem; }
+        main { display:grid; grid-template-columns:repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap:1rem; padding:1rem 1.2rem; }
+        /* A grid item may shrink below its content's width, so a long message wraps inside its card. */
+        main > section { min-width:0; }
         section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:.8rem 1rem; }
         section h2 { font-size:.9rem; text-transform:uppercase; letter-spacing:.05em; color:var(--muted); margin:0 0 .6rem; }
         table { width:100%; border-collapse:collapse; }
@@ -35,10 +44,16 @@ enum DashboardPage {
         .batch { margin:.4rem 0 .7rem; }
         .batch .label { display:flex; justify-content:space-between; font-size:.85rem; }
         .bar { height:10px; background:#e8ebf2; border-radius:5px; overflow:hidden; display:flex; }
-        .bar .ok { background:var(--ok); } .bar .bad { background:var(--bad); }
-        .state-busy { color:var(--accent); } .state-offline { color:var(--muted); } .state-idle { color:var(--ok); }
+        .bar .ok { background:var(--ok); } .bar .bad { background:var(--bad); } .bar .cancelled { background:#9aa1b1; }
+        #failures { table-layout:fixed; }
+        #failures th:nth-child(1) { width:6.5em; } #failures th:nth-child(2) { width:30%; } #failures th:nth-child(3) { width:22%; }
+        #failures td, #failure-codes td { overflow-wrap:anywhere; vertical-align:top; }
+        #failures td:first-child { white-space:nowrap; }
+        #failure-codes { margin-bottom:.8rem; }
+        .state-busy { color:var(--accent); } .state-offline { color:var(--muted); } .state-dead { color:var(--bad); } .state-idle { color:var(--ok); }
         .code { font-family:ui-monospace, monospace; color:var(--bad); }
         .empty { color:var(--muted); font-style:italic; }
+        .note { color:var(--muted); font-size:.8rem; margin:.3rem 0 0; }
         svg text { font-size:10px; fill:var(--muted); }
         #chart-throughput-label { fill:#3567d4; } #chart-latency-label { fill:#d48a35; }
         </style>
@@ -52,17 +67,22 @@ enum DashboardPage {
         <div>ended, last minute<b id="total-ended">–</b></div><div>ready<b id="total-ready">0</b></div>
         <div>in flight<b id="total-inflight">0</b></div><div>dead letters<b id="total-dead">0</b></div>
         <div>live workers<b id="total-workers">0</b></div></div></section>
-        <section><h2>Throughput and latency, last 5 minutes</h2>
+        <section><h2>Throughput and latency, last hour</h2>
         <svg id="chart" viewBox="0 0 400 140" width="100%" role="img" aria-label="jobs per second and latency">
         <polyline id="chart-throughput" fill="none" stroke="#3567d4" stroke-width="1.5" points=""/>
         <polyline id="chart-latency" fill="none" stroke="#d48a35" stroke-width="1.5" points=""/>
-        <text x="4" y="12" id="chart-throughput-label">jobs/s</text><text x="396" y="12" text-anchor="end" id="chart-latency-label">latency ms</text>
-        </svg></section>
+        <text x="4" y="12" id="chart-throughput-label">jobs/s</text><text x="396" y="12" text-anchor="end" id="chart-latency-label">p95 latency ms</text>
+        </svg>
+        <p id="chart-definition" class="note">A point per minute. jobs/s: jobs ended (succeeded, failed for good, dead, cancelled). Latency: from the start of
+        a job's last attempt to its end, the measure of the batches' p50 and p95 and of <code>darkroom top</code>.</p></section>
         <section><h2>Queue depth</h2><table id="queue"><thead><tr><th>priority</th><th>ready</th><th>lag</th></tr></thead><tbody></tbody></table>
         <p id="queue-extra" class="empty">not polled yet</p></section>
         <section><h2>Workers</h2><table id="workers"><thead><tr><th>worker</th><th>state</th><th>running</th><th>done</th><th>errors</th></tr></thead><tbody></tbody></table></section>
         <section><h2>Batches</h2><div id="batches"><p class="empty">no batch yet</p></div></section>
-        <section><h2>Latest failures</h2><table id="failures"><thead><tr><th>time</th><th>code</th><th>job</th><th>message</th></tr></thead><tbody></tbody></table></section>
+        <section><h2>Failures by code, last hour</h2>
+        <table id="failure-codes"><thead><tr><th>code</th><th>final</th><th>retried</th></tr></thead><tbody></tbody></table>
+        <p id="failure-codes-empty" class="empty">no failure in the last hour</p>
+        <h2>Latest failures</h2><table id="failures"><thead><tr><th>time</th><th>code</th><th>job</th><th>message</th></tr></thead><tbody></tbody></table></section>
         </main>
         <script>
         "use strict";
@@ -71,34 +91,93 @@ enum DashboardPage {
         function cell(row, value, cls) { const td = row.insertCell(); if (cls) td.className = cls; td.appendChild(text(value)); return td; }
         function fill(tbody, items, render) { tbody.replaceChildren(); for (const item of items) render(tbody.insertRow(), item); }
 
-        // Seconds of history for the chart, in 5 s buckets: [start, jobs, latency sum ms].
-        const WINDOW = 300, STEP = 5, buckets = [];
-        function bucketFor(ms) {
-          const start = Math.floor(ms / 1000 / STEP) * STEP;
-          let last = buckets[buckets.length - 1];
-          if (!last || last.start < start) { last = { start, jobs: 0, latency: 0 }; buckets.push(last); }
-          while (buckets.length && buckets[0].start < start - WINDOW) buckets.shift();
-          return last;
+        // The chart: the last hour, a point per minute. It opens with the coordinator's per-minute
+        // series (GET /history, fetched at load and every 10 s); a job that ends between fetches
+        // is added to its minute from the event stream, and the next fetch replaces the minute
+        // with the coordinator's count. Latency has one definition on this page, the batches'
+        // and `darkroom top`'s: from the start of a job's last attempt (its latest `started`
+        // event) to its terminal event; the chart draws each minute's p95.
+        const MINUTES = 60, minutes = new Map(), starts = new Map(), START_LIMIT = 100000;
+        function minuteOf(ms) { return Math.floor(ms / 60000) * 60; }
+        function entry(minute) {
+          let item = minutes.get(minute);
+          if (!item) { item = { jobs: 0, p95: null, live: [], failures: {}, retries: {} }; minutes.set(minute, item); }
+          for (const key of minutes.keys()) if (key < minuteOf(Date.now()) - MINUTES * 60) minutes.delete(key);
+          return item;
         }
         function record(event) {
-          if (event.type !== "succeeded" || !event.result) return;
-          const ms = event.result.ms || {};
-          const total = ["fetch", "decode", "process", "encode", "store"].reduce((sum, key) => sum + (ms[key] || 0), 0);
-          const bucket = bucketFor(Date.now());
-          bucket.jobs += 1; bucket.latency += total;
+          const at = Date.parse(event.at);
+          if (!event.job || Number.isNaN(at)) return;
+          if (event.type === "started") {
+            starts.delete(event.job); starts.set(event.job, at);
+            if (starts.size > START_LIMIT) starts.delete(starts.keys().next().value);
+            return;
+          }
+          const retried = event.type === "failed" && event.error && event.error.willRetry;
+          const started = starts.get(event.job);
+          starts.delete(event.job);
+          if ((event.type === "failed" || event.type === "dead") && event.error) {
+            const counts = retried ? entry(minuteOf(at)).retries : entry(minuteOf(at)).failures;
+            counts[event.error.code] = (counts[event.error.code] || 0) + 1;
+          }
+          if (retried || !["succeeded", "failed", "dead", "cancelled"].includes(event.type)) return;
+          const item = entry(minuteOf(at));
+          item.jobs += 1;
+          if (started !== undefined) item.live.push(Math.max(at - started, 0));
+        }
+        async function loadHistory() {
+          try {
+            const response = await fetch(`/history?minutes=${MINUTES}`, { credentials: "same-origin", cache: "no-store" });
+            if (!response.ok) throw new Error("HTTP " + response.status);
+            const history = await response.json();
+            minutes.clear();
+            for (const minute of history.minutes || []) {
+              minutes.set(Date.parse(minute.at) / 1000, {
+                jobs: minute.ended, p95: minute.p95Ms ?? null, live: [], failures: minute.failures || {}, retries: minute.retries || {},
+              });
+            }
+            $("chart").dataset.history = String((history.minutes || []).filter((m) => m.ended > 0).length);
+            drawChart();
+          } catch (error) {
+            $("chart").dataset.history = "error";
+          }
+        }
+        function quantile(values, q) {
+          if (!values.length) return 0;
+          const sorted = [...values].sort((a, b) => a - b);
+          return sorted[Math.min(Math.max(Math.ceil(q * sorted.length) - 1, 0), sorted.length - 1)];
         }
         function drawChart() {
-          const now = Math.floor(Date.now() / 1000 / STEP) * STEP, points = [];
-          for (let start = now - WINDOW; start <= now; start += STEP) {
-            const bucket = buckets.find((b) => b.start === start);
-            points.push({ start, rate: bucket ? bucket.jobs / STEP : 0, latency: bucket && bucket.jobs ? bucket.latency / bucket.jobs : 0 });
+          const now = minuteOf(Date.now()), points = [];
+          for (let start = now - (MINUTES - 1) * 60; start <= now; start += 60) {
+            const item = minutes.get(start);
+            const latency = !item ? 0 : item.p95 !== null ? Math.max(item.p95, quantile(item.live, 0.95)) : quantile(item.live, 0.95);
+            points.push({ start, rate: item ? item.jobs / 60 : 0, latency });
           }
-          const maxRate = Math.max(1, ...points.map((p) => p.rate)), maxLatency = Math.max(1, ...points.map((p) => p.latency));
+          const maxRate = Math.max(0.1, ...points.map((p) => p.rate)), maxLatency = Math.max(1, ...points.map((p) => p.latency));
           const x = (i) => (i / (points.length - 1)) * 400;
           $("chart-throughput").setAttribute("points", points.map((p, i) => `${x(i).toFixed(1)},${(135 - (p.rate / maxRate) * 115).toFixed(1)}`).join(" "));
           $("chart-latency").setAttribute("points", points.map((p, i) => `${x(i).toFixed(1)},${(135 - (p.latency / maxLatency) * 115).toFixed(1)}`).join(" "));
-          $("chart-throughput-label").textContent = `jobs/s (max ${maxRate.toFixed(1)})`;
-          $("chart-latency-label").textContent = `latency ms (max ${maxLatency.toFixed(1)})`;
+          $("chart-throughput-label").textContent = `jobs/s (max ${maxRate.toFixed(2)})`;
+          $("chart-latency-label").textContent = `p95 latency ms (max ${maxLatency.toFixed(1)})`;
+          renderFailureCodes();
+        }
+        // Failures of the chart's hour by code, final ones (failed for good, dead) apart from
+        // those that will be retried, most frequent first.
+        function renderFailureCodes() {
+          const totals = new Map(), oldest = minuteOf(Date.now()) - (MINUTES - 1) * 60;
+          const add = (code, key, n) => { const t = totals.get(code) || { final: 0, retried: 0 }; t[key] += n; totals.set(code, t); };
+          for (const [minute, item] of minutes) {
+            if (minute < oldest) continue;
+            for (const [code, n] of Object.entries(item.failures)) add(code, "final", n);
+            for (const [code, n] of Object.entries(item.retries)) add(code, "retried", n);
+          }
+          const rows = [...totals].sort((a, b) => b[1].final + b[1].retried - (a[1].final + a[1].retried) || a[0].localeCompare(b[0]));
+          fill($("failure-codes").tBodies[0], rows, (row, [code, t]) => {
+            row.dataset.failureCode = code; row.dataset.final = t.final; row.dataset.retried = t.retried;
+            cell(row, code, "code"); cell(row, t.final); cell(row, t.retried);
+          });
+          $("failure-codes-empty").hidden = rows.length > 0;
         }
 
         // `status` is FleetStatus, the object `darkroom status --json` prints. Fields only a
@@ -125,6 +204,14 @@ enum DashboardPage {
             cell(row, worker.name); cell(row, state, "state-" + (state === "busy" ? "busy" : "idle"));
             cell(row, worker.currentJobs ?? dash); cell(row, worker.jobsDone); cell(row, worker.errors ?? dash);
           });
+          // A worker that died stays listed with the jobs it abandoned until they are reclaimed.
+          for (const worker of status.deadWorkers || []) {
+            const row = $("workers").tBodies[0].insertRow();
+            row.dataset.worker = worker.name; row.dataset.state = "dead"; row.dataset.abandoned = worker.abandonedJobs;
+            cell(row, worker.name); cell(row, "dead", "state-dead");
+            cell(row, `${worker.abandonedJobs} abandoned`, "state-dead"); cell(row, dash);
+            cell(row, worker.lastEventAt ? "last seen " + worker.lastEventAt.slice(11, 19) : dash);
+          }
           const batches = $("batches"); batches.replaceChildren();
           if (!(status.batches || []).length) {
             const p = document.createElement("p"); p.className = "empty";
@@ -135,19 +222,23 @@ enum DashboardPage {
             const finished = batch.succeeded + batch.failed + batch.dead + batch.cancelled, total = Math.max(batch.total, finished);
             const div = document.createElement("div");
             div.className = "batch"; div.dataset.batch = batch.name; div.dataset.finished = finished; div.dataset.total = batch.total;
+            div.dataset.cancelled = batch.cancelled;
             const label = document.createElement("div"); label.className = "label";
             const name = document.createElement("span"); name.textContent = batch.name;
             const count = document.createElement("span"); count.className = "count";
             let detail = `${finished}/${batch.total} (${batch.succeeded} ok, ${batch.failed + batch.dead} failed`;
+            if (batch.cancelled > 0) detail += `, ${batch.cancelled} cancelled`;
             if (batch.running !== undefined) detail += `, ${batch.running} running`;
-            if (batch.p95Ms !== undefined) detail += `, p95 ${Math.round(batch.p95Ms)} ms`;
+            if (batch.p95Ms !== undefined) detail += `, latency p95 ${Math.round(batch.p95Ms)} ms`;
             count.textContent = detail + ")";
             label.append(name, count);
             const bar = document.createElement("div"); bar.className = "bar";
             bar.setAttribute("role", "progressbar"); bar.setAttribute("aria-valuemax", String(total)); bar.setAttribute("aria-valuenow", String(finished));
             const ok = document.createElement("span"); ok.className = "ok"; ok.style.width = total ? `${(100 * batch.succeeded) / total}%` : "0";
             const bad = document.createElement("span"); bad.className = "bad"; bad.style.width = total ? `${(100 * (batch.failed + batch.dead)) / total}%` : "0";
-            bar.append(ok, bad); div.append(label, bar); batches.appendChild(div);
+            const cancelled = document.createElement("span"); cancelled.className = "cancelled";
+            cancelled.style.width = total ? `${(100 * batch.cancelled) / total}%` : "0";
+            bar.append(ok, bad, cancelled); div.append(label, bar); batches.appendChild(div);
           }
           fill($("failures").tBodies[0], status.failures || [], (row, failure) => {
             row.dataset.code = failure.code;
@@ -177,6 +268,7 @@ enum DashboardPage {
         }
         poll(); setInterval(poll, 2000);
         drawChart(); setInterval(drawChart, 1000);
+        loadHistory(); setInterval(loadHistory, 10000);
         follow();
         </script>
         </body>

@@ -74,6 +74,11 @@ public protocol CoordinatorStore: Sendable {
 
     /// How many jobs ended (terminal events) in the `seconds` whole seconds before `now`.
     func jobsEnded(inLast seconds: Int, before now: Timestamp) async throws -> Int
+
+    /// The per-minute series of the last `count` minutes up to and including `now`'s (partial)
+    /// minute, oldest first, a minute with no ended job included as zero. The coordinator keeps
+    /// the last two hours.
+    func minuteSeries(count: Int, endingAt now: Timestamp) async throws -> [FleetMinute]
 }
 
 /// The answer of `CoordinatorStore.applyProjections`.

@@ -33,6 +33,17 @@ public struct FleetStatus: Sendable, Hashable, Codable {
         public var currentJobs: Int?
     }
 
+    /// A worker with no live heartbeat that still holds jobs it started and never ended
+    /// (coordinator): they stay abandoned until a worker reclaims them (restarts them, or
+    /// dead-letters them), and the worker is listed until then.
+    public struct DeadWorker: Sendable, Hashable, Codable {
+        public var name: String
+        /// Its latest event, when the coordinator folded one.
+        public var lastEventAt: Timestamp?
+        /// Jobs it started that have not ended or been started again elsewhere.
+        public var abandonedJobs: Int
+    }
+
     /// A batch's counters: the terminal ones counted by the queue, the rest by the coordinator.
     public struct Batch: Sendable, Hashable, Codable {
         public var name: String
@@ -84,6 +95,8 @@ public struct FleetStatus: Sendable, Hashable, Codable {
     public var deadLetters: Int
     /// Live workers, by name.
     public var workers: [Worker]
+    /// Workers gone (no live heartbeat) with abandoned jobs, by name (coordinator).
+    public var deadWorkers: [DeadWorker]?
     /// The batches asked for, or the most recently active ones (coordinator).
     public var batches: [Batch]
     /// Jobs that ended in the last 60 whole seconds (coordinator).

@@ -41,6 +41,16 @@ public struct FleetStatusReader: Sendable {
                 currentJobs: projection.map(\.currentJobs) ?? (projections == nil ? nil : 0))
         }
 
+        // A worker that died keeps its started jobs in the projections until they are reclaimed:
+        // list it with them rather than letting it vanish with its heartbeat.
+        let live = Set(workers.map(\.name))
+        let deadWorkers =
+            projections == nil
+            ? nil
+            : folded.filter { !live.contains($0.name) && $0.currentJobs > 0 }.map {
+                FleetStatus.DeadWorker(name: $0.name, lastEventAt: $0.lastEventAt, abandonedJobs: $0.currentJobs)
+            }
+
         var batches: [FleetStatus.Batch] = []
         var batchNames = names ?? []
         if names == nil, let projections { batchNames = try await projections.recentBatches(limit: Self.recentBatchLimit) }
@@ -70,13 +80,13 @@ public struct FleetStatusReader: Sendable {
 
         return FleetStatus(
             at: now, queues: queues, inFlight: counts.pending, delayed: counts.delayed, deadLetters: counts.deadLettered,
-            workers: workers, batches: batches, jobsEndedLastMinute: try await projections?.jobsEnded(inLast: 60, before: now),
+            workers: workers, deadWorkers: deadWorkers, batches: batches, jobsEndedLastMinute: try await projections?.jobsEnded(inLast: 60, before: now),
             failures: failures,
             coordinator: coordinator,
             needsCoordinator: projections == nil
                 ? [
                     "batches (without --batch)", "batches[].running", "batches[].queued", "batches[].p50Ms", "batches[].p95Ms",
-                    "workers[].errors", "workers[].currentJobs", "jobsEndedLastMinute", "failures",
+                    "workers[].errors", "workers[].currentJobs", "deadWorkers", "jobsEndedLastMinute", "failures",
                 ] : [])
     }
 

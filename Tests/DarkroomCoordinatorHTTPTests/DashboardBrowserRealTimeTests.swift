@@ -65,6 +65,11 @@ struct DashboardBrowserRealTimeTests {
             #expect(first.contains(#"data-worker="worker-a""#) && first.contains(#"data-worker="worker-b""#), "both workers")
             #expect(first.contains(#"data-code="decode.corrupt""#), "the failure with its code")
             #expect(first.contains(#"data-priority="high""#), "queue depth per priority")
+            // The chart opened from the coordinator's per-minute series (the 3 jobs ended before
+            // the page loaded), and says what its latency is.
+            #expect(first.range(of: #"data-history="[1-9]"#, options: .regularExpression) != nil, "the chart's history")
+            #expect(first.contains(#"id="chart-definition""#) && first.contains("last attempt"), "the latency definition")
+            #expect(first.contains(#"data-failure-code="decode.corrupt" data-final="1" data-retried="0""#), "failures by code")
             let second = (try? String(contentsOfFile: work + "/stage2.html", encoding: .utf8)) ?? ""
             #expect(second.contains(#"data-finished="4""#), "the progress moved to 4 of 4 on the same page")
             try? FileManager.default.removeItem(atPath: screenshot)

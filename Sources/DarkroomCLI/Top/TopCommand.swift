@@ -14,7 +14,9 @@ struct TopCommand: AsyncParsableCommand {
             second over the last minute, start-to-end latency percentiles of the jobs that ended in \
             it, the queues, the live workers, the recently active batches (with a coordinator) and \
             the latest failures. On a terminal it uses the whole screen and restores it on exit \
-            (Ctrl-C or SIGTERM); otherwise, or with --plain, it prints one summary line per refresh.
+            (Ctrl-C or SIGTERM); otherwise, or with --plain, it prints one summary line per refresh. \
+            While Redis is unreachable it keeps retrying, and says so on every refresh with the \
+            time of its last good read (in place of the summary line, or above the stale screen).
 
             Exit status: 0, 2 bad usage, 3 Redis unreachable.
             """
@@ -51,7 +53,8 @@ struct TopCommand: AsyncParsableCommand {
             if fullScreen { Terminal.write("\u{1B}[?1049h\u{1B}[?25l", to: 1) }
             defer { if fullScreen { Terminal.write("\u{1B}[?25h\u{1B}[?1049l", to: 1) } }
             var frames = 0
-            var outage: String?
+            var outage = TopOutage()
+            var lastStatus: FleetStatus?
             while !Interruption.isRequested {
                 // Fold what arrives until the next refresh; the reads wait briefly so Ctrl-C acts fast.
                 let deadline = ContinuousClock.now + period
@@ -61,29 +64,35 @@ struct TopCommand: AsyncParsableCommand {
                         let page = try await queue.readEvents(after: cursor, limit: 1000, wait: max(wait, .zero))
                         for envelope in page { model.add(envelope.event) }
                         if let last = page.last { cursor = last.cursor }
-                        outage = nil
+                        outage.succeeded(at: .now())
                     } catch  where QueueCommandRunner.isUnreachable(error) {
                         // Ride out a Redis restart: say so on the screen, and resume after the
                         // last event seen (nothing is skipped or counted twice).
-                        outage = "Redis is unreachable (\(error)); retrying"
+                        outage.failed(error, at: .now())
                         try? await Task.sleep(for: .milliseconds(500))
                     }
                 }
                 let now = Timestamp.now()
                 model.expire(now: now)
-                let status: FleetStatus
                 do {
-                    status = try await reader.read(batches: batch.isEmpty ? nil : batch, now: now)
+                    lastStatus = try await reader.read(batches: batch.isEmpty ? nil : batch, now: now)
+                    outage.succeeded(at: now)
                 } catch  where QueueCommandRunner.isUnreachable(error) {
-                    if !fullScreen { StandardError.line("darkroom: Redis is unreachable; retrying") }
-                    continue
+                    // Keep the last good picture, marked stale by the outage line, and keep retrying.
+                    outage.failed(error, at: now)
                 }
+                let warning = outage.line(now: now)
                 if fullScreen {
-                    let lines =
-                        TopScreen.frame(model: model, status: status, now: now, width: Terminal.width(of: 1)) + (outage.map { ["", $0] } ?? [])
+                    var lines = ["darkroom top · \(now.iso8601) · Ctrl-C to quit"]
+                    if let lastStatus {
+                        lines = TopScreen.frame(model: model, status: lastStatus, now: now, width: Terminal.width(of: 1))
+                    }
+                    if let warning { lines.insert(contentsOf: ["", "!! " + warning], at: 1) }
                     Terminal.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"), to: 1)
-                } else {
-                    StandardOutput.line(TopScreen.summary(model: model, status: status, now: now))
+                } else if let warning {
+                    StandardOutput.line("\(now.iso8601) \(warning)")
+                } else if let lastStatus {
+                    StandardOutput.line(TopScreen.summary(model: model, status: lastStatus, now: now))
                 }
                 frames += 1
                 if let count, frames >= count { break }

@@ -14,7 +14,7 @@ enum TopScreen {
         let latency = [("p50", 0.5), ("p95", 0.95), ("p99", 0.99)].map { name, q in
             "\(name) " + (model.quantile(q).map(milliseconds) ?? "-")
         }
-        lines.append("Latency     start → end: " + latency.joined(separator: " · "))
+        lines.append("Latency     last attempt start → end: " + latency.joined(separator: " · "))
         lines.append("")
         let queues = JobPriority.allCases.sorted().map { priority -> String in
             let queue = status.queues[priority.rawValue]
@@ -32,6 +32,10 @@ enum TopScreen {
             lines.append(line)
         }
         if status.workers.count > 12 { lines.append("  … and \(status.workers.count - 12) more") }
+        for worker in (status.deadWorkers ?? []).prefix(6) {
+            let seen = worker.lastEventAt.map { " · last seen \($0.iso8601)" } ?? ""
+            lines.append("  " + EventFormatting.sanitized(worker.name) + " · dead · \(worker.abandonedJobs) abandoned until reclaimed" + seen)
+        }
         if !status.batches.isEmpty {
             lines.append("")
             lines.append("Batches")

@@ -27,7 +27,10 @@ extension CoordinatorScripts {
     /// (total − ended − running, at least 0), `p50Ms` and `p95Ms` (the bucket's geometric middle)
     /// are rewritten at the end, and the batch is listed in `{p}:batches` (name → last update, the
     /// newest 1000). Terminal events are counted per second of their time in `{p}:throughput`
-    /// (second → count; seconds older than 10 minutes are dropped). `failed` and `dead` events
+    /// (second → count; seconds older than 10 minutes are dropped), and per minute of their time
+    /// in `{p}:minute:<unix minute>` (`n` → jobs ended, `b<bucket>` → how many of them had a known
+    /// start, in the batches' duration buckets, `f:<code>` / `r:<code>` → final / retried failures
+    /// with that code; each hash expires 2 hours after its last write). `failed` and `dead` events
     /// are pushed onto `{p}:failures`, the newest 50 kept.
     static let apply = RedisScript(
         """
@@ -82,6 +85,17 @@ extension CoordinatorScripts {
         end
 
         local ended, seconds, failures = {}, {}, 0
+        local minutes, minuteOrder = {}, {}
+        local function minuteAt(at)
+          local minute = math.floor(at / 60000)
+          local m = minutes[minute]
+          if not m then
+            m = { n = 0, b = {}, codes = {} }
+            minutes[minute] = m
+            minuteOrder[#minuteOrder + 1] = minute
+          end
+          return m
+        end
         for i = 8, #ARGV, 7 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
           local at, json = tonumber(ARGV[i + 5]), ARGV[i + 6]
@@ -102,9 +116,11 @@ extension CoordinatorScripts {
               local state = kind
               if retry then state = 'retrying' end
               j.durationMs = nil
+              local timed = nil
               if state ~= 'retrying' and j.state == 'running' and j.startedAt then
                 local ms = math.max(at - j.startedAt, 0)
                 j.durationMs = ms
+                timed = bucketOf(ms)
                 if batch ~= '' then
                   local bucket = bucketOf(ms)
                   times[batch][bucket] = (times[batch][bucket] or 0) + 1
@@ -114,11 +130,21 @@ extension CoordinatorScripts {
               if kind == 'failed' or kind == 'dead' then
                 redis.call('LPUSH', prefix .. ':failures', json)
                 failures = failures + 1
+                -- Failures per code in the minute: `f:` final, `r:` retried.
+                local ok, record = pcall(cjson.decode, json)
+                local code = ok and type(record) == 'table' and type(record.error) == 'table' and record.error.code
+                if type(code) ~= 'string' or code == '' then code = 'unknown' end
+                local field = (retry and 'r:' or 'f:') .. code
+                local codes = minuteAt(at).codes
+                codes[field] = (codes[field] or 0) + 1
               end
               if state ~= 'retrying' then
                 local second = math.floor(at / 1000)
                 if not ended[second] then ended[second] = 0 seconds[#seconds + 1] = second end
                 ended[second] = ended[second] + 1
+                local m = minuteAt(at)
+                m.n = m.n + 1
+                if timed then m.b[timed] = (m.b[timed] or 0) + 1 end
               end
               if w then
                 if state ~= 'retrying' then w.done = w.done + 1 end
@@ -229,6 +255,24 @@ extension CoordinatorScripts {
         if listed > 1000 then redis.call('ZREMRANGEBYRANK', prefix .. ':batches', 0, listed - 1001) end
 
         if failures > 0 then redis.call('LTRIM', prefix .. ':failures', 0, 49) end
+
+        -- The per-minute series the dashboard's chart opens with: a hash per minute that
+        -- expires two hours after its last write, so the series bounds itself.
+        for _, minute in ipairs(minuteOrder) do
+          local m = minutes[minute]
+          local minuteKey = prefix .. ':minute:' .. minute
+          redis.call('HINCRBY', minuteKey, 'n', m.n)
+          for bucket, n in pairs(m.b) do redis.call('HINCRBY', minuteKey, 'b' .. bucket, n) end
+          -- A minute's hash stops growing at 250 fields: a new code past that (a plugin inventing
+          -- codes) counts as `other`.
+          for field, n in pairs(m.codes) do
+            if redis.call('HEXISTS', minuteKey, field) == 0 and redis.call('HLEN', minuteKey) >= 250 then
+              field = field:sub(1, 2) .. 'other'
+            end
+            redis.call('HINCRBY', minuteKey, field, n)
+          end
+          redis.call('PEXPIRE', minuteKey, 7200000)
+        end
 
         local throughput = prefix .. ':throughput'
         for _, second in ipairs(seconds) do redis.call('HINCRBY', throughput, second, ended[second]) end

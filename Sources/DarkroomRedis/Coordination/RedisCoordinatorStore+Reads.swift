@@ -74,4 +74,18 @@ extension RedisCoordinatorStore {
         try Self.throwing(reply)
         return reply.array?.compactMap { $0.string.flatMap(Int.init) }.reduce(0, +) ?? 0
     }
+
+    public func minuteSeries(count: Int, endingAt now: Timestamp) async throws -> [FleetMinute] {
+        let current = now.millisecondsSince1970 / 60_000
+        let minutes = (0..<min(max(count, 1), 120)).map { current - Int64($0) }.reversed()
+        let replies = try await redis { try await self.queue.client.pipeline(minutes.map { ["HGETALL", self.keys.minute($0)] }) }
+        return zip(minutes, replies).map { minute, reply in
+            let items = reply.array ?? []
+            var fields: [String: Int] = [:]
+            for index in stride(from: 0, to: items.count - 1, by: 2) {
+                if let name = items[index].string, let n = items[index + 1].string.flatMap(Int.init) { fields[name] = n }
+            }
+            return FleetMinute(unixMinute: minute, fields: fields)
+        }
+    }
 }

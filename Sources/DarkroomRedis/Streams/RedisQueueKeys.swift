@@ -23,6 +23,7 @@ import DarkroomQueue
 /// | `{p}:workerjobs:<name>` | set | the jobs a worker has started and not ended, as the coordinator saw |
 /// | `{p}:batches` | sorted set | batch name → last time the coordinator folded an event of it (ms), the newest 1000 |
 /// | `{p}:throughput` | hash | unix second → jobs that ended in it, as the coordinator folded them (the last 10 minutes) |
+/// | `{p}:minute:<unix minute>` | hash | jobs ended in that minute (`n`) and their durations' histogram (`b<bucket>` → count), as the coordinator folded them (expires after 2 hours) |
 /// | `{p}:failures` | list | the newest 50 `failed` and `dead` event records, newest first (coordinator) |
 /// | `{p}:workerstates` | sorted set | worker name → time of its latest event (ms), for listing the projections |
 ///
@@ -56,6 +57,7 @@ struct RedisQueueKeys: Sendable {
     var batches: String { "\(prefix):batches" }
     var throughput: String { "\(prefix):throughput" }
     var failures: String { "\(prefix):failures" }
+    func minute(_ unixMinute: Int64) -> String { "\(prefix):minute:\(unixMinute)" }
 
     func marker(_ id: JobID) -> String { "\(prefix):job:\(id.rawValue)" }
     func batch(_ name: String) -> String { "\(prefix):batch:\(name)" }

@@ -43,9 +43,11 @@ api_pid=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$api_port/v1/openapi.json" >/dev/null && break; sleep 0.1; done
 
 echo "-- schemathesis against darkroom api on 127.0.0.1:$api_port"
-if ! schemathesis --config-file scripts/schemathesis.toml --no-color run docs/openapi.json \
+repository=$(pwd)
+# From the scratch directory: schemathesis keeps its state in .schemathesis/ where it runs.
+if ! (cd "$work" && schemathesis --config-file "$repository/scripts/schemathesis.toml" --no-color run "$repository/docs/openapi.json" \
     --url "http://127.0.0.1:$api_port" -H "Authorization: Bearer $token" \
-    --checks all --max-examples 40 --seed 1 >"$work/schemathesis.log" 2>&1; then
+    --checks all --max-examples 40 --seed 1 >"$work/schemathesis.log" 2>&1); then
     cat "$work/schemathesis.log"
     echo "-- the API's log:"
     tail -40 "$work/api.log"

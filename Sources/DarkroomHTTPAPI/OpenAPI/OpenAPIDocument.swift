@@ -629,6 +629,7 @@ enum OpenAPIDocument {
               "schema": {
                "maxLength": 255,
                "minLength": 1,
+               "pattern": "^[!-~]+$",
                "type": "string"
               }
              }
@@ -951,6 +952,7 @@ enum OpenAPIDocument {
               "schema": {
                "maxLength": 255,
                "minLength": 1,
+               "pattern": "^[!-~]+$",
                "type": "string"
               }
              }

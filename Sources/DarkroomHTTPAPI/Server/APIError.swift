@@ -25,6 +25,8 @@ public struct APIError: CodedDarkroomError, Hashable {
         case bodyTooLarge = "api.body-too-large"
         /// No such job, batch or endpoint (404).
         case notFound = "api.not-found"
+        /// A method the path does not serve (HTTP 405, with `Allow`).
+        case methodNotAllowed = "api.method-not-allowed"
         /// An `Idempotency-Key` that is empty, too long or not printable ASCII (400).
         case invalidIdempotencyKey = "api.invalid-idempotency-key"
         /// An `Idempotency-Key` used before with another request body (422).
@@ -67,6 +69,7 @@ public struct APIError: CodedDarkroomError, Hashable {
         case .invalidField, .tooManyJobs, .idempotencyKeyReused: .unprocessableContent
         case .bodyTooLarge: .contentTooLarge
         case .notFound, .noOutput, .outputRefused: .notFound
+        case .methodNotAllowed: .methodNotAllowed
         case .idempotencyInFlight, .batchNotOwned: .conflict
         case .originNotAllowed: .forbidden
         case .outputGone: .gone

@@ -1,0 +1,32 @@
+import HTTPTypes
+
+/// Every route the job API serves, as path templates (`{name}` is one path segment) with their
+/// methods. `APIServer` registers exactly these; a request for a known path with another method
+/// answers `405 Method Not Allowed` naming them in `Allow` (RFC 9110 §15.5.6), and a path that
+/// matches none answers 404. The OpenAPI test checks `docs/openapi.json` lists each route.
+enum APIRoutes {
+    /// The routes: template and methods.
+    static let all: [(template: String, methods: [HTTPRequest.Method])] = [
+        ("/v1/jobs", [.post]),
+        ("/v1/batches", [.post]),
+        ("/v1/jobs/{id}", [.get, .delete]),
+        ("/v1/jobs/{id}/output", [.get]),
+        ("/v1/batches/{batch}", [.get, .delete]),
+        ("/v1/dead-letters", [.get, .delete]),
+        ("/v1/dead-letters/retry", [.post]),
+        ("/v1/openapi.json", [.get]),
+    ]
+
+    /// The methods the API serves at `path`, or nil when no route's template matches it.
+    static func methods(at path: String) -> [HTTPRequest.Method]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let found = all.filter { route in
+            let pattern = route.template.split(separator: "/", omittingEmptySubsequences: false)
+            guard pattern.count == segments.count else { return false }
+            return zip(pattern, segments).allSatisfy { expected, actual in
+                expected.hasPrefix("{") ? !actual.isEmpty : expected == actual
+            }
+        }
+        return found.isEmpty ? nil : found.flatMap(\.methods)
+    }
+}

@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
         .library(name: "DarkroomAPIKeys", targets: ["DarkroomAPIKeys"]),
+        .library(name: "DarkroomWebhooks", targets: ["DarkroomWebhooks"]),
         .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
         .library(name: "DarkroomCoordinatorHTTP", targets: ["DarkroomCoordinatorHTTP"]),
         .library(name: "DarkroomPluginKit", targets: ["DarkroomPluginKit"]),
@@ -208,12 +209,24 @@ let package = Package(
                 "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
+        // Webhook endpoints, the outbox and the notifier that runs in the coordinator process: no
+        // HTTP server, so the job API exposes it with thin handlers. POSTs through DarkroomSources'
+        // libcurl transfer, under the same address guard as source fetches.
+        .target(
+            name: "DarkroomWebhooks",
+            dependencies: [
+                "DarkroomQueue", "DarkroomRedis", "DarkroomSources", "DarkroomSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
             dependencies: [
                 "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
-                "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys",
+                "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys", "DarkroomWebhooks",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
                 "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -332,7 +345,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomErrorCodeTests",
             dependencies: [
-                "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomCore",
+                "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP",
+                "DarkroomCore",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
                 "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
             ],
@@ -370,6 +384,13 @@ let package = Package(
             dependencies: [
                 "DarkroomAPIKeys", "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", "DarkroomTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomWebhooksTests",
+            dependencies: [
+                "DarkroomWebhooks", "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", "DarkroomTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -1,0 +1,39 @@
+import DarkroomQueue
+import DarkroomRedis
+
+/// Which endpoint each job notifies, written by whoever enqueues (the CLI, the job API) *before*
+/// the jobs are enqueued, so no terminal event can come before its subscription. Kept 7 days (as
+/// long as the queue remembers ids), so a dead job retried later is notified again.
+///
+/// The notifier reads these instead of a field of the terminal events: the workers publish those
+/// events, and a worker that predates webhooks would drop a field it does not know; a lookup
+/// here needs no worker to change and no capability gate, so jobs that notify run on every worker.
+public struct RedisWebhookSubscriptions: Sendable {
+    public let client: RedisClient
+    let keys: RedisWebhookKeys
+    /// How long a job's subscription is kept.
+    public static let retention = 7 * 24 * 3600
+
+    public init(client: RedisClient, keyPrefix: String = "darkroom") {
+        self.client = client
+        keys = RedisWebhookKeys(prefix: keyPrefix)
+    }
+
+    /// Subscribes `jobs` to `endpoint`.
+    public func subscribe(_ jobs: [JobID], to endpoint: String) async throws {
+        guard !jobs.isEmpty else { return }
+        for chunk in stride(from: 0, to: jobs.count, by: 1000) {
+            let commands = jobs[chunk..<min(chunk + 1000, jobs.count)].map {
+                ["SET", keys.subscription($0.rawValue), endpoint, "EX", "\(Self.retention)"]
+            }
+            for reply in try await client.pipeline(commands) { _ = try reply.throwingOnError() }
+        }
+    }
+
+    /// The endpoint each job notifies (nil for none), in the order given.
+    public func endpoints(for jobs: [JobID]) async throws -> [String?] {
+        guard !jobs.isEmpty else { return [] }
+        let reply = try await client.command(["MGET"] + jobs.map { keys.subscription($0.rawValue) }).throwingOnError()
+        return reply.array?.map(\.string) ?? Array(repeating: nil, count: jobs.count)
+    }
+}

@@ -356,7 +356,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomChains", "DarkroomCore", "DarkroomSources",
                 "DarkroomTestSupport", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
-                "DarkroomAPIKeys",
+                "DarkroomAPIKeys", "DarkroomWebhooks",
                 // Run as a real process by ExampleClientRealTimeTests.
                 "darkroom-example-client",
             ],

@@ -85,6 +85,11 @@ struct EnqueueCommand: AsyncParsableCommand {
     )
     var allowUnoffered = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Notify this webhook endpoint (darkroom webhook add) when each job ends; it must exist.", valueName: "name"))
+    var webhook: String?
+
     @Flag(help: "Print each job's id and source (tab-separated) before the summary.")
     var printIds = false
 
@@ -107,12 +112,17 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw error.exit()
         }
         try await QueueCommandRunner.run(redis) { queue in
-            try await self.enqueue(requests, defaults: defaults, on: queue)
+            let subscribe = try await self.webhookSubscription(client: queue.client, prefix: queue.keyPrefix)
+            try await self.enqueue(requests, defaults: defaults, on: queue, beforeEnqueue: subscribe)
         }
     }
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
-    func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue) async throws {
+    /// `beforeEnqueue` sees the final jobs before any is enqueued (`--webhook` subscribes them).
+    func enqueue(
+        _ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue,
+        beforeEnqueue: (([Job]) async throws -> Void)? = nil
+    ) async throws {
         let catalog = plugins.loadCatalog()
         // The client links no image code: it gets this binary's processors as specs and its
         // encoders as format names, plugin modules' included.
@@ -144,6 +154,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             for index in jobs.indices { jobs[index].batch = batchName }
         }
 
+        try await beforeEnqueue?(jobs)
         let bar = ProgressBar(total: jobs.count, title: "enqueue \(batchName)")
         let sent = Locked(0)
         let report: EnqueueReport

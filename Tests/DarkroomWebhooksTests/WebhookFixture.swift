@@ -29,8 +29,9 @@ struct WebhookFixture {
     }
 
     /// An outbox that gives up after `retryWindow` (short, so failures are seen in a test).
-    func outbox(retryWindow: Duration = .seconds(60)) -> RedisWebhookOutbox {
+    func outbox(retryWindow: Duration = .seconds(60), maxPendingPerEndpoint: Int = 10_000) -> RedisWebhookOutbox {
         var policy = WebhookDeliveryPolicy()
+        policy.maxPendingPerEndpoint = maxPendingPerEndpoint
         policy.retryWindow = retryWindow
         policy.claimTimeout = .seconds(5)
         return RedisWebhookOutbox(client: client, keyPrefix: prefix, policy: policy)
@@ -60,12 +61,13 @@ struct WebhookFixture {
     }
 
     /// Subscribes, enqueues and runs `names` to success, as a worker would.
-    func runJobs(_ names: [String], webhook: String, batch: String = "b1") async throws {
+    func runJobs(_ names: [String], webhook: String, batch: String = "b1", notifyBatch: Bool = false) async throws {
         let now = Timestamp.now()
         let jobs = names.map {
             Job(id: JobID(rawValue: $0) ?? .make(), batch: batch, source: "/images/\($0).jpg", chain: "resize(10x10, mode: fit)", enqueuedAt: now)
         }
         try await subscriptions.subscribe(jobs.map(\.id), to: webhook)
+        if notifyBatch { try await subscriptions.subscribe(batch: batch, to: webhook) }
         _ = try await queue.enqueue(jobs)
         var done = 0
         while done < jobs.count {

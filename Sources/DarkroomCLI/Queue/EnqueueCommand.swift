@@ -118,10 +118,11 @@ struct EnqueueCommand: AsyncParsableCommand {
     }
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
-    /// `beforeEnqueue` sees the final jobs before any is enqueued (`--webhook` subscribes them).
+    /// `beforeEnqueue` sees the final jobs before any is enqueued and may complete them
+    /// (`--webhook` names the endpoint in each and subscribes them).
     func enqueue(
         _ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue,
-        beforeEnqueue: (([Job]) async throws -> Void)? = nil
+        beforeEnqueue: (([Job]) async throws -> [Job])? = nil
     ) async throws {
         let catalog = plugins.loadCatalog()
         // The client links no image code: it gets this binary's processors as specs and its
@@ -154,7 +155,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             for index in jobs.indices { jobs[index].batch = batchName }
         }
 
-        try await beforeEnqueue?(jobs)
+        if let beforeEnqueue { jobs = try await beforeEnqueue(jobs) }
         let bar = ProgressBar(total: jobs.count, title: "enqueue \(batchName)")
         let sent = Locked(0)
         let report: EnqueueReport

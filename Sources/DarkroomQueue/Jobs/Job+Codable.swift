@@ -20,6 +20,7 @@ import Foundation
 /// | `firstFrameOnly` | bool? | `true`: only the first frame of an animated source; absent = every frame |
 /// | `name` | string? | output-name template (`OutputNameTemplate`), 1–1,024 bytes; absent = `{stem}.{ext}` |
 /// | `requires` | [string]? | capabilities the worker must offer (`Capabilities`), sorted, no duplicates; absent = none |
+/// | `webhook` | string? | the webhook endpoint notified when the job ends, 1–64 bytes; absent = none |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
 /// ignored on decode, so newer writers may add keys without a version bump; a change that older
@@ -27,7 +28,7 @@ import Foundation
 extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
-        case firstFrameOnly, name, requires
+        case firstFrameOnly, name, requires, webhook
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -56,7 +57,8 @@ extension Job: Codable {
             lastError: try container.decodeIfPresent(JobError.self, forKey: .lastError),
             firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly),
             name: try container.decodeIfPresent(String.self, forKey: .name),
-            requires: try container.decodeIfPresent([String].self, forKey: .requires))
+            requires: try container.decodeIfPresent([String].self, forKey: .requires),
+            webhook: try container.decodeIfPresent(String.self, forKey: .webhook))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -80,6 +82,7 @@ extension Job: Codable {
         try container.encodeIfPresent(firstFrameOnly, forKey: .firstFrameOnly)
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(requires, forKey: .requires)
+        try container.encodeIfPresent(webhook, forKey: .webhook)
     }
 
     /// The record as compact JSON, ready for a stream entry.

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// - **ingest** reads the event stream after its own checkpoint (`P:webhooks:cursor`), looks up
 ///   each terminal job event's subscription (`RedisWebhookSubscriptions`) and adds a delivery to
-///   the outbox whose id is the event's id, then moves the checkpoint. A crash between the two
+///   the outbox whose id is the event's id, adds a `batch.ended` for each subscribed batch the
+///   page leaves complete (`BatchEndNotice`), then moves the checkpoint. A crash between the two
 ///   reads the page again; the ids make the second add a no-op.
 /// - **send** claims due deliveries (at most `concurrency` at a time) and POSTs them
 ///   (`WebhookSender`), each bounded by its timeouts; failures are retried with `backoff` until
@@ -38,18 +39,19 @@ public final class WebhookNotifier: Service {
     }
 
     let configuration: Configuration
-    let queue: any JobQueueDriver
+    let queue: any JobQueueDriver & ProgressReportingQueue
     let client: RedisClient
     let keys: RedisWebhookKeys
     let outbox: RedisWebhookOutbox
     let subscriptions: RedisWebhookSubscriptions
     let sender: WebhookSender
+    let batchEnds: BatchEndNotice
     let logger: Logger
     let stopping = Atomic<Bool>(false)
     let leading = Atomic<Bool>(false)
 
     public init(
-        queue: any JobQueueDriver, client: RedisClient, keyPrefix: String, outbox: RedisWebhookOutbox,
+        queue: any JobQueueDriver & ProgressReportingQueue, client: RedisClient, keyPrefix: String, outbox: RedisWebhookOutbox,
         configuration: Configuration, logger: Logger
     ) {
         self.queue = queue
@@ -59,6 +61,7 @@ public final class WebhookNotifier: Service {
         self.outbox = outbox
         keys = RedisWebhookKeys(prefix: keyPrefix)
         subscriptions = RedisWebhookSubscriptions(client: client, keyPrefix: keyPrefix)
+        batchEnds = BatchEndNotice(client: client, keys: RedisWebhookKeys(prefix: keyPrefix), outbox: outbox)
         sender = WebhookSender(
             endpoints: RedisWebhookEndpointStore(client: client, keyPrefix: keyPrefix), outbox: outbox,
             backoff: configuration.backoff, connectTimeout: configuration.connectTimeout,
@@ -145,6 +148,15 @@ public final class WebhookNotifier: Service {
                 WebhookDelivery(
                     id: envelope.event.id, endpoint: endpoint, event: type, orderKey: "job:" + job.rawValue,
                     createdAt: envelope.event.at, body: body))
+        }
+        // Batch ends, once per batch per page: its counts now, stamped with its latest event here.
+        var batchEndedAt: [String: Timestamp] = [:]
+        for envelope in terminal { if let batch = envelope.event.batch { batchEndedAt[batch] = envelope.event.at } }
+        for (batch, time) in batchEndedAt.sorted(by: { $0.key < $1.key }) {
+            guard let endpoint = try await subscriptions.endpoint(forBatch: batch),
+                let progress = try await queue.batchProgress(batch)
+            else { continue }
+            try await batchEnds.notify(batch: batch, endpoint: endpoint, progress: progress, at: time)
         }
         _ = try await client.command(["SET", keys.cursor, last.cursor.rawValue]).throwingOnError()
     }

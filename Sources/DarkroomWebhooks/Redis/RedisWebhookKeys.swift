@@ -3,6 +3,8 @@
 /// - `P:webhooks:endpoints` hash, name → endpoint record (JSON, no secret);
 /// - `P:webhooks:secrets:NAME` list of live secrets, oldest first (1 or 2);
 /// - `P:webhooks:sub:JOB` string, the endpoint a job notifies, kept 7 days;
+/// - `P:webhooks:batchsub:BATCH` string, the endpoint a batch's end notifies, kept 7 days;
+/// - `P:webhooks:batchend:BATCH` hash, `sequence` and `counts` of its latest `batch.ended`;
 /// - `P:webhooks:d:ID` hash, one delivery (`WebhookDelivery`, its body with it);
 /// - `P:webhooks:order:KEY` list, a job's (or batch's) deliveries in order; only its head is due;
 /// - `P:webhooks:due` sorted set, delivery id → next attempt (ms);
@@ -19,6 +21,8 @@ struct RedisWebhookKeys: Sendable {
     var endpoints: String { root + "endpoints" }
     func secrets(_ name: String) -> String { root + "secrets:" + name }
     func subscription(_ job: String) -> String { root + "sub:" + job }
+    func batchSubscription(_ batch: String) -> String { root + "batchsub:" + batch }
+    func batchEnd(_ batch: String) -> String { root + "batchend:" + batch }
     func delivery(_ id: String) -> String { root + "d:" + id }
     var due: String { root + "due" }
     var pending: String { root + "pending" }

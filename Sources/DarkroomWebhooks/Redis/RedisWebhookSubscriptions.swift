@@ -30,6 +30,16 @@ public struct RedisWebhookSubscriptions: Sendable {
         }
     }
 
+    /// Subscribes the end of `batch` (each time it ends: `batch.ended` with a sequence number).
+    public func subscribe(batch: String, to endpoint: String) async throws {
+        _ = try await client.command(["SET", keys.batchSubscription(batch), endpoint, "EX", "\(Self.retention)"]).throwingOnError()
+    }
+
+    /// The endpoint a batch's end notifies, or nil.
+    public func endpoint(forBatch batch: String) async throws -> String? {
+        try await client.command(["GET", keys.batchSubscription(batch)]).throwingOnError().string
+    }
+
     /// The endpoint each job notifies (nil for none), in the order given.
     public func endpoints(for jobs: [JobID]) async throws -> [String?] {
         guard !jobs.isEmpty else { return [] }

@@ -67,6 +67,10 @@ struct WebhookCommandProcessRealTimeTests {
         let id = try #require(enqueued.lines.first?.split(separator: "\t").first.flatMap { JobID(rawValue: String($0)) })
         let subscriptions = RedisWebhookSubscriptions(client: client, keyPrefix: prefix)
         #expect(try await subscriptions.endpoints(for: [id]) == ["app"])
+        // The job record names its endpoint.
+        let entries = try await client.command(["XRANGE", "\(prefix):jobs:normal", "-", "+"])
+        let record = entries.array?.first?.array?.last?.array?.last?.string
+        #expect(record?.hasSuffix(#","webhook":"app"}"#) == true)
 
         let failed = try run(["webhook", "deliveries", "--failed", "--json"])
         #expect(failed.status == 0 && failed.lines.isEmpty)

@@ -348,7 +348,7 @@ let package = Package(
                 "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomCodecs", "DarkroomCoordinator", "DarkroomCoordinatorHTTP",
                 "DarkroomCore",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
-                "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
+                "DarkroomSystem", "DarkroomTestSupport", "DarkroomWebhooks", "DarkroomWorker",
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -51,7 +51,7 @@ struct WebhookRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await WebhookStores.run(redis) { stores in
             guard try await stores.endpoints.remove(name: name) else {
-                throw WebhookError(.notFound, "no webhook endpoint is named \(name) (darkroom webhook list)")
+                throw WebhookError(.unknown, "no webhook endpoint is named \(name) (darkroom webhook list)")
             }
             StandardOutput.line("removed webhook endpoint \(name)")
         }

@@ -1,13 +1,25 @@
-/// A webhook operation that cannot be done: an unknown endpoint, a name taken, a rotation while
-/// two secrets are live. `code` is stable (docs/limits-and-errors.md).
-public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// A name or URL breaks the rules, or the request is otherwise malformed.
-        case invalid = "webhook_invalid"
+import DarkroomSystem
+
+/// A webhook operation that cannot be done: a bad name or URL, an unknown endpoint or delivery, a
+/// name taken or a rotation in the wrong state. Codes in docs/limits-and-errors.md; `httpStatus`
+/// is what the job API answers with.
+public struct WebhookError: CodedDarkroomError, Hashable {
+    public enum Code: String, CaseIterable, Sendable {
+        /// A name or URL breaks the rules.
+        case invalid = "webhook.invalid"
         /// No endpoint (or delivery) has that name (or id).
-        case notFound = "webhook_not_found"
-        /// The name is taken, or the state forbids the operation (a third secret).
-        case conflict = "webhook_conflict"
+        case unknown = "webhook.unknown"
+        /// The name is taken, or the state forbids the change (a third secret, retiring the only one).
+        case conflict = "webhook.conflict"
+
+        /// 422, 404 or 409.
+        public var httpStatus: Int {
+            switch self {
+            case .invalid: 422
+            case .unknown: 404
+            case .conflict: 409
+            }
+        }
     }
 
     public var code: Code
@@ -19,4 +31,6 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { message }
+    public var isTransient: Bool { false }
+    public var httpStatus: Int { code.httpStatus }
 }

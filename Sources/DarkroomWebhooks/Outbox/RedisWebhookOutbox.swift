@@ -73,12 +73,12 @@ public final class RedisWebhookOutbox: Sendable {
         _ = try await client.evalsha(Self.finishScript, keys: [], arguments: [keys.root, id, "failed", error, "\(now.millisecondsSince1970)"])
     }
 
-    /// Sends a failed (or delivered) delivery again under the same id; `notFound` for an unknown or
+    /// Sends a failed (or delivered) delivery again under the same id; `unknown` for an unknown or
     /// pending one.
     public func redeliver(_ id: String, now: Timestamp = .now()) async throws {
         let reply = try await client.evalsha(Self.redeliverScript, keys: [], arguments: [keys.root, id, "\(now.millisecondsSince1970)"])
         guard reply.integer == 1 else {
-            throw WebhookError(.notFound, "no failed or delivered webhook delivery has id \(id) (darkroom webhook deliveries --failed)")
+            throw WebhookError(.unknown, "no failed or delivered webhook delivery has id \(id) (darkroom webhook deliveries --failed)")
         }
     }
 

@@ -82,7 +82,7 @@ public final class RedisWebhookEndpointStore: WebhookEndpointStore {
             Self.rotateScript, keys: [keys.endpoints, keys.secrets(name)], arguments: [name, action, secret])
         if let text = reply.string { return try Self.decode(text) }
         if reply.integer == -1 { throw WebhookError(.conflict, "webhook endpoint \(name): \(wrongCount)") }
-        throw WebhookError(.notFound, "no webhook endpoint is named \(name) (darkroom webhook list)")
+        throw WebhookError(.unknown, "no webhook endpoint is named \(name) (darkroom webhook list)")
     }
 
     public func remove(name: String) async throws -> Bool {

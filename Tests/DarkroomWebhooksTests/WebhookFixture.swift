@@ -37,16 +37,22 @@ struct WebhookFixture {
         return RedisWebhookOutbox(client: client, keyPrefix: prefix, policy: policy)
     }
 
-    /// A notifier with fast retries, running until `body` returns.
-    func withNotifier<T>(_ outbox: RedisWebhookOutbox, _ body: () async throws -> T) async throws -> T {
-        var configuration = WebhookNotifier.Configuration(name: "test-\(prefix)")
+    /// A notifier with fast retries and a short lease, named `name` (a coordinator).
+    func notifier(_ outbox: RedisWebhookOutbox, name: String = "n1") -> WebhookNotifier {
+        var configuration = WebhookNotifier.Configuration(name: name)
         configuration.backoff = Backoff(initial: .milliseconds(50), multiplier: 2, cap: .milliseconds(400), jitter: .equal)
         configuration.pollWait = .milliseconds(200)
         configuration.idlePoll = .milliseconds(20)
         configuration.totalTimeout = 3
-        let notifier = WebhookNotifier(
+        configuration.leaseTTL = .seconds(1)
+        return WebhookNotifier(
             queue: queue, client: client, keyPrefix: prefix, outbox: outbox, configuration: configuration,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    /// A notifier running until `body` returns.
+    func withNotifier<T>(_ outbox: RedisWebhookOutbox, _ body: () async throws -> T) async throws -> T {
+        let notifier = notifier(outbox)
         let running = Task { try await notifier.run() }
         do {
             let value = try await body()

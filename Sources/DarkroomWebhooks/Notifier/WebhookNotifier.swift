@@ -68,6 +68,9 @@ public final class WebhookNotifier: Service {
             totalTimeout: configuration.totalTimeout, maxResponseBytes: configuration.maxResponseBytes)
     }
 
+    /// Whether this notifier holds the lease (and so sends) now.
+    public var isLeading: Bool { leading.load(ordering: .relaxed) }
+
     var isStopping: Bool { stopping.load(ordering: .relaxed) || Task.isCancelled }
 
     /// Stops both loops after the work in hand.

@@ -6,7 +6,8 @@
 
 Every POST to any path is appended to FILE as one JSON line: the path, the delivery id, the event
 name, whether the signature verified (under any live secret, at most 5 minutes old) and the body.
-POST /redirect answers 302 to /ok; anything else answers 200.
+POST /redirect answers 302 to /ok; POST /slow answers 200 after 2 s (and is recorded then);
+anything else answers 200.
 """
 import argparse
 import hashlib
@@ -29,6 +30,8 @@ def verify(header, body, secret, tolerance=300):
 class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.path == "/slow":
+            time.sleep(2)
         record = {
             "path": self.path,
             "delivery": self.headers.get("Darkroom-Delivery"),

@@ -40,3 +40,22 @@ struct WebhookFailoverRealTimeTests {
         #expect(records.allSatisfy { $0["verified"] as? Bool == true })
     }
 }
+
+/// A slow receiver holds one sending slot, never the others.
+@Suite("A slow webhook receiver does not hold up other deliveries", .serialized)
+struct WebhookSlowReceiverRealTimeTests {
+    @Test("Given a slow endpoint and a fast one, when both have deliveries, then the fast one's arrive first")
+    func slowReceiver() async throws {
+        let fixture = try WebhookFixture()
+        _ = try await fixture.endpoints.create(name: "slow", url: fixture.receiver.url + "/slow", allowPrivateNetwork: true)
+        _ = try await fixture.endpoints.create(name: "fast", url: fixture.receiver.url + "/fast", allowPrivateNetwork: true)
+        let records = try await fixture.withNotifier(fixture.outbox()) {
+            try await fixture.runJobs(["s1"], webhook: "slow", batch: "bs")
+            try await Task.sleep(for: .milliseconds(300))
+            try await fixture.runJobs(["q1", "q2"], webhook: "fast", batch: "bq")
+            return try await fixture.receiver.wait { $0.count >= 3 }
+        }
+        let paths = records.compactMap { $0["path"] as? String }
+        #expect(paths == ["/fast", "/fast", "/slow"])
+    }
+}

@@ -112,17 +112,18 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw error.exit()
         }
         try await QueueCommandRunner.run(redis) { queue in
-            let subscribe = try await self.webhookSubscription(client: queue.client, prefix: queue.keyPrefix)
-            try await self.enqueue(requests, defaults: defaults, on: queue, beforeEnqueue: subscribe)
+            try await self.enqueue(
+                requests, defaults: defaults, on: queue,
+                beforeEnqueue: { jobs in try await Self.subscribeWebhooks(jobs, client: queue.client, prefix: queue.keyPrefix) })
         }
     }
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
-    /// `beforeEnqueue` sees the final jobs before any is enqueued and may complete them
-    /// (`--webhook` names the endpoint in each and subscribes them).
+    /// `beforeEnqueue` sees the final jobs before any is enqueued (webhooks are checked and
+    /// subscribed there); it may throw to enqueue nothing.
     func enqueue(
         _ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue,
-        beforeEnqueue: (([Job]) async throws -> [Job])? = nil
+        beforeEnqueue: (([Job]) async throws -> Void)? = nil
     ) async throws {
         let catalog = plugins.loadCatalog()
         // The client links no image code: it gets this binary's processors as specs and its
@@ -155,7 +156,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             for index in jobs.indices { jobs[index].batch = batchName }
         }
 
-        if let beforeEnqueue { jobs = try await beforeEnqueue(jobs) }
+        try await beforeEnqueue?(jobs)
         let bar = ProgressBar(total: jobs.count, title: "enqueue \(batchName)")
         let sent = Locked(0)
         let report: EnqueueReport
@@ -210,6 +211,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
             workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly, name: jobList.name)
         defaults.allowUnoffered = allowUnoffered
+        defaults.webhook = webhook
         return defaults
     }
 

@@ -119,7 +119,7 @@ public enum EnqueuePlanner {
             quality: quality, priority: request.priority ?? defaults.priority,
             output: output, enqueuedAt: now, notBefore: notBefore,
             firstFrameOnly: firstFrameOnly ? true : nil,
-            name: name, requires: requires)
+            name: name, requires: requires, webhook: request.webhook ?? defaults.webhook)
         if let problem = job.problem { throw EnqueueProblem(location: nil, message: problem) }
         return job
     }

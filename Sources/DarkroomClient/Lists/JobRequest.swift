@@ -23,6 +23,8 @@ public struct JobRequest: Sendable, Equatable {
     public var firstFrameOnly: Bool?
     /// Output-name template overriding `EnqueueDefaults.name`.
     public var name: String?
+    /// Webhook endpoint overriding `EnqueueDefaults.webhook`.
+    public var webhook: String?
 
     /// A request for `source`; every field left nil takes the batch's default.
     public init(

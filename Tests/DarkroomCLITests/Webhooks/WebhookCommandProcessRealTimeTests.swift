@@ -59,7 +59,7 @@ struct WebhookCommandProcessRealTimeTests {
         #expect(FileManager.default.createFile(atPath: source, contents: Data([0xFF, 0xD8])))
         let refused = try run(["enqueue", source, "-p", "resize(10x10)", "--webhook", "nope", "--allow-unoffered"])
         #expect(refused.status == 2)
-        #expect(refused.error.contains("no webhook endpoint has that name"))
+        #expect(refused.error.contains("webhook nope: no webhook endpoint has that name"))
 
         #expect(try run(["webhook", "add", "app", "https://hooks.example.com/"]).status == 0)
         let enqueued = try run(["enqueue", source, "-p", "resize(10x10)", "--webhook", "app", "--allow-unoffered", "--print-ids"])
@@ -71,6 +71,17 @@ struct WebhookCommandProcessRealTimeTests {
         let entries = try await client.command(["XRANGE", "\(prefix):jobs:normal", "-", "+"])
         let record = entries.array?.first?.array?.last?.array?.last?.string
         #expect(record?.hasSuffix(#","webhook":"app"}"#) == true)
+
+        // A job line may name its own endpoint.
+        let list = directory + "/jobs.jsonl"
+        let line = #"{"source":"\#(source)","id":"line-job","webhook":"app"}"# + "\n"
+        #expect(FileManager.default.createFile(atPath: list, contents: Data(line.utf8)))
+        let fromList = try run(["enqueue", "--from", list, "-p", "resize(10x10)", "--allow-unoffered"])
+        #expect(fromList.status == 0, "\(fromList.error)")
+        #expect(try await subscriptions.endpoints(for: [try #require(JobID(rawValue: "line-job"))]) == ["app"])
+        let badLine = #"{"source":"\#(source)","id":"other-job","webhook":"missing"}"# + "\n"
+        #expect(FileManager.default.createFile(atPath: list, contents: Data(badLine.utf8)))
+        #expect(try run(["enqueue", "--from", list, "-p", "resize(10x10)", "--allow-unoffered"]).status == 2)
 
         let failed = try run(["webhook", "deliveries", "--failed", "--json"])
         #expect(failed.status == 0 && failed.lines.isEmpty)

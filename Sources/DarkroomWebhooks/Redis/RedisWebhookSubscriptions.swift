@@ -30,6 +30,21 @@ public struct RedisWebhookSubscriptions: Sendable {
         }
     }
 
+    /// What whoever enqueues calls just before enqueueing `jobs` (the CLI, the job API): checks
+    /// that every endpoint a job names (`Job.webhook`) exists in `endpoints` — `unknown` naming
+    /// the first that does not, and nothing is subscribed — then subscribes each job, and its
+    /// batch for `batch.ended`, to its endpoint. Jobs that name none are left alone.
+    public func subscribeNamed(_ jobs: [Job], endpoints: any WebhookEndpointStore) async throws {
+        let named = Dictionary(grouping: jobs.filter { $0.webhook != nil }, by: { $0.webhook ?? "" })
+        for name in named.keys.sorted() where try await endpoints.endpoint(named: name) == nil {
+            throw WebhookError(.unknown, "webhook \(name): no webhook endpoint has that name (darkroom webhook list; add one with darkroom webhook add)")
+        }
+        for (name, subscribed) in named {
+            try await subscribe(subscribed.map(\.id), to: name)
+            for batch in Set(subscribed.map(\.batch)) { try await subscribe(batch: batch, to: name) }
+        }
+    }
+
     /// Subscribes the end of `batch` (each time it ends: `batch.ended` with a sequence number).
     public func subscribe(batch: String, to endpoint: String) async throws {
         _ = try await client.command(["SET", keys.batchSubscription(batch), endpoint, "EX", "\(Self.retention)"]).throwingOnError()

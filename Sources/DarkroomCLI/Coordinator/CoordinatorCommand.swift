@@ -90,19 +90,21 @@ struct CoordinatorCommand: AsyncParsableCommand {
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client, configuration: JobQueueConfiguration(), keyPrefix: settings.keyPrefix)
         let metrics = CoordinatorMetrics()
-        let coordinator = Coordinator(
-            queue: queue, store: RedisCoordinatorStore(queue: queue),
-            configuration: .init(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap), logger: logger,
-            metrics: metrics)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: coordinator)]
-        if !noWebhooks {
-            // Its own reader, checkpoint, lease and tasks: a slow receiver never holds up the projections.
-            let notifier = WebhookNotifier(
+        // The webhook notifier: its own reader, checkpoint, lease and tasks, so a slow receiver
+        // never holds up the projections; the stream is trimmed no further than it has read.
+        let notifier =
+            noWebhooks
+            ? nil
+            : WebhookNotifier(
                 queue: queue, client: client, keyPrefix: settings.keyPrefix,
                 outbox: RedisWebhookOutbox(client: client, keyPrefix: settings.keyPrefix),
                 configuration: .init(name: settings.name), logger: logger)
-            services.append(.init(service: notifier))
-        }
+        var configuration = Coordinator.Configuration(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap)
+        if let notifier { configuration.trimFloor = { await notifier.checkpoint() } }
+        let coordinator = Coordinator(
+            queue: queue, store: RedisCoordinatorStore(queue: queue), configuration: configuration, logger: logger, metrics: metrics)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: coordinator)]
+        if let notifier { services.append(.init(service: notifier)) }
         if let (http, token) = settings.http {
             services.append(.init(service: QueueGaugePoller(queue: queue, metrics: metrics, logger: logger)))
             let server: CoordinatorHTTPServer

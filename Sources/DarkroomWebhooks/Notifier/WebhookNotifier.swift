@@ -68,6 +68,13 @@ public final class WebhookNotifier: Service {
             totalTimeout: configuration.totalTimeout, maxResponseBytes: configuration.maxResponseBytes)
     }
 
+    /// The cursor of the last event the notifier has read (shared by every notifier of the
+    /// fleet), or nil before its first page: the coordinator trims the stream no further
+    /// (`Coordinator.Configuration.trimFloor`).
+    public func checkpoint() async -> EventCursor? {
+        try? await client.command(["GET", keys.cursor]).string.map(EventCursor.init(rawValue:))
+    }
+
     /// Whether this notifier holds the lease (and so sends) now.
     public var isLeading: Bool { leading.load(ordering: .relaxed) }
 

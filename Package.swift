@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
         .library(name: "DarkroomAPIKeys", targets: ["DarkroomAPIKeys"]),
+        .library(name: "DarkroomWebhooks", targets: ["DarkroomWebhooks"]),
         .library(name: "DarkroomCoordinator", targets: ["DarkroomCoordinator"]),
         .library(name: "DarkroomCoordinatorHTTP", targets: ["DarkroomCoordinatorHTTP"]),
         .library(name: "DarkroomHTTPAPI", targets: ["DarkroomHTTPAPI"]),
@@ -226,12 +227,24 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
+        // Webhook endpoints, the outbox and the notifier that runs in the coordinator process: no
+        // HTTP server, so the job API exposes it with thin handlers. POSTs through DarkroomSources'
+        // libcurl transfer, under the same address guard as source fetches.
+        .target(
+            name: "DarkroomWebhooks",
+            dependencies: [
+                "DarkroomQueue", "DarkroomRedis", "DarkroomSources", "DarkroomSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .target(
             name: "DarkroomCLI",
             dependencies: [
                 "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
-                "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys",
+                "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys", "DarkroomWebhooks",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomHTTPAPI", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
                 "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -355,7 +368,7 @@ let package = Package(
                 "DarkroomAPIKeys", "DarkroomCLI", "DarkroomCache", "DarkroomChains", "DarkroomClient", "DarkroomCodecs", "DarkroomCoordinator",
                 "DarkroomCoordinatorHTTP", "DarkroomCore", "DarkroomHTTPAPI",
                 "DarkroomOutput", "DarkroomPipeline", "DarkroomPlugins", "DarkroomQueue", "DarkroomRedis", "DarkroomSources",
-                "DarkroomSystem", "DarkroomTestSupport", "DarkroomWorker",
+                "DarkroomSystem", "DarkroomTestSupport", "DarkroomWebhooks", "DarkroomWorker",
             ],
             swiftSettings: strictSettings),
         .testTarget(
@@ -363,7 +376,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomChains", "DarkroomCore", "DarkroomSources",
                 "DarkroomTestSupport", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
-                "DarkroomAPIKeys",
+                "DarkroomAPIKeys", "DarkroomWebhooks",
                 // Run as a real process by ExampleClientRealTimeTests.
                 "darkroom-example-client",
             ],
@@ -391,6 +404,13 @@ let package = Package(
             dependencies: [
                 "DarkroomAPIKeys", "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", "DarkroomTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomWebhooksTests",
+            dependencies: [
+                "DarkroomWebhooks", "DarkroomQueue", "DarkroomRedis", "DarkroomSystem", "DarkroomTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -14,7 +14,7 @@ public struct DarkroomCommand: AsyncParsableCommand {
         subcommands: [
             ProcessCommand.self, RunCommand.self, EnqueueCommand.self, WorkerCommand.self, CoordinatorCommand.self, EventsCommand.self,
             WaitCommand.self, StatusCommand.self, TopCommand.self, CancelCommand.self, DeadLetterCommand.self, GetCommand.self,
-            PluginsCommand.self, CacheCommand.self, HealthCommand.self, APICommand.self, APIKeyCommand.self,
+            PluginsCommand.self, CacheCommand.self, HealthCommand.self, APICommand.self, APIKeyCommand.self, WebhookCommand.self,
         ]
     )
 

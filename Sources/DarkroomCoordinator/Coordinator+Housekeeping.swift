@@ -20,9 +20,18 @@ extension Coordinator {
                 $0.workersMarkedOffline += offline.count
                 $0.delayedJobsPromoted += promoted
             }
-            if let trimPoint = trimPoint() { try await store.trimEvents(before: trimPoint) }
+            if let trimPoint = await flooredTrimPoint() { try await store.trimEvents(before: trimPoint) }
             try? await Task.sleep(for: configuration.housekeepingInterval)
         }
+    }
+
+    /// `trimPoint()`, and never past `configuration.trimFloor`'s reader.
+    func flooredTrimPoint() async -> EventCursor? {
+        guard let point = trimPoint() else { return nil }
+        guard let floor = await configuration.trimFloor?(), let floorPosition = StreamPosition(floor),
+            let pointPosition = StreamPosition(point)
+        else { return point }
+        return floorPosition < pointPosition ? floor : point
     }
 
     /// Where the stream may be trimmed: behind every reader, keeping `eventRetention` read events.

@@ -49,6 +49,9 @@ public final class Coordinator: Service {
         public var housekeepingInterval: Duration
         /// How long after a worker's latest event a lapsed heartbeat makes it offline.
         public var workerOfflineGrace: Duration
+        /// Another reader of the stream in this process (the webhook notifier): the cursor of the
+        /// last event it has read, which trimming never passes; nil (or a nil answer) for none.
+        public var trimFloor: (@Sendable () async -> EventCursor?)?
 
         public init(
             eventLog: EventLogConfiguration?, batchSize: Int = 1000, pollWait: Duration = .seconds(1),

@@ -28,13 +28,15 @@ struct ProjectionTests {
         }
 
         func coordinator(
-            _ name: String, streamCap: Int = 1_000_000, log: EventLogConfiguration? = nil, offlineGrace: Duration = .seconds(3600)
+            _ name: String, streamCap: Int = 1_000_000, log: EventLogConfiguration? = nil, offlineGrace: Duration = .seconds(3600),
+            trimFloor: EventCursor? = nil
         ) -> Coordinator {
-            Coordinator(
-                queue: queue, store: store,
-                configuration: .init(
-                    eventLog: log, batchSize: 7, pollWait: .milliseconds(20), name: name, leaseTTL: .seconds(3),
-                    streamCap: streamCap, housekeepingInterval: .milliseconds(20), workerOfflineGrace: offlineGrace),
+            var configuration = Coordinator.Configuration(
+                eventLog: log, batchSize: 7, pollWait: .milliseconds(20), name: name, leaseTTL: .seconds(3),
+                streamCap: streamCap, housekeepingInterval: .milliseconds(20), workerOfflineGrace: offlineGrace)
+            if let trimFloor { configuration.trimFloor = { trimFloor } }
+            return Coordinator(
+                queue: queue, store: store, configuration: configuration,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         }
 
@@ -187,6 +189,29 @@ struct ProjectionTests {
         #expect(left.count >= 10)
         #expect(left.last?.event.worker == "w599")
         #expect(coordinator.snapshot.gaps == 0)
+    }
+
+    @Test("Trimming never passes another reader's floor (the webhook notifier's checkpoint)")
+    func trimsNoFurtherThanTheFloor() async throws {
+        let fleet = try Fleet(retention: 10)
+        defer { fleet.close() }
+        // Registered, so publishers keep the events for it.
+        try await fleet.catchUp(fleet.coordinator("c1", streamCap: 5000))
+        for start in stride(from: 0, to: 600, by: 100) {
+            try await fleet.queue.publish((start..<start + 100).map { JobEvent.workerOnline(worker: "w\($0)") })
+        }
+        let all = try await fleet.queue.readEvents(after: .start, limit: 1000, wait: .zero)
+        try #require(all.count == 600)
+        let floor = all[299].cursor
+        let coordinator = fleet.coordinator("c1", streamCap: 5000, trimFloor: floor)
+        try await fleet.run(coordinator) { _ in
+            try await fleet.queue.readEvents(after: .start, limit: 1000, wait: .zero).count < 600
+        }
+        let left = try await fleet.queue.readEvents(after: .start, limit: 1000, wait: .zero)
+        // Everything from the floor on is kept, though the retention is 10.
+        #expect(left.count >= 301)
+        #expect(left.contains { $0.cursor == floor })
+        #expect(left.last?.event.worker == "w599")
     }
 
     @Test("Due delayed jobs are moved into their streams with no worker reserving")

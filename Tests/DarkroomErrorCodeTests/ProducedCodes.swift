@@ -15,6 +15,7 @@ import DarkroomQueue
 import DarkroomRedis
 import DarkroomSources
 import DarkroomSystem
+import DarkroomWebhooks
 import DarkroomWorker
 
 /// Every code Darkroom can produce, by where it comes from: each error type's `Code.allCases`
@@ -36,6 +37,7 @@ enum ProducedCodes {
         "JobQueueError": JobQueueError.self,
         "OutputError": OutputError.self,
         "OutputNameError": OutputNameError.self,
+        "WebhookError": WebhookError.self,
         "PluginFailure": PluginFailure.self,
         "RedisError": RedisError.self,
         "RenderError": RenderError.self,

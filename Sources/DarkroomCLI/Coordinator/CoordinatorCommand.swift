@@ -4,6 +4,7 @@ import DarkroomCoordinatorHTTP
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomSystem
+import DarkroomWebhooks
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -57,6 +58,11 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The name this coordinator holds the lease under (default host:pid).", valueName: "name"))
     var name: String?
 
+    @Flag(
+        name: .customLong("no-webhooks"),
+        help: "Do not run the webhook notifier in this process (another coordinator's takes the outbox's lease).")
+    var noWebhooks = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -77,17 +83,28 @@ struct CoordinatorCommand: AsyncParsableCommand {
         // Patient connections, like a worker's: the coordinator outlives Redis restarts. Blocking
         // reads each hold a connection of their own: the projections' and the log's readers, each
         // with one page read ahead, and the HTTP side's one stream follower.
-        let blockingReaders = 4 + (settings.http == nil ? 0 : 1)
+        // The webhook notifier's event reader holds one more.
+        let blockingReaders = 4 + (settings.http == nil ? 0 : 1) + (noWebhooks ? 0 : 1)
         let client = RedisClient(
             url: settings.redisURL, options: RedisConnectionOptions(), connections: 4, dedicatedConnections: blockingReaders)
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client, configuration: JobQueueConfiguration(), keyPrefix: settings.keyPrefix)
         let metrics = CoordinatorMetrics()
+        // The webhook notifier: its own reader, checkpoint, lease and tasks, so a slow receiver
+        // never holds up the projections; the stream is trimmed no further than it has read.
+        let notifier =
+            noWebhooks
+            ? nil
+            : WebhookNotifier(
+                queue: queue, client: client, keyPrefix: settings.keyPrefix,
+                outbox: RedisWebhookOutbox(client: client, keyPrefix: settings.keyPrefix),
+                configuration: .init(name: settings.name), logger: logger)
+        var configuration = Coordinator.Configuration(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap)
+        if let notifier { configuration.trimFloor = { await notifier.checkpoint() } }
         let coordinator = Coordinator(
-            queue: queue, store: RedisCoordinatorStore(queue: queue),
-            configuration: .init(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap), logger: logger,
-            metrics: metrics)
+            queue: queue, store: RedisCoordinatorStore(queue: queue), configuration: configuration, logger: logger, metrics: metrics)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: coordinator)]
+        if let notifier { services.append(.init(service: notifier)) }
         if let (http, token) = settings.http {
             services.append(.init(service: QueueGaugePoller(queue: queue, metrics: metrics, logger: logger)))
             let server: CoordinatorHTTPServer

@@ -85,6 +85,11 @@ struct EnqueueCommand: AsyncParsableCommand {
     )
     var allowUnoffered = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Notify this webhook endpoint (darkroom webhook add) when each job ends; it must exist.", valueName: "name"))
+    var webhook: String?
+
     @Flag(help: "Print each job's id and source (tab-separated) before the summary.")
     var printIds = false
 
@@ -107,12 +112,19 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw error.exit()
         }
         try await QueueCommandRunner.run(redis) { queue in
-            try await self.enqueue(requests, defaults: defaults, on: queue)
+            try await self.enqueue(
+                requests, defaults: defaults, on: queue,
+                beforeEnqueue: { jobs in try await Self.subscribeWebhooks(jobs, client: queue.client, prefix: queue.keyPrefix) })
         }
     }
 
     /// Validates everything, then enqueues in chunks with a progress bar, then prints the summary.
-    func enqueue(_ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue) async throws {
+    /// `beforeEnqueue` sees the final jobs before any is enqueued (webhooks are checked and
+    /// subscribed there); it may throw to enqueue nothing.
+    func enqueue(
+        _ requests: [JobRequest], defaults: EnqueueDefaults, on queue: any FleetClient.Queue,
+        beforeEnqueue: (([Job]) async throws -> Void)? = nil
+    ) async throws {
         let catalog = plugins.loadCatalog()
         // The client links no image code: it gets this binary's processors as specs and its
         // encoders as format names, plugin modules' included.
@@ -144,6 +156,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             for index in jobs.indices { jobs[index].batch = batchName }
         }
 
+        try await beforeEnqueue?(jobs)
         let bar = ProgressBar(total: jobs.count, title: "enqueue \(batchName)")
         let sent = Locked(0)
         let report: EnqueueReport
@@ -198,6 +211,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             output: output, idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue,
             workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly, name: jobList.name)
         defaults.allowUnoffered = allowUnoffered
+        defaults.webhook = webhook
         return defaults
     }
 

@@ -30,6 +30,10 @@ public struct EnqueueDefaults: Sendable {
     /// Enqueue jobs whose required capabilities no live worker offers (`--allow-unoffered`): they
     /// wait until a worker that offers them joins. Off: such a request is refused.
     public var allowUnoffered: Bool = false
+    /// The webhook endpoint jobs notify when they end (`--webhook`); nil for none. The client
+    /// only names it in the job records: whoever enqueues checks that it exists and subscribes
+    /// the jobs (DarkroomWebhooks' `RedisWebhookSubscriptions`).
+    public var webhook: String?
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.
     public init(

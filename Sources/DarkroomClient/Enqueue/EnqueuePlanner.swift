@@ -121,7 +121,8 @@ public enum EnqueuePlanner {
             quality: quality, priority: request.priority ?? defaults.priority,
             output: output, enqueuedAt: now, notBefore: notBefore,
             firstFrameOnly: firstFrameOnly ? true : nil,
-            name: name, requires: requires, metadata: request.metadata)
+            name: name, requires: requires, metadata: request.metadata,
+            webhook: request.webhook ?? defaults.webhook)
         if let problem = job.problem { throw EnqueueProblem(.invalidJob, location: nil, message: problem) }
         return job
     }

@@ -25,6 +25,8 @@ public struct JobRequest: Sendable, Equatable {
     public var name: String?
     /// The caller's JSON object as canonical text (`JobMetadata`), carried into the job's events.
     public var metadata: String?
+    /// Webhook endpoint overriding `EnqueueDefaults.webhook`.
+    public var webhook: String?
 
     /// A request for `source`; every field left nil takes the batch's default.
     public init(

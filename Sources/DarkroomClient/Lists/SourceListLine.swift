@@ -34,6 +34,7 @@ struct LineRecord: Decodable {
         request = JobRequest(
             source: source, chain: try string("chain"), format: try string("format"),
             id: try string("id"), output: try string("output"), name: try string("name"))
+        request.webhook = try string("webhook")
         if let priority = try string("priority") {
             guard let value = JobPriority(rawValue: priority.lowercased()) else {
                 throw Problem(message: "'priority' must be high, normal or low (got '\(priority.prefix(20))')")

@@ -21,6 +21,7 @@ import Foundation
 /// | `name` | string? | output-name template (`OutputNameTemplate`), 1–1,024 bytes; absent = `{stem}.{ext}` |
 /// | `requires` | [string]? | capabilities the worker must offer (`Capabilities`), sorted, no duplicates; absent = none |
 /// | `metadata` | string? | the caller's JSON object as text (`JobMetadata`), ≤ 4,096 bytes, depth ≤ 4; absent = none |
+/// | `webhook` | string? | the webhook endpoint notified when the job ends, 1–64 bytes; absent = none |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
 /// ignored on decode, so newer writers may add keys without a version bump; a change that older
@@ -28,7 +29,7 @@ import Foundation
 extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
-        case firstFrameOnly, name, requires, metadata
+        case firstFrameOnly, name, requires, metadata, webhook
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -58,7 +59,8 @@ extension Job: Codable {
             firstFrameOnly: try container.decodeIfPresent(Bool.self, forKey: .firstFrameOnly),
             name: try container.decodeIfPresent(String.self, forKey: .name),
             requires: try container.decodeIfPresent([String].self, forKey: .requires),
-            metadata: try container.decodeIfPresent(String.self, forKey: .metadata))
+            metadata: try container.decodeIfPresent(String.self, forKey: .metadata),
+            webhook: try container.decodeIfPresent(String.self, forKey: .webhook))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -83,6 +85,7 @@ extension Job: Codable {
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(requires, forKey: .requires)
         try container.encodeIfPresent(metadata, forKey: .metadata)
+        try container.encodeIfPresent(webhook, forKey: .webhook)
     }
 
     /// The record as compact JSON, ready for a stream entry.

@@ -47,12 +47,18 @@ public struct Job: Sendable, Hashable {
     /// the job's terminal event, so an application can match a result to its records. A job with
     /// metadata requires the `metadata` capability.
     public var metadata: String?
+    /// The webhook endpoint notified when the job ends (`darkroom webhook add`), or nil for none.
+    /// Read by the API and people; the coordinator's notifier finds the endpoint by the job's id
+    /// (DarkroomWebhooks' subscriptions), so a worker that predates the field, and drops it when it
+    /// re-enqueues a retry, changes nothing: no capability is needed.
+    public var webhook: String?
 
     public init(
         id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
         quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
         enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
-        firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil, metadata: String? = nil
+        firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil, metadata: String? = nil,
+        webhook: String? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -70,6 +76,7 @@ public struct Job: Sendable, Hashable {
         self.name = name
         self.requires = requires
         self.metadata = metadata
+        self.webhook = webhook
     }
 
     /// Adds capabilities to `requires`, keeping it canonical.
@@ -89,6 +96,7 @@ public struct Job: Sendable, Hashable {
         if let name, name.isEmpty || name.utf8.count > OutputNameTemplate.maxTemplateBytes {
             return "'name' must be an output-name template of 1–1,024 bytes"
         }
+        if let webhook, webhook.isEmpty || webhook.utf8.count > 64 { return "'webhook' must be an endpoint name of 1–64 bytes" }
         if !(1...1_000_000).contains(attempt) { return "'attempt' must be 1 or more (got \(attempt))" }
         if let problem = Capabilities.problem(requires) { return problem }
         if let metadata, let problem = JobMetadata.problem(metadata) { return problem }

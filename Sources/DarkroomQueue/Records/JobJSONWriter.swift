@@ -7,7 +7,7 @@ import DarkroomSystem
 ///
 /// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `firstFrameOnly`?, `format`?, `id`,
 /// `lastError`? (`code`, `message`), `metadata`?, `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `requires`?, `source`,
-/// `version`. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
+/// `version`, `webhook`?. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
 package enum JobJSONWriter {
     package static func bytes(_ job: Job) -> [UInt8] {
@@ -53,6 +53,7 @@ package enum JobJSONWriter {
         field(#","source":"#, job.source, into: &out)
         append(#","version":"#, to: &out)
         integer(Job.currentVersion, into: &out)
+        if let webhook = job.webhook { field(#","webhook":"#, webhook, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 

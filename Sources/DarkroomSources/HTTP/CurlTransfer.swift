@@ -27,6 +27,8 @@ final class CurlTransfer {
     /// Addresses the guard refused during this hop.
     private(set) var refusals: [(IPAddress, IPAddressClassification)] = []
     private var lastAddressPolicy: AddressPolicy?
+    /// The request headers set by `usePost`, freed with the handle.
+    private var headerList: UnsafeMutablePointer<curl_slist>?
 
     /// Largest error or redirect body read before the connection is dropped instead.
     private static let discardLimit = 64 << 10
@@ -45,6 +47,7 @@ final class CurlTransfer {
 
     deinit {
         curl_easy_cleanup(handle)
+        if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
 
@@ -89,6 +92,29 @@ final class CurlTransfer {
         if let caFile = policy.caCertificatesPath {
             results.append(darkroom_curl_setopt_str(handle, CURLOPT_CAINFO, caFile))
         }
+        return results.allSatisfy { $0 == CURLE_OK }
+    }
+
+    /// Makes every later hop a POST of `body` (copied by libcurl) with `headers` (`Name: value`
+    /// lines). `Expect:` is sent empty so libcurl never waits for a `100 Continue`.
+    func usePost(body: [UInt8], headers: [String]) -> Bool {
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for line in headers + ["Expect:"] {
+            guard let next = curl_slist_append(list, line) else {
+                if let list { curl_slist_free_all(list) }
+                return false
+            }
+            list = next
+        }
+        headerList = list
+        let results: [CURLcode] = [
+            darkroom_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
+            // COPYPOSTFIELDS copies `size` bytes; an empty body still needs a valid pointer.
+            (body.isEmpty ? [0] : body).withUnsafeBytes { bytes in
+                darkroom_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            },
+            darkroom_curl_setopt_ptr(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)),
+        ]
         return results.allSatisfy { $0 == CURLE_OK }
     }
 

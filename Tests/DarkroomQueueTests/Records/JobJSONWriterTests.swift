@@ -48,7 +48,8 @@ struct JobJSONWriterTests {
                 firstFrameOnly: [nil, true, false].randomElement(using: &random) ?? nil,
                 name: Bool.random(using: &random) ? Self.text(&random, allowControl: true) : nil,
                 requires: Self.requirements(&random),
-                metadata: Self.metadata(&random))
+                metadata: Self.metadata(&random),
+                webhook: Bool.random(using: &random) ? Self.text(&random, allowControl: true, length: 1...16) : nil)
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)
             #expect(written == expected, "job \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

@@ -1,0 +1,98 @@
+import DarkroomQueue
+import DarkroomSystem
+
+/// The notifier's two loops: reading events into the outbox, and sending from it.
+extension WebhookNotifier {
+    func ingestLoop() async {
+        var failures = 0
+        while !isStopping {
+            do {
+                guard try await holdLease() else {
+                    try await Task.sleep(for: configuration.leaseTTL / 3)
+                    continue
+                }
+                try await ingestPage()
+                failures = 0
+            } catch {
+                failures += 1
+                logger.warning("webhook notifier: reading events failed; retrying", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .milliseconds(min(5000, 100 << min(failures, 6))))
+            }
+        }
+    }
+
+    /// Reads one page of events after the checkpoint and adds a delivery for each subscribed
+    /// terminal job event.
+    func ingestPage() async throws {
+        let cursor = try await client.command(["GET", keys.cursor]).string.map(EventCursor.init(rawValue:)) ?? .start
+        let page = try await queue.readEvents(after: cursor, limit: 500, wait: configuration.pollWait)
+        guard let last = page.last else { return }
+        let terminal = page.filter { WebhookBody.eventName($0.event) != nil && $0.event.job != nil }
+        let endpoints = try await subscriptions.endpoints(for: terminal.compactMap(\.event.job))
+        for (envelope, endpoint) in zip(terminal, endpoints) {
+            guard let endpoint, let job = envelope.event.job, let type = WebhookBody.eventName(envelope.event) else { continue }
+            let body = WebhookBody.json(delivery: envelope.event.id, type: type, record: envelope.canonicalRecord)
+            try await outbox.add(
+                WebhookDelivery(
+                    id: envelope.event.id, endpoint: endpoint, event: type, orderKey: "job:" + job.rawValue,
+                    createdAt: envelope.event.at, body: body))
+        }
+        // Batch ends, once per batch per page: its counts now, stamped with its latest event here.
+        var batchEndedAt: [String: Timestamp] = [:]
+        for envelope in terminal { if let batch = envelope.event.batch { batchEndedAt[batch] = envelope.event.at } }
+        for (batch, time) in batchEndedAt.sorted(by: { $0.key < $1.key }) {
+            guard let endpoint = try await subscriptions.endpoint(forBatch: batch),
+                let progress = try await queue.batchProgress(batch)
+            else { continue }
+            try await batchEnds.notify(batch: batch, endpoint: endpoint, progress: progress, at: time)
+        }
+        _ = try await client.command(["SET", keys.cursor, last.cursor.rawValue]).throwingOnError()
+    }
+
+    /// Keeps up to `concurrency` deliveries in flight, claiming more as each one ends, so a slow
+    /// receiver holds one slot for at most its timeout and never the others.
+    func sendLoop() async {
+        await withTaskGroup(of: Bool.self) { group in
+            var sending = 0
+            var timerPending = false
+            while !isStopping {
+                if isLeading, sending < configuration.concurrency {
+                    do {
+                        let due = try await outbox.claimDue(max: configuration.concurrency - sending)
+                        for delivery in due {
+                            group.addTask {
+                                await self.send(delivery)
+                                return true
+                            }
+                        }
+                        sending += due.count
+                        if !due.isEmpty { continue }
+                    } catch {
+                        logger.warning("webhook sender: claiming deliveries failed; retrying", metadata: ["error": "\(error)"])
+                        try? await Task.sleep(for: .seconds(1))
+                    }
+                }
+                // Wait for a send to end or the idle poll, whichever comes first.
+                if !timerPending {
+                    timerPending = true
+                    group.addTask {
+                        try? await Task.sleep(for: self.configuration.idlePoll)
+                        return false
+                    }
+                }
+                if let sendEnded = await group.next() {
+                    if sendEnded { sending -= 1 } else { timerPending = false }
+                }
+            }
+        }
+    }
+
+    private func send(_ delivery: WebhookDelivery) async {
+        do {
+            try await sender.send(delivery)
+        } catch {
+            // Left claimed: it is due again when the claim lapses.
+            logger.warning("webhook delivery could not be recorded", metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import DarkroomQueue
+import DarkroomRedis
+
+/// The webhook outbox in Redis (`RedisWebhookKeys`): deliveries survive restarts and a fail-over
+/// of the coordinator, since whichever notifier holds the lease continues from here.
+///
+/// Per-order sequencing: deliveries with one `orderKey` wait in a list, and only its head is in
+/// the due set, so a job's later notification is never sent before its earlier one has been
+/// delivered or has failed for good.
+public final class RedisWebhookOutbox: Sendable {
+    public let client: RedisClient
+    public let policy: WebhookDeliveryPolicy
+    let keys: RedisWebhookKeys
+
+    public init(client: RedisClient, keyPrefix: String = "darkroom", policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy()) {
+        self.client = client
+        self.policy = policy
+        keys = RedisWebhookKeys(prefix: keyPrefix)
+    }
+
+    /// Adds a delivery unless one with its id exists (a re-read event makes no duplicate); past a
+    /// cap the oldest pending deliveries fail. True when added.
+    @discardableResult
+    public func add(_ delivery: WebhookDelivery, now: Timestamp = .now()) async throws -> Bool {
+        let reply = try await client.evalsha(
+            Self.addScript, keys: [],
+            arguments: [
+                keys.root, delivery.id, delivery.endpoint, delivery.event, delivery.orderKey, delivery.body ?? "{}",
+                "\(now.millisecondsSince1970)", "\(policy.maxPendingPerEndpoint)", "\(policy.maxPending)",
+            ])
+        return reply.integer == 1
+    }
+
+    /// Up to `max` due deliveries, claimed for `policy.claimTimeout` (with their bodies).
+    public func claimDue(max: Int, now: Timestamp = .now()) async throws -> [WebhookDelivery] {
+        let claim = Int64(policy.claimTimeout.components.seconds * 1000)
+        let reply = try await client.evalsha(
+            Self.claimScript, keys: [], arguments: [keys.root, "\(now.millisecondsSince1970)", "\(max)", "\(claim)"])
+        let fields = reply.array?.map { $0.string ?? "" } ?? []
+        var claimed: [WebhookDelivery] = []
+        var index = 0
+        while index + 6 <= fields.count {
+            let attempt = Int(fields[index + 4]) ?? 1
+            let created = Timestamp(millisecondsSince1970: Int64(fields[index + 5]) ?? 0)
+            claimed.append(
+                WebhookDelivery(
+                    id: fields[index], endpoint: fields[index + 1], event: fields[index + 2], orderKey: "",
+                    attempt: attempt, createdAt: created, body: fields[index + 3]))
+            index += 6
+        }
+        return claimed
+    }
+
+    /// Records a 2xx answer: the next delivery of its order becomes due.
+    public func markDelivered(_ id: String, now: Timestamp = .now()) async throws {
+        _ = try await client.evalsha(Self.finishScript, keys: [], arguments: [keys.root, id, "delivered", "", "\(now.millisecondsSince1970)"])
+    }
+
+    /// Records a failed attempt: retried at `next`, or failed for good when `next` is past the
+    /// retry window.
+    public func markAttemptFailed(_ delivery: WebhookDelivery, error: String, next: Timestamp, now: Timestamp = .now()) async throws {
+        let deadline = delivery.createdAt.adding(policy.retryWindow)
+        if next > deadline {
+            try await markFailed(delivery.id, error: "\(error) (retried for \(policy.retryWindow))", now: now)
+        } else {
+            _ = try await client.evalsha(
+                Self.retryScript, keys: [], arguments: [keys.root, delivery.id, "\(next.millisecondsSince1970)", error])
+        }
+    }
+
+    /// Fails a delivery for good (the next of its order becomes due); `redeliver` can send it again.
+    public func markFailed(_ id: String, error: String, now: Timestamp = .now()) async throws {
+        _ = try await client.evalsha(Self.finishScript, keys: [], arguments: [keys.root, id, "failed", error, "\(now.millisecondsSince1970)"])
+    }
+
+    /// Sends a failed (or delivered) delivery again under the same id; `unknown` for an unknown or
+    /// pending one.
+    public func redeliver(_ id: String, now: Timestamp = .now()) async throws {
+        let reply = try await client.evalsha(Self.redeliverScript, keys: [], arguments: [keys.root, id, "\(now.millisecondsSince1970)"])
+        guard reply.integer == 1 else {
+            throw WebhookError(.unknown, "no failed or delivered webhook delivery has id \(id) (darkroom webhook deliveries --failed)")
+        }
+    }
+
+    /// Pending deliveries (oldest first), or failed ones (most recent first), without bodies.
+    public func list(failed: Bool, limit: Int = 1000) async throws -> [WebhookDelivery] {
+        let ids =
+            try await client.command(
+                failed
+                    ? ["ZREVRANGE", keys.failed, "0", "\(max(0, limit - 1))"]
+                    : ["ZRANGE", keys.pending, "0", "\(max(0, limit - 1))"]
+            ).throwingOnError().array?.compactMap(\.string) ?? []
+        let fields = ["id", "endpoint", "event", "orderKey", "attempt", "createdAt", "nextAttemptAt", "state", "lastError"]
+        let replies = try await client.pipeline(ids.map { ["HMGET", keys.delivery($0)] + fields })
+        return replies.compactMap { reply -> WebhookDelivery? in
+            let values = reply.array?.map(\.string) ?? []
+            guard values.count == fields.count, let id = values[0], let endpoint = values[1] else { return nil }
+            return WebhookDelivery(
+                id: id, endpoint: endpoint, event: values[2] ?? "", orderKey: values[3] ?? "",
+                attempt: Int(values[4] ?? "") ?? 0,
+                createdAt: Timestamp(millisecondsSince1970: Int64(values[5] ?? "") ?? 0),
+                nextAttemptAt: values[6].flatMap { Int64($0) }.map { Timestamp(millisecondsSince1970: $0) },
+                state: WebhookDelivery.State(rawValue: values[7] ?? "") ?? .pending, lastError: values[8])
+        }
+    }
+
+    /// How many deliveries a cap has failed since the fleet began.
+    public func droppedCount() async throws -> Int {
+        Int(try await client.command(["GET", keys.dropped]).string ?? "0") ?? 0
+    }
+}

@@ -218,6 +218,7 @@ let package = Package(
             name: "DarkroomHTTPAPI",
             dependencies: [
                 "DarkroomAPIKeys", "DarkroomClient", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomSystem",
+                "DarkroomWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // MaximumAvailableConnections: the cap on open connections.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -55,12 +55,14 @@ extension APIKey {
             .webhookNotGranted, "the API key \(id) may not name the webhook endpoint \(Self.shown(name)): it may name \(Self.list(grants.webhooks))")
     }
 
-    /// Every check a submitted job must pass: the `submit` scope, its source, output and priority.
+    /// Every check a submitted job must pass: the `submit` scope, its source, output, priority
+    /// and, when it names one, its webhook endpoint.
     public func permits(job: Job) throws(APIKeyError) {
         try permits(scope: .submit)
         try permits(source: job.source)
         try permits(output: job.output)
         try permits(priority: job.priority)
+        if let webhook = job.webhook { try permits(webhook: webhook) }
     }
 
     private static func list(_ entries: [String]) -> String {

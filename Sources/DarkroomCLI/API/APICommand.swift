@@ -5,6 +5,7 @@ import DarkroomHTTPAPI
 import DarkroomQueue
 import DarkroomRedis
 import DarkroomSystem
+import DarkroomWebhooks
 import Logging
 import ServiceLifecycle
 
@@ -95,7 +96,11 @@ struct APICommand: AsyncParsableCommand {
                 idempotency: RedisIdempotencyStore(client: client, keyPrefix: prefix),
                 access: APIAccess(
                     keys: RedisAPIKeyStore(client: client, keyPrefix: prefix), limiter: RedisRateLimiter(client: client, keyPrefix: prefix),
-                    owners: RedisOwnershipStore(client: client, keyPrefix: prefix)),
+                    owners: RedisOwnershipStore(client: client, keyPrefix: prefix),
+                    subscribeWebhooks: { jobs in
+                        try await RedisWebhookSubscriptions(client: client, keyPrefix: prefix)
+                            .subscribeNamed(jobs, endpoints: RedisWebhookEndpointStore(client: client, keyPrefix: prefix))
+                    }),
                 logger: logger)
         } catch {
             throw UsageFailure(error.message).exit()

@@ -41,6 +41,12 @@ struct JobRoutes: Sendable {
         }
         try permit(jobs, key: key, locate: kind == .batch && jobs.count == submission.requests.count)
         try await recordOwner(key, of: jobs)
+        if jobs.contains(where: { $0.webhook != nil }) {
+            guard let subscribe = access.subscribeWebhooks else {
+                throw APIError(.invalidField, "this API process sends no webhooks: submit the job without 'webhook'")
+            }
+            try await subscribe(jobs)
+        }
         let report = try await client.enqueueReport(PreparedJobs(jobs: jobs, notes: prepared.notes))
         let answer = SubmitAnswer(jobs: jobs, report: report, notes: prepared.notes)
         return (report.added > 0 ? .created : .ok, Array(try RecordJSON.encoder().encode(answer)))

@@ -446,6 +446,15 @@ enum OpenAPIDocument {
               "description": "An absolute path, an http(s):// URL or a data: URI.",
               "minLength": 1,
               "type": "string"
+             },
+             "webhook": {
+              "description": "A webhook endpoint (registered with `darkroom webhook add`, and granted to the key with `--allow-webhook`) notified, signed, when the job ends.",
+              "maxLength": 64,
+              "minLength": 1,
+              "type": [
+               "string",
+               "null"
+              ]
              }
             },
             "required": [
@@ -531,6 +540,15 @@ enum OpenAPIDocument {
               "description": "An absolute path, an http(s):// URL or a data: URI.",
               "minLength": 1,
               "type": "string"
+             },
+             "webhook": {
+              "description": "A webhook endpoint (registered with `darkroom webhook add`, and granted to the key with `--allow-webhook`) notified, signed, when the job ends.",
+              "maxLength": 64,
+              "minLength": 1,
+              "type": [
+               "string",
+               "null"
+              ]
              }
             },
             "required": [
@@ -883,10 +901,14 @@ enum OpenAPIDocument {
                "schema": {
                 "properties": {
                  "ids": {
+                  "description": "The dead letters' job ids to queue again; absent or null: every dead letter.",
                   "items": {
                    "type": "string"
                   },
-                  "type": "array"
+                  "type": [
+                   "array",
+                   "null"
+                  ]
                  }
                 },
                 "type": "object"

@@ -2,6 +2,7 @@ import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomQueue
 import DarkroomSystem
+import DarkroomWebhooks
 import Foundation
 import Hummingbird
 
@@ -93,6 +94,10 @@ enum APIResponse {
                 HTTPResponse.Status(code: refusal.error.httpStatus),
                 [ErrorRecord(code: refusal.error.code.rawValue, message: refusal.error.message, location: refusal.location)]
             )
+        case let error as WebhookError:
+            // An endpoint a job names that is not registered (`webhook.unknown`, 404 as a status
+            // of its own): the request is refused, with 422 like every bad job.
+            return (.unprocessableContent, [ErrorRecord(code: error.code.rawValue, message: error.message)])
         case let refusal as EnqueueRefusal:
             return (.unprocessableContent, refusal.problems.map(ErrorRecord.init))
         case let error as any HTTPResponseError where error.status == .contentTooLarge:

@@ -7,6 +7,7 @@ import DarkroomQueue
 import DarkroomRedis
 import DarkroomStandardProcessors
 import DarkroomTestSupport
+import DarkroomWebhooks
 import DarkroomWorker
 import Foundation
 import Logging
@@ -28,6 +29,9 @@ final class APIHarness: Sendable {
     let token: String
     private let task: Task<Void, any Error>
 
+    /// The webhook endpoint the harness's key may name (`unregistered` too, which no test registers).
+    static let grantedWebhook = "app-hook"
+
     static let silent = Logger(label: "darkroom.api.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
     init(worker: Bool = true, corsOrigins: [String] = []) async throws {
@@ -43,7 +47,8 @@ final class APIHarness: Sendable {
             APIKeyRequest(
                 name: "harness", scopes: [.submit, .admin],
                 grants: APIKeyGrants(
-                    sources: APIKeyGrants.defaultSources + [directory + "/in"], outputs: [directory + "/out"], maxPriority: .high),
+                    sources: APIKeyGrants.defaultSources + [directory + "/in"], outputs: [directory + "/out"],
+                    webhooks: [Self.grantedWebhook, "unregistered"], maxPriority: .high),
                 rateLimit: APIRateLimit(perSecond: 100_000, burst: 100_000)))
         (keyID, token) = (created.key.id, created.token.reveal())
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
@@ -51,7 +56,12 @@ final class APIHarness: Sendable {
         configuration.corsOrigins = corsOrigins
         let server = try APIServer(
             configuration: configuration, client: FleetClient(queue: queue), idempotency: RedisIdempotencyStore(client: client),
-            access: APIAccess(keys: keys, limiter: RedisRateLimiter(client: client), owners: RedisOwnershipStore(client: client)),
+            access: APIAccess(
+                keys: keys, limiter: RedisRateLimiter(client: client), owners: RedisOwnershipStore(client: client),
+                subscribeWebhooks: { [client] jobs in
+                    try await RedisWebhookSubscriptions(client: client)
+                        .subscribeNamed(jobs, endpoints: RedisWebhookEndpointStore(client: client))
+                }),
             logger: Self.silent, onListening: { portSink.yield($0) })
         var services: [any Service] = [server]
         if worker {

@@ -31,7 +31,8 @@ extension WebhookNotifier {
         let endpoints = try await subscriptions.endpoints(for: terminal.compactMap(\.event.job))
         for (envelope, endpoint) in zip(terminal, endpoints) {
             guard let endpoint, let job = envelope.event.job, let type = WebhookBody.eventName(envelope.event) else { continue }
-            let body = WebhookBody.json(delivery: envelope.event.id, type: type, record: envelope.canonicalRecord)
+            let body = WebhookBody.json(
+                delivery: envelope.event.id, type: type, record: envelope.canonicalRecord, metadata: envelope.event.metadata)
             try await outbox.add(
                 WebhookDelivery(
                     id: envelope.event.id, endpoint: endpoint, event: type, orderKey: "job:" + job.rawValue,

@@ -28,9 +28,9 @@ extension FleetClient {
             let workers = asks ? try await queue.liveWorkers() : []
             var (problems, offerNotes) = try await OfferCheck.check(
                 jobs, workers: { workers }, allowUnoffered: defaults.allowUnoffered)
-            problems += PathCheck.check(
+            problems += await PathCheck.check(
                 jobs, workers: workers, allowUnoffered: defaults.allowUnoffered,
-                limit: EnqueuePlanner.maxProblems - problems.count)
+                limit: EnqueuePlanner.maxProblems - problems.count, pool: fileLookups)
             guard problems.isEmpty else { throw EnqueueRefusal(problems: problems) }
             return PreparedJobs(jobs: jobs, notes: validator.notes + formatNotes + offerNotes)
         case .problems(let problems):

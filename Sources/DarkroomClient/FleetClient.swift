@@ -1,5 +1,6 @@
 import DarkroomChains
 import DarkroomQueue
+import DarkroomSystem
 
 /// What a program needs to use a Darkroom fleet: enqueue jobs the workers will accept (checked and
 /// canonicalised here first), wait for a batch, look a job up, cancel a batch. It works over any
@@ -30,6 +31,14 @@ public struct FleetClient: Sendable {
     public var formats: OutputFormats = .standard
     /// Tells an unreachable queue, which `wait` rides out for a minute, from any other failure.
     public let isOutage: @Sendable (any Error) -> Bool
+    /// The threads `prepare` looks source files up on (`stat` blocks, so never on the
+    /// cooperative pool): by default two threads shared by every client in the process, started
+    /// only when a job names a file, so a server preparing many requests at once stats at most
+    /// two paths at a time.
+    public var fileLookups: BlockingWorkPool = FleetClient.sharedFileLookups
+
+    /// The process's default `fileLookups`.
+    public static let sharedFileLookups = BlockingWorkPool(threadCount: 2)
 
     /// A client of the fleet behind `queue`. `isOutage` recognises the driver's outage errors;
     /// the default knows the `JobQueueError.unavailable` every driver reports them as.

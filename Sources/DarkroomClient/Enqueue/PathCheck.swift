@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomSystem
 import Foundation
 
 /// The check that jobs' files are ones a live worker would accept: a file source inside some live
@@ -23,10 +24,26 @@ enum PathCheck {
     }
 
     /// Problems (at most `limit`), one per job that no live worker would accept, naming the
-    /// source and why; none when `allowUnoffered`.
+    /// source and why; none when `allowUnoffered`. The files are looked up on a `pool` thread:
+    /// `stat` blocks (a slow network volume for seconds), and `prepare` runs on the cooperative
+    /// pool, for `darkroom enqueue` and for every request to the HTTP job API.
     static func check(
-        _ jobs: [Job], workers: [WorkerInfo], allowUnoffered: Bool, limit: Int,
-        look: (String) -> LocalFile = PathCheck.look
+        _ jobs: [Job], workers: [WorkerInfo], allowUnoffered: Bool, limit: Int, pool: BlockingWorkPool
+    ) async -> [EnqueueProblem] {
+        guard !allowUnoffered else { return [] }
+        // URLs and `data:` sources need no look-up, so no thread hop either.
+        guard jobs.contains(where: { localPath($0.source) != nil }) else {
+            return check(jobs, workers: workers, allowUnoffered: false, limit: limit) { _ in .unknown }
+        }
+        return await pool.run {
+            let looker = PathLooker()
+            return check(jobs, workers: workers, allowUnoffered: false, limit: limit, look: looker.look)
+        }
+    }
+
+    /// `check`, on the calling thread, asking `look` what this host sees at each source path.
+    static func check(
+        _ jobs: [Job], workers: [WorkerInfo], allowUnoffered: Bool, limit: Int, look: (String) -> LocalFile
     ) -> [EnqueueProblem] {
         guard !allowUnoffered else { return [] }
         // Unknown roots (an older worker) accept anything, as before roots were advertised.
@@ -79,15 +96,5 @@ enum PathCheck {
     private static func listed(_ roots: [[String]]) -> String {
         let all = Array(Set(roots.flatMap { $0 })).sorted()
         return all.isEmpty ? "none" : all.prefix(4).joined(separator: ", ") + (all.count > 4 ? ", …" : "")
-    }
-
-    /// What this host sees at `path`.
-    static func look(_ path: String) -> LocalFile {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            return isDirectory.boolValue ? .directory : .file
-        }
-        let parent = (path as NSString).deletingLastPathComponent
-        return FileManager.default.fileExists(atPath: parent) ? .missing : .unknown
     }
 }

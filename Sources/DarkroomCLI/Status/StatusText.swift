@@ -15,14 +15,23 @@ enum StatusText {
         lines.append("In flight \(status.inFlight) · delayed \(status.delayed) · dead letters \(status.deadLetters)")
 
         lines.append("")
-        lines.append("Workers (\(status.workers.count) live)")
-        if status.workers.isEmpty { lines.append("  none") }
+        let dead = status.deadWorkers ?? []
+        lines.append("Workers (\(status.workers.count) live" + (dead.isEmpty ? ")" : ", \(dead.count) dead holding jobs)"))
+        if status.workers.isEmpty && dead.isEmpty { lines.append("  none") }
         for worker in status.workers {
             var line = "  \(EventFormatting.sanitized(worker.name)) · concurrency \(worker.concurrency) · jobs done \(worker.jobsDone)"
             if let current = worker.currentJobs { line += " · running \(current)" }
             if let errors = worker.errors { line += " · errors \(errors)" }
             let modules = worker.modules.filter { !$0.key.hasPrefix("standard") }.sorted { $0.key < $1.key }
             if !modules.isEmpty { line += " · plugins " + modules.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+            lines.append(line)
+        }
+        // A dead worker's jobs wait for a live worker to reclaim them: say so, or the jobs
+        // look lost. The projections count them per worker and keep no ids.
+        for worker in dead {
+            let jobs = worker.abandonedJobs == 1 ? "1 job" : "\(worker.abandonedJobs) jobs"
+            var line = "  \(EventFormatting.sanitized(worker.name)) · dead · \(jobs) abandoned until a live worker reclaims them"
+            if let seen = worker.lastEventAt { line += " · last seen \(seen.iso8601)" }
             lines.append(line)
         }
 

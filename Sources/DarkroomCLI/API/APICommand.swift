@@ -101,6 +101,8 @@ struct APICommand: AsyncParsableCommand {
                         try await RedisWebhookSubscriptions(client: client, keyPrefix: prefix)
                             .subscribeNamed(jobs, endpoints: RedisWebhookEndpointStore(client: client, keyPrefix: prefix))
                     }),
+                webhooks: APIWebhooks(
+                    endpoints: RedisWebhookEndpointStore(client: client, keyPrefix: prefix), outbox: RedisWebhookOutbox(client: client, keyPrefix: prefix)),
                 logger: logger)
         } catch {
             throw UsageFailure(error.message).exit()

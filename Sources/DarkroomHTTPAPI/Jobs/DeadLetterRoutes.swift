@@ -50,13 +50,7 @@ struct DeadLetterRoutes: Sendable {
             var deadLetters: [Entry]
             var more: Bool
         }
-        let limit =
-            try text.map { text throws(APIError) -> Int in
-                guard let value = Int(text), (1...Self.maxLimit).contains(value) else {
-                    throw APIError(.invalidField, "'limit' must be 1…\(Self.maxLimit) (got '\(text.prefix(20))')")
-                }
-                return value
-            } ?? 100
+        let limit = try QueryLimit.parse(text, max: Self.maxLimit)
         let letters = try await queue.deadLetters(limit: limit + 1)
         var page = Array(letters.prefix(limit))
         if !key.has(scope: .admin) {

@@ -619,6 +619,98 @@ enum OpenAPIDocument {
              "notes"
             ],
             "type": "object"
+           },
+           "WebhookDelivery": {
+            "properties": {
+             "attempt": {
+              "type": "integer"
+             },
+             "createdAt": {
+              "type": "string"
+             },
+             "endpoint": {
+              "type": "string"
+             },
+             "event": {
+              "type": "string"
+             },
+             "id": {
+              "type": "string"
+             },
+             "lastError": {
+              "type": "string"
+             },
+             "nextAttemptAt": {
+              "type": "string"
+             },
+             "orderKey": {
+              "type": "string"
+             },
+             "state": {
+              "enum": [
+               "pending",
+               "delivered",
+               "failed"
+              ],
+              "type": "string"
+             }
+            },
+            "required": [
+             "id",
+             "endpoint",
+             "event",
+             "orderKey",
+             "attempt",
+             "createdAt",
+             "state"
+            ],
+            "type": "object"
+           },
+           "WebhookEndpoint": {
+            "description": "A registered webhook endpoint; never its secrets.",
+            "properties": {
+             "allowPrivateNetwork": {
+              "type": "boolean"
+             },
+             "createdAt": {
+              "type": "string"
+             },
+             "liveSecrets": {
+              "description": "1, or 2 between rotate and retire-old.",
+              "type": "integer"
+             },
+             "name": {
+              "type": "string"
+             },
+             "url": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "name",
+             "url",
+             "allowPrivateNetwork",
+             "liveSecrets",
+             "createdAt"
+            ],
+            "type": "object"
+           },
+           "WebhookSecret": {
+            "description": "An endpoint with the secret just made: shown in this answer only.",
+            "properties": {
+             "endpoint": {
+              "$ref": "#/components/schemas/WebhookEndpoint"
+             },
+             "secret": {
+              "description": "`whsec_` and 64 hex digits; the HMAC key is the whole text.",
+              "type": "string"
+             }
+            },
+            "required": [
+             "endpoint",
+             "secret"
+            ],
+            "type": "object"
            }
           },
           "securitySchemes": {
@@ -1223,6 +1315,419 @@ enum OpenAPIDocument {
              }
             },
             "security": []
+           }
+          },
+          "/v1/webhooks": {
+           "get": {
+            "operationId": "listWebhooks",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "properties": {
+                  "webhooks": {
+                   "items": {
+                    "$ref": "#/components/schemas/WebhookEndpoint"
+                   },
+                   "type": "array"
+                  }
+                 },
+                 "required": [
+                  "webhooks"
+                 ],
+                 "type": "object"
+                }
+               }
+              },
+              "description": "The endpoints, by name"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "Every webhook endpoint, without secrets (admin)"
+           },
+           "post": {
+            "operationId": "createWebhook",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "additionalProperties": false,
+                "properties": {
+                 "allowPrivateNetwork": {
+                  "default": false,
+                  "type": "boolean"
+                 },
+                 "name": {
+                  "description": "1–64 letters, digits, `-`, `_` or `.`",
+                  "type": "string"
+                 },
+                 "url": {
+                  "description": "http:// or https://, at most 2,048 bytes",
+                  "type": "string"
+                 }
+                },
+                "required": [
+                 "name",
+                 "url"
+                ],
+                "type": "object"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookSecret"
+                }
+               }
+              },
+              "description": "Registered, with its secret"
+             },
+             "400": {
+              "$ref": "#/components/responses/Error"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "409": {
+              "$ref": "#/components/responses/Error"
+             },
+             "413": {
+              "$ref": "#/components/responses/Error"
+             },
+             "422": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "Register a webhook endpoint; its secret is in this answer only (admin)"
+           }
+          },
+          "/v1/webhooks/deliveries": {
+           "get": {
+            "operationId": "listWebhookDeliveries",
+            "parameters": [
+             {
+              "in": "query",
+              "name": "failed",
+              "required": false,
+              "schema": {
+               "enum": [
+                "true",
+                "false"
+               ],
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "limit",
+              "required": false,
+              "schema": {
+               "maximum": 1000,
+               "minimum": 1,
+               "type": "integer"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "properties": {
+                  "deliveries": {
+                   "items": {
+                    "$ref": "#/components/schemas/WebhookDelivery"
+                   },
+                   "type": "array"
+                  },
+                  "dropped": {
+                   "description": "With failed=true: how many deliveries a cap has failed since the fleet began.",
+                   "type": "integer"
+                  }
+                 },
+                 "required": [
+                  "deliveries"
+                 ],
+                 "type": "object"
+                }
+               }
+              },
+              "description": "The deliveries"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "422": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "Pending (oldest first) or failed (latest first) deliveries, without bodies (admin)"
+           }
+          },
+          "/v1/webhooks/deliveries/{id}/redeliver": {
+           "post": {
+            "operationId": "redeliverWebhook",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "properties": {
+                  "id": {
+                   "type": "string"
+                  },
+                  "state": {
+                   "enum": [
+                    "pending"
+                   ],
+                   "type": "string"
+                  }
+                 },
+                 "required": [
+                  "id",
+                  "state"
+                 ],
+                 "type": "object"
+                }
+               }
+              },
+              "description": "Pending again"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "Send a failed (or delivered) delivery again, same id and body (admin)"
+           }
+          },
+          "/v1/webhooks/{name}": {
+           "delete": {
+            "operationId": "removeWebhook",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "name",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "properties": {
+                  "removed": {
+                   "type": "string"
+                  }
+                 },
+                 "required": [
+                  "removed"
+                 ],
+                 "type": "object"
+                }
+               }
+              },
+              "description": "Removed"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "Remove an endpoint and its secrets (admin)"
+           }
+          },
+          "/v1/webhooks/{name}/retire-old": {
+           "post": {
+            "operationId": "retireOldWebhookSecret",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "name",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpoint"
+                }
+               }
+              },
+              "description": "The endpoint, one secret live"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "409": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "Drop the older of two live secrets (admin)"
+           }
+          },
+          "/v1/webhooks/{name}/rotate": {
+           "post": {
+            "operationId": "rotateWebhookSecret",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "name",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookSecret"
+                }
+               }
+              },
+              "description": "The new secret; the old one signs too until retire-old"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "409": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "Add a second live secret, shown in this answer only (admin)"
            }
           }
          },

@@ -14,6 +14,12 @@ enum APIRoutes {
         ("/v1/batches/{batch}", [.get, .delete]),
         ("/v1/dead-letters", [.get, .delete]),
         ("/v1/dead-letters/retry", [.post]),
+        ("/v1/webhooks", [.get, .post]),
+        ("/v1/webhooks/{name}", [.delete]),
+        ("/v1/webhooks/{name}/rotate", [.post]),
+        ("/v1/webhooks/{name}/retire-old", [.post]),
+        ("/v1/webhooks/deliveries", [.get]),
+        ("/v1/webhooks/deliveries/{id}/redeliver", [.post]),
         ("/v1/openapi.json", [.get]),
     ]
 

@@ -18,6 +18,8 @@ import Synchronization
 /// - `GET`/`DELETE /v1/jobs/{id}`, `GET`/`DELETE /v1/batches/{batch}`: read or cancel;
 /// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`);
 /// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry;
+/// - `/v1/webhooks…`: register, list, rotate and remove webhook endpoints, list and redeliver
+///   deliveries (`WebhookRoutes`, `admin` only);
 /// - `GET /v1/openapi.json`: the OpenAPI 3.1 document (`OpenAPIDocument`).
 ///
 /// Every `/v1` route but the OpenAPI document needs an API key (`AuthenticationMiddleware`), and
@@ -31,8 +33,9 @@ public final class APIServer: Service, Sendable {
     private let outputs: OutputRoute
     private let idempotency: IdempotentSubmit
     private let access: APIAccess
+    let webhooks: WebhookRoutes
     private let pool = BlockingWorkPool(threadCount: 2)
-    private let logger: Logger
+    let logger: Logger
     private let onListening: @Sendable (Int) async -> Void
 
     /// - Parameters:
@@ -40,10 +43,12 @@ public final class APIServer: Service, Sendable {
     ///   - idempotency: where `Idempotency-Key` answers are kept, scoped by the API key's id; nil
     ///     refuses requests with an `Idempotency-Key`.
     ///   - access: the API keys, their rate limits and who owns which work.
+    ///   - webhooks: the webhook endpoints and outbox `/v1/webhooks…` manage; nil answers those
+    ///     routes 404 (`darkroom api` always passes the fleet's).
     ///   - onListening: called with the bound port once the server listens (port 0 picks one).
     public init(
-        configuration: APIConfiguration, client: FleetClient, idempotency: (any IdempotencyStore)?, access: APIAccess, logger: Logger,
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        configuration: APIConfiguration, client: FleetClient, idempotency: (any IdempotencyStore)?, access: APIAccess,
+        webhooks: APIWebhooks? = nil, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(APIError) {
         try configuration.validate()
         self.configuration = configuration
@@ -54,6 +59,7 @@ public final class APIServer: Service, Sendable {
             pool: pool, access: access)
         self.idempotency = IdempotentSubmit(store: idempotency)
         self.access = access
+        self.webhooks = WebhookRoutes(webhooks: webhooks)
         self.logger = logger
         self.onListening = onListening
     }
@@ -140,6 +146,7 @@ public final class APIServer: Service, Sendable {
         router.delete("/v1/batches/{batch}") { _, context in
             await Self.answer(routes.logger) { try await routes.cancel(batch: try Self.batchName(context), key: try context.requireKey()) }
         }
+        addWebhookRoutes(to: router)
         return router
     }
 

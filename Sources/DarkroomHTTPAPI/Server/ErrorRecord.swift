@@ -94,6 +94,8 @@ enum APIResponse {
                 HTTPResponse.Status(code: refusal.error.httpStatus),
                 [ErrorRecord(code: refusal.error.code.rawValue, message: refusal.error.message, location: refusal.location)]
             )
+        case let managed as WebhookManagementError:
+            return (HTTPResponse.Status(code: managed.error.httpStatus), [ErrorRecord(code: managed.error.code.rawValue, message: managed.error.message)])
         case let error as WebhookError:
             // An endpoint a job names that is not registered (`webhook.unknown`, 404 as a status
             // of its own): the request is refused, with 422 like every bad job.

@@ -62,6 +62,7 @@ final class APIHarness: Sendable {
                     try await RedisWebhookSubscriptions(client: client)
                         .subscribeNamed(jobs, endpoints: RedisWebhookEndpointStore(client: client))
                 }),
+            webhooks: APIWebhooks(endpoints: RedisWebhookEndpointStore(client: client), outbox: RedisWebhookOutbox(client: client)),
             logger: Self.silent, onListening: { portSink.yield($0) })
         var services: [any Service] = [server]
         if worker {

@@ -16,4 +16,11 @@ struct APIRoutesTests {
         #expect(APIRoutes.methods(at: "/v2/jobs") == nil)
         #expect(APIRoutes.methods(at: "/") == nil)
     }
+
+    @Test("Where a literal segment and a parameter both match, the route with more literal segments answers, as the router does")
+    func literalSegmentsWin() {
+        #expect(APIRoutes.methods(at: "/v1/webhooks/deliveries") == [.get])
+        #expect(APIRoutes.methods(at: "/v1/webhooks/app-hook") == [.delete])
+        #expect(APIRoutes.methods(at: "/v1/webhooks") == [.get, .post])
+    }
 }

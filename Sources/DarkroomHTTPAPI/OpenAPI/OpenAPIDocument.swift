@@ -1373,14 +1373,22 @@ enum OpenAPIDocument {
                 "properties": {
                  "allowPrivateNetwork": {
                   "default": false,
-                  "type": "boolean"
+                  "type": [
+                   "boolean",
+                   "null"
+                  ]
                  },
                  "name": {
                   "description": "1–64 letters, digits, `-`, `_` or `.`",
+                  "maxLength": 64,
+                  "minLength": 1,
+                  "pattern": "^[A-Za-z0-9._-]{1,64}$",
                   "type": "string"
                  },
                  "url": {
-                  "description": "http:// or https://, at most 2,048 bytes",
+                  "description": "http:// or https:// with a host, no spaces or control characters, at most 2,048 bytes",
+                  "maxLength": 2048,
+                  "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
                   "type": "string"
                  }
                 },

@@ -23,16 +23,27 @@ enum APIRoutes {
         ("/v1/openapi.json", [.get]),
     ]
 
-    /// The methods the API serves at `path`, or nil when no route's template matches it.
+    /// The methods the API serves at `path`, or nil when no route's template matches it. Where
+    /// templates of both kinds match (`/v1/webhooks/deliveries` and `/v1/webhooks/{name}`), the
+    /// router takes the one with more literal segments, so only its methods are served there.
     static func methods(at path: String) -> [HTTPRequest.Method]? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        let found = all.filter { route in
+        var best: (literals: Int, methods: [HTTPRequest.Method])?
+        for route in all {
             let pattern = route.template.split(separator: "/", omittingEmptySubsequences: false)
-            guard pattern.count == segments.count else { return false }
-            return zip(pattern, segments).allSatisfy { expected, actual in
+            guard pattern.count == segments.count else { continue }
+            let matches = zip(pattern, segments).allSatisfy { expected, actual in
                 expected.hasPrefix("{") ? !actual.isEmpty : expected == actual
             }
+            guard matches else { continue }
+            let literals = pattern.filter { !$0.hasPrefix("{") }.count
+            if let current = best, current.literals > literals { continue }
+            if let current = best, current.literals == literals {
+                best = (literals, current.methods + route.methods)
+            } else {
+                best = (literals, route.methods)
+            }
         }
-        return found.isEmpty ? nil : found.flatMap(\.methods)
+        return best?.methods
     }
 }

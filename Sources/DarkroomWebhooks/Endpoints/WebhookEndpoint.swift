@@ -24,8 +24,9 @@ public struct WebhookEndpoint: Sendable, Hashable, Codable {
     }
 
     /// The first rule the name or URL breaks, or nil. Names are 1–64 bytes of letters, digits,
-    /// `-`, `_` and `.`; URLs start with `http://` or `https://` and are at most 2,048 bytes (the
-    /// full check, with the address rules, happens on each delivery).
+    /// `-`, `_` and `.`; URLs start with `http://` or `https://`, name a host, hold no spaces or
+    /// control characters and are at most 2,048 bytes (the full check, with the address rules,
+    /// happens on each delivery).
     public var problem: String? {
         let bytes = name.utf8
         if !(1...64).contains(bytes.count)
@@ -37,10 +38,23 @@ public struct WebhookEndpoint: Sendable, Hashable, Codable {
             return "a webhook endpoint name is 1–64 letters, digits, '-', '_' or '.' (got '\(name.prefix(80))')"
         }
         let lowered = url.lowercased()
-        if !(lowered.hasPrefix("http://") || lowered.hasPrefix("https://")) || url.utf8.count > 2048 {
+        if !(lowered.hasPrefix("http://") || lowered.hasPrefix("https://")) || url.utf8.count > 2048
+            || url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) || Self.host(of: url).isEmpty
+        {
             return "a webhook URL is an http:// or https:// URL of at most 2,048 bytes (got '\(url.prefix(200))')"
         }
         return nil
+    }
+
+    /// The host of an `http(s)://` URL: the authority without user information and port
+    /// (empty for `https://` or `https://:443/`).
+    static func host(of url: String) -> Substring {
+        guard let scheme = url.range(of: "://") else { return "" }
+        let rest = url[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        if hostAndPort.hasPrefix("[") { return hostAndPort.prefix { $0 != "]" }.dropFirst() }
+        return hostAndPort.prefix { $0 != ":" }
     }
 }
 

@@ -16,6 +16,7 @@ import Synchronization
 ///
 /// - `POST /v1/jobs`, `POST /v1/batches`: submit one job or up to 1000 (`JobSubmission`);
 /// - `GET`/`DELETE /v1/jobs/{id}`, `GET`/`DELETE /v1/batches/{batch}`: read or cancel;
+/// - `GET /v1/batches/{batch}/jobs`: a batch's jobs, paged and filterable by state;
 /// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`);
 /// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry;
 /// - `/v1/webhooks…`: register, list, rotate and remove webhook endpoints, list and redeliver
@@ -142,6 +143,14 @@ public final class APIServer: Service, Sendable {
         }
         router.get("/v1/batches/{batch}") { _, context in
             await Self.answer(routes.logger) { try await routes.batch(try Self.batchName(context), key: try context.requireKey()) }
+        }
+        router.get("/v1/batches/{batch}/jobs") { request, context in
+            await Self.answer(routes.logger) {
+                let query = request.uri.queryParameters
+                return try await routes.jobs(
+                    inBatch: try Self.batchName(context), state: query["state"].map(String.init), cursor: query["cursor"].map(String.init),
+                    limit: query["limit"].map(String.init), key: try context.requireKey())
+            }
         }
         router.delete("/v1/batches/{batch}") { _, context in
             await Self.answer(routes.logger) { try await routes.cancel(batch: try Self.batchName(context), key: try context.requireKey()) }

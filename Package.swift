@@ -52,6 +52,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already Hummingbird's; named for HTTPField (custom header names such as Last-Event-ID).
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Already Hummingbird's; named for the job API's request deadlines (a channel handler).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
     ],
     targets: [
         // MARK: C libraries from Debian's -dev packages
@@ -223,6 +226,9 @@ let package = Package(
                 // MaximumAvailableConnections: the cap on open connections.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // RequestDeadlineHandler: a channel handler over the decoded request parts.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

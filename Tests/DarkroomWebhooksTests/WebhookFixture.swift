@@ -29,16 +29,21 @@ struct WebhookFixture {
     }
 
     /// An outbox that gives up after `retryWindow` (short, so failures are seen in a test).
-    func outbox(retryWindow: Duration = .seconds(60), maxPendingPerEndpoint: Int = 10_000) -> RedisWebhookOutbox {
+    func outbox(
+        retryWindow: Duration = .seconds(60), maxPendingPerEndpoint: Int = 10_000, maxPendingPerKey: Int = 10_000, maxPending: Int = 100_000,
+        onDropped: @escaping @Sendable (WebhookPendingCap, Int) -> Void = { _, _ in }
+    ) -> RedisWebhookOutbox {
         var policy = WebhookDeliveryPolicy()
         policy.maxPendingPerEndpoint = maxPendingPerEndpoint
+        policy.maxPendingPerKey = maxPendingPerKey
+        policy.maxPending = maxPending
         policy.retryWindow = retryWindow
         policy.claimTimeout = .seconds(5)
-        return RedisWebhookOutbox(client: client, keyPrefix: prefix, policy: policy)
+        return RedisWebhookOutbox(client: client, keyPrefix: prefix, policy: policy, onDropped: onDropped)
     }
 
     /// A notifier with fast retries and a short lease, named `name` (a coordinator).
-    func notifier(_ outbox: RedisWebhookOutbox, name: String = "n1") -> WebhookNotifier {
+    func notifier(_ outbox: RedisWebhookOutbox, name: String = "n1", owners: (any WebhookOwnerLookup)? = nil) -> WebhookNotifier {
         var configuration = WebhookNotifier.Configuration(name: name)
         configuration.backoff = Backoff(initial: .milliseconds(50), multiplier: 2, cap: .milliseconds(400), jitter: .equal)
         configuration.pollWait = .milliseconds(200)
@@ -46,13 +51,15 @@ struct WebhookFixture {
         configuration.totalTimeout = 3
         configuration.leaseTTL = .seconds(1)
         return WebhookNotifier(
-            queue: queue, client: client, keyPrefix: prefix, outbox: outbox, configuration: configuration,
+            queue: queue, client: client, keyPrefix: prefix, outbox: outbox, configuration: configuration, owners: owners,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
     /// A notifier running until `body` returns.
-    func withNotifier<T>(_ outbox: RedisWebhookOutbox, _ body: () async throws -> T) async throws -> T {
-        let notifier = notifier(outbox)
+    func withNotifier<T>(
+        _ outbox: RedisWebhookOutbox, owners: (any WebhookOwnerLookup)? = nil, _ body: () async throws -> T
+    ) async throws -> T {
+        let notifier = notifier(outbox, owners: owners)
         let running = Task { try await notifier.run() }
         do {
             let value = try await body()

@@ -53,6 +53,18 @@ struct APICommand: AsyncParsableCommand {
             valueName: "origin"))
     var corsOrigins: [String] = []
 
+    @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp(
+            "Seconds a request's headers may take to arrive, from the connection or its first byte; past it: 408 and close.",
+            valueName: "seconds"))
+    var headerTimeout: Double = 10
+
+    @Option(
+        name: .customLong("body-timeout"),
+        help: ArgumentHelp("Seconds a request's body may take to arrive after its headers; past it: 408 and close.", valueName: "seconds"))
+    var bodyTimeout: Double = 60
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -68,6 +80,8 @@ struct APICommand: AsyncParsableCommand {
                 host: host, port: port, behindTLSProxy: behindTLSProxy, outputRoot: outputRoot,
                 cacheRoot: cacheRoot ?? CacheDirectory.fromEnvironment)
             checked.corsOrigins = corsOrigins
+            checked.headTimeout = .milliseconds(Self.milliseconds(headerTimeout))
+            checked.bodyTimeout = .milliseconds(Self.milliseconds(bodyTimeout))
             try checked.validate()
             configuration = checked
             level = try ServiceLogging.level(logLevel)
@@ -121,5 +135,12 @@ struct APICommand: AsyncParsableCommand {
             logger.error("api stopped with an error", metadata: ["error": "\(error)"])
             throw ExitCode(1)
         }
+    }
+
+    /// Seconds as whole milliseconds; out of range (or not a number) as -1, which `validate`
+    /// refuses.
+    static func milliseconds(_ seconds: Double) -> Int64 {
+        guard seconds.isFinite, seconds > 0, seconds <= 3600 else { return -1 }
+        return Int64((seconds * 1000).rounded(.up))
     }
 }

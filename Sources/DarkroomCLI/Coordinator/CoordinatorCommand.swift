@@ -66,6 +66,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @OptionGroup(title: "Webhooks")
+    var webhooks: WebhookOptions
+
     @OptionGroup(title: "HTTP")
     var http: HTTPOptions
 
@@ -95,10 +98,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let notifier =
             noWebhooks
             ? nil
-            : WebhookNotifier(
-                queue: queue, client: client, keyPrefix: settings.keyPrefix,
-                outbox: RedisWebhookOutbox(client: client, keyPrefix: settings.keyPrefix),
-                configuration: .init(name: settings.name), logger: logger)
+            : WebhookOptions.notifier(
+                queue: queue, client: client, keyPrefix: settings.keyPrefix, name: settings.name, policy: settings.webhookPolicy,
+                metrics: metrics, logger: logger)
         var configuration = Coordinator.Configuration(eventLog: settings.eventLog, name: settings.name, streamCap: settings.streamCap)
         if let notifier { configuration.trimFloor = { await notifier.checkpoint() } }
         let coordinator = Coordinator(
@@ -160,6 +162,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         var redisURL: RedisURL
         var keyPrefix: String
         var logLevel: Logger.Level
+        var webhookPolicy: WebhookDeliveryPolicy
     }
 
     private func makeSettings() throws(UsageFailure) -> Settings {
@@ -175,6 +178,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         return Settings(
             http: try http.configuration(),
             eventLog: eventLog.map { EventLogConfiguration(path: $0, maxBytes: Int64(eventLogMaxMB) * 1024 * 1024, keep: eventLogKeep) },
-            name: name, streamCap: eventStreamCap, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level)
+            name: name, streamCap: eventStreamCap, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level,
+            webhookPolicy: try webhooks.policy())
     }
 }

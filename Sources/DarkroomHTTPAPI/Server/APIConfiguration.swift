@@ -24,6 +24,13 @@ public struct APIConfiguration: Sendable {
     /// A connection that sends or reads nothing for this long is closed (a client that stalls
     /// mid-request, or an idle keep-alive connection).
     public var idleTimeout: Duration = .seconds(30)
+    /// The longest a request's head may take to arrive (`--header-timeout`): from the
+    /// connection's start, or the first byte after the previous response, to the end of the
+    /// headers. Past it: `408 api.request-timeout`, and the connection closes.
+    public var headTimeout: Duration = .seconds(10)
+    /// The longest a request's body may take to arrive, from the end of its headers to its last
+    /// byte (`--body-timeout`): 4 MiB in 60 s is about 70 KB/s. Past it: as `headTimeout`.
+    public var bodyTimeout: Duration = .seconds(60)
     /// The origins browsers may call the API from (`--cors-origin`, e.g. `https://app.example.com`);
     /// empty, the default: no cross-origin access.
     public var corsOrigins: [String] = []
@@ -86,6 +93,10 @@ public struct APIConfiguration: Sendable {
             if let root, !root.hasPrefix("/") || root.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) {
                 throw APIError(.invalidRoot, "\(flag) must be an absolute path without '.' or '..' (got '\(root)')")
             }
+        }
+        for (flag, timeout) in [("--header-timeout", headTimeout), ("--body-timeout", bodyTimeout)]
+        where timeout <= .zero || timeout > .seconds(3600) {
+            throw APIError(.invalidTimeout, "\(flag) must be more than 0 and at most 3600 seconds (got \(timeout))")
         }
         for origin in corsOrigins where !Self.isOrigin(origin) {
             throw APIError(.invalidOrigin, "--cors-origin must be an origin, scheme://host[:port] without a path (got '\(origin.prefix(200))')")

@@ -15,6 +15,11 @@ public struct APIError: CodedDarkroomError, Hashable {
         case invalidRoot = "api.invalid-root"
         /// A `--cors-origin` that is not `http(s)://host[:port]`.
         case invalidOrigin = "api.invalid-origin"
+        /// `--header-timeout` or `--body-timeout` is not in (0, 3600] seconds.
+        case invalidTimeout = "api.invalid-timeout"
+        /// The request's headers or body did not arrive within `APIConfiguration.headTimeout` or
+        /// `bodyTimeout` (408; the connection closes).
+        case requestTimeout = "api.request-timeout"
         /// The body is not JSON, or not the JSON the endpoint takes (400).
         case invalidJSON = "api.invalid-json"
         /// A field of the body breaks a rule: an unknown key, a wrong type, a value out of range (422).
@@ -59,7 +64,7 @@ public struct APIError: CodedDarkroomError, Hashable {
     }
 
     public var description: String { message }
-    public var isTransient: Bool { code == .unavailable || code == .idempotencyInFlight }
+    public var isTransient: Bool { code == .unavailable || code == .idempotencyInFlight || code == .requestTimeout }
     public var systemError: Int32? { nil }
 
     /// The HTTP status the code answers with.
@@ -73,8 +78,9 @@ public struct APIError: CodedDarkroomError, Hashable {
         case .idempotencyInFlight, .batchNotOwned: .conflict
         case .originNotAllowed: .forbidden
         case .outputGone: .gone
+        case .requestTimeout: .requestTimeout
         case .unavailable: .serviceUnavailable
-        case .invalidAddress, .tlsRequired, .listenFailed, .invalidRoot, .invalidOrigin, .internal: .internalServerError
+        case .invalidAddress, .tlsRequired, .listenFailed, .invalidRoot, .invalidOrigin, .invalidTimeout, .internal: .internalServerError
         }
     }
 }

@@ -67,10 +67,15 @@ public final class APIServer: Service, Sendable {
 
     public func run() async throws {
         let listening = Atomic<Bool>(false)
-        let idle = configuration.idleTimeout.components
+        // A deadline for each request's head and body: the idle timeout alone lets a client that
+        // sends a byte every few seconds keep its connection for ever.
+        let (headTimeout, bodyTimeout) = (configuration.headTimeout, configuration.bodyTimeout)
         let application = Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestDeadlineHandler(headTimeout: headTimeout, bodyTimeout: bodyTimeout)],
+                    idleTimeout: RequestDeadlineHandler.amount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "darkroom",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),

@@ -13,7 +13,8 @@ struct BatchEndNotice {
     let keys: RedisWebhookKeys
     let outbox: RedisWebhookOutbox
 
-    func notify(batch: String, endpoint: String, progress: BatchProgress, at time: Timestamp) async throws {
+    /// `owner`: the key that first submitted into the batch (its per-key cap), nil for none.
+    func notify(batch: String, endpoint: String, owner: String?, progress: BatchProgress, at time: Timestamp) async throws {
         guard progress.isComplete, progress.total > 0 else { return }
         let counts = "\(progress.total),\(progress.succeeded),\(progress.failed),\(progress.dead),\(progress.cancelled)"
         let recorded = try await client.command(["HMGET", keys.batchEnd(batch), "sequence", "counts"]).throwingOnError().array ?? []
@@ -24,7 +25,7 @@ struct BatchEndNotice {
         try await outbox.add(
             WebhookDelivery(
                 id: id, endpoint: endpoint, event: "batch.ended", orderKey: "batch:" + batch, createdAt: time,
-                body: Self.body(id: id, batch: batch, sequence: sequence, progress: progress, at: time)))
+                body: Self.body(id: id, batch: batch, sequence: sequence, progress: progress, at: time), owner: owner))
         _ = try await client.command(["HSET", keys.batchEnd(batch), "sequence", "\(sequence)", "counts", counts]).throwingOnError()
         _ = try await client.command(["EXPIRE", keys.batchEnd(batch), "\(RedisWebhookSubscriptions.retention)"])
     }

@@ -29,6 +29,11 @@ extension WebhookNotifier {
         guard let last = page.last else { return }
         let terminal = page.filter { WebhookBody.eventName($0.event) != nil && $0.event.job != nil }
         let endpoints = try await subscriptions.endpoints(for: terminal.compactMap(\.event.job))
+        // The submitting keys of the jobs that notify, in one round trip, for the per-key cap.
+        let notifying = zip(terminal, endpoints).compactMap { $1 == nil ? nil : $0.event.job?.rawValue }
+        let jobOwners = Dictionary(
+            zip(notifying, try await owners?.owners(ofJobs: notifying) ?? []).compactMap { job, owner in owner.map { (job, $0) } },
+            uniquingKeysWith: { first, _ in first })
         for (envelope, endpoint) in zip(terminal, endpoints) {
             guard let endpoint, let job = envelope.event.job, let type = WebhookBody.eventName(envelope.event) else { continue }
             let body = WebhookBody.json(
@@ -36,7 +41,7 @@ extension WebhookNotifier {
             try await outbox.add(
                 WebhookDelivery(
                     id: envelope.event.id, endpoint: endpoint, event: type, orderKey: "job:" + job.rawValue,
-                    createdAt: envelope.event.at, body: body))
+                    createdAt: envelope.event.at, body: body, owner: jobOwners[job.rawValue]))
         }
         // Batch ends, once per batch per page: its counts now, stamped with its latest event here.
         var batchEndedAt: [String: Timestamp] = [:]
@@ -45,7 +50,8 @@ extension WebhookNotifier {
             guard let endpoint = try await subscriptions.endpoint(forBatch: batch),
                 let progress = try await queue.batchProgress(batch)
             else { continue }
-            try await batchEnds.notify(batch: batch, endpoint: endpoint, progress: progress, at: time)
+            let owner = try await owners?.owner(ofBatch: batch)
+            try await batchEnds.notify(batch: batch, endpoint: endpoint, owner: owner, progress: progress, at: time)
         }
         _ = try await client.command(["SET", keys.cursor, last.cursor.rawValue]).throwingOnError()
     }

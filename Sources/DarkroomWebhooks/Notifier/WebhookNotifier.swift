@@ -46,15 +46,19 @@ public final class WebhookNotifier: Service {
     let subscriptions: RedisWebhookSubscriptions
     let sender: WebhookSender
     let batchEnds: BatchEndNotice
+    /// Who submitted each job and batch, for the per-key cap; nil: every delivery is counted as
+    /// work without a key.
+    let owners: (any WebhookOwnerLookup)?
     let logger: Logger
     let stopping = Atomic<Bool>(false)
     let leading = Atomic<Bool>(false)
 
     public init(
         queue: any JobQueueDriver & ProgressReportingQueue, client: RedisClient, keyPrefix: String, outbox: RedisWebhookOutbox,
-        configuration: Configuration, logger: Logger
+        configuration: Configuration, owners: (any WebhookOwnerLookup)? = nil, logger: Logger
     ) {
         self.queue = queue
+        self.owners = owners
         self.client = client
         self.configuration = configuration
         self.logger = logger

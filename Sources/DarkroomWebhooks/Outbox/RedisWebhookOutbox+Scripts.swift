@@ -17,6 +17,8 @@ extension RedisWebhookOutbox {
           redis.call('ZREM', root .. 'due', id)
           redis.call('ZREM', root .. 'pending', id)
           redis.call('ZREM', root .. 'pending:' .. endpoint, id)
+          local owner = redis.call('HGET', d, 'owner')
+          if owner then redis.call('ZREM', root .. 'pending-key:' .. owner, id) end
           local list = root .. 'order:' .. order
           redis.call('LREM', list, 1, id)
           local head = redis.call('LINDEX', list, 0)
@@ -35,29 +37,43 @@ extension RedisWebhookOutbox {
         """
 
     /// Adds a delivery unless its id is known. ARGV: root, id, endpoint, event, orderKey, body,
-    /// now, per-endpoint cap, total cap. Returns 1 added, 0 known.
+    /// now, per-endpoint cap, total cap, owner (an API key id, `-` for none), per-key cap.
+    /// Returns {1 added or 0 known, dropped by the key's cap, by the endpoint's, by the total}.
+    ///
+    /// Each cap fails the oldest pending deliveries it holds (the new one last), so a key or an
+    /// endpoint whose receiver is down fills only its own share.
     static let addScript = RedisScript(
         finishFunction + """
 
-            local root, id, endpoint, now = ARGV[1], ARGV[2], ARGV[3], ARGV[7]
+            local root, id, endpoint, now, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[7], ARGV[10]
             local d = root .. 'd:' .. id
-            if redis.call('EXISTS', d) == 1 then return 0 end
+            if redis.call('EXISTS', d) == 1 then return {0, 0, 0, 0} end
             redis.call('HSET', d, 'id', id, 'endpoint', endpoint, 'event', ARGV[4], 'orderKey', ARGV[5], 'body', ARGV[6],
-              'attempt', 0, 'createdAt', now, 'nextAttemptAt', now, 'state', 'pending')
+              'attempt', 0, 'createdAt', now, 'nextAttemptAt', now, 'state', 'pending', 'owner', owner)
             redis.call('ZADD', root .. 'pending', now, id)
             redis.call('ZADD', root .. 'pending:' .. endpoint, now, id)
+            redis.call('ZADD', root .. 'pending-key:' .. owner, now, id)
             local list = root .. 'order:' .. ARGV[5]
             redis.call('RPUSH', list, id)
             if redis.call('LINDEX', list, 0) == id then redis.call('ZADD', root .. 'due', now, id) end
-            local caps = {{root .. 'pending:' .. endpoint, tonumber(ARGV[8])}, {root .. 'pending', tonumber(ARGV[9])}}
-            for _, cap in ipairs(caps) do
+            local whose = owner == '-' and 'of work enqueued without an API key' or ('of API key ' .. owner)
+            local caps = {
+              {root .. 'pending-key:' .. owner, tonumber(ARGV[11]), 'key', whose},
+              {root .. 'pending:' .. endpoint, tonumber(ARGV[8]), 'endpoint', 'of endpoint ' .. endpoint},
+              {root .. 'pending', tonumber(ARGV[9]), 'total', 'in total'}}
+            local dropped = {1, 0, 0, 0}
+            for index, cap in ipairs(caps) do
               while redis.call('ZCARD', cap[1]) > cap[2] do
                 local oldest = redis.call('ZRANGE', cap[1], 0, 0)[1]
-                finish(root, oldest, 'failed', 'dropped: over the pending-delivery cap', now)
+                finish(root, oldest, 'failed', 'dropped: over the pending-delivery cap ' .. cap[4] .. ' (' .. cap[2] .. ')', now)
+                -- A member whose record is gone would otherwise be counted for ever.
+                redis.call('ZREM', cap[1], oldest)
                 redis.call('INCR', root .. 'dropped')
+                redis.call('HINCRBY', root .. 'dropped-by', cap[3], 1)
+                dropped[index + 1] = dropped[index + 1] + 1
               end
             end
-            return 1
+            return dropped
             """)
 
     /// Claims up to ARGV[3] due deliveries for ARGV[4] ms: each one's attempt goes up and its due
@@ -105,6 +121,8 @@ extension RedisWebhookOutbox {
         local state = redis.call('HGET', d, 'state')
         if state ~= 'failed' and state ~= 'delivered' then return 0 end
         local order, endpoint = redis.call('HGET', d, 'orderKey'), redis.call('HGET', d, 'endpoint')
+        local owner = redis.call('HGET', d, 'owner')
+        if owner then redis.call('ZADD', root .. 'pending-key:' .. owner, now, id) end
         redis.call('PERSIST', d)
         redis.call('HSET', d, 'state', 'pending', 'attempt', 0, 'createdAt', now, 'nextAttemptAt', now)
         redis.call('ZREM', root .. 'failed', id)

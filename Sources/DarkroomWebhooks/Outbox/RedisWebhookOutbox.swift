@@ -12,14 +12,23 @@ public final class RedisWebhookOutbox: Sendable {
     public let policy: WebhookDeliveryPolicy
     let keys: RedisWebhookKeys
 
-    public init(client: RedisClient, keyPrefix: String = "darkroom", policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy()) {
+    /// Called with each cap that failed deliveries when one was added, and how many (the
+    /// coordinator counts them in `darkroom_webhook_deliveries_dropped_total`).
+    let onDropped: @Sendable (WebhookPendingCap, Int) -> Void
+
+    public init(
+        client: RedisClient, keyPrefix: String = "darkroom", policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(),
+        onDropped: @escaping @Sendable (WebhookPendingCap, Int) -> Void = { _, _ in }
+    ) {
         self.client = client
         self.policy = policy
+        self.onDropped = onDropped
         keys = RedisWebhookKeys(prefix: keyPrefix)
     }
 
     /// Adds a delivery unless one with its id exists (a re-read event makes no duplicate); past a
-    /// cap the oldest pending deliveries fail. True when added.
+    /// cap (its owner's, its endpoint's, the total) the oldest pending deliveries that cap holds
+    /// fail, counted as dropped. True when added.
     @discardableResult
     public func add(_ delivery: WebhookDelivery, now: Timestamp = .now()) async throws -> Bool {
         let reply = try await client.evalsha(
@@ -27,8 +36,14 @@ public final class RedisWebhookOutbox: Sendable {
             arguments: [
                 keys.root, delivery.id, delivery.endpoint, delivery.event, delivery.orderKey, delivery.body ?? "{}",
                 "\(now.millisecondsSince1970)", "\(policy.maxPendingPerEndpoint)", "\(policy.maxPending)",
+                delivery.owner ?? WebhookPendingCap.noOwner, "\(policy.maxPendingPerKey)",
             ])
-        return reply.integer == 1
+        let counts = reply.array?.map { $0.integer ?? 0 } ?? []
+        guard counts.count == 4 else { throw RedisError.protocolError("the outbox's add script answered \(reply)") }
+        for (cap, count) in zip([WebhookPendingCap.key, .endpoint, .total], counts.dropFirst()) where count > 0 {
+            onDropped(cap, Int(count))
+        }
+        return counts[0] == 1
     }
 
     /// Up to `max` due deliveries, claimed for `policy.claimTimeout` (with their bodies).
@@ -107,5 +122,16 @@ public final class RedisWebhookOutbox: Sendable {
     /// How many deliveries a cap has failed since the fleet began.
     public func droppedCount() async throws -> Int {
         Int(try await client.command(["GET", keys.dropped]).string ?? "0") ?? 0
+    }
+
+    /// How many deliveries each cap has failed since the fleet began (caps that failed none are
+    /// left out).
+    public func droppedCounts() async throws -> [WebhookPendingCap: Int] {
+        let values = try await client.command(["HGETALL", keys.droppedBy]).throwingOnError().array?.compactMap(\.string) ?? []
+        var counts: [WebhookPendingCap: Int] = [:]
+        for index in stride(from: 0, to: values.count - 1, by: 2) {
+            if let cap = WebhookPendingCap(rawValue: values[index]), let count = Int(values[index + 1]) { counts[cap] = count }
+        }
+        return counts
     }
 }

@@ -30,10 +30,14 @@ public struct WebhookDelivery: Sendable, Hashable, Codable {
     public var lastError: String?
     /// The JSON POSTed (left out of listings unless asked for).
     public var body: String?
+    /// The id of the API key that submitted the job (or first submitted into the batch) the
+    /// delivery notifies of; nil for work enqueued without one (the CLI's), which shares one
+    /// per-key cap. Set when the delivery is made.
+    public var owner: String?
 
     public init(
         id: String, endpoint: String, event: String, orderKey: String, attempt: Int = 0, createdAt: Timestamp,
-        nextAttemptAt: Timestamp? = nil, state: State = .pending, lastError: String? = nil, body: String? = nil
+        nextAttemptAt: Timestamp? = nil, state: State = .pending, lastError: String? = nil, body: String? = nil, owner: String? = nil
     ) {
         self.id = id
         self.endpoint = endpoint
@@ -45,6 +49,7 @@ public struct WebhookDelivery: Sendable, Hashable, Codable {
         self.state = state
         self.lastError = lastError
         self.body = body
+        self.owner = owner
     }
 }
 
@@ -54,7 +59,10 @@ public struct WebhookDeliveryPolicy: Sendable, Hashable {
     public var retryWindow: Duration = .seconds(24 * 3600)
     /// The most pending deliveries per endpoint; past it the oldest fail (counted as dropped).
     public var maxPendingPerEndpoint = 10_000
-    /// The most pending deliveries in total.
+    /// The most pending deliveries of one API key's work (`WebhookDelivery.owner`; work enqueued
+    /// without a key shares one such cap); past it the key's oldest fail.
+    public var maxPendingPerKey = 10_000
+    /// The most pending deliveries in total; past it the oldest of all fail.
     public var maxPending = 100_000
     /// How long a claimed delivery is someone's before another sender may take it (longer than
     /// any request's timeout).

@@ -8,9 +8,12 @@
 /// - `P:webhooks:d:ID` hash, one delivery (`WebhookDelivery`, its body with it);
 /// - `P:webhooks:order:KEY` list, a job's (or batch's) deliveries in order; only its head is due;
 /// - `P:webhooks:due` sorted set, delivery id → next attempt (ms);
-/// - `P:webhooks:pending` and `P:webhooks:pending:NAME` sorted sets, id → creation (ms), for the caps;
+/// - `P:webhooks:pending`, `P:webhooks:pending:NAME` and `P:webhooks:pending-key:KEY` sorted
+///   sets, id → creation (ms), for the caps (total, per endpoint, per API key id; `-` for work
+///   enqueued without a key);
 /// - `P:webhooks:failed` sorted set, id → failure time (ms); `P:webhooks:dropped` the count of
-///   deliveries failed by a cap;
+///   deliveries failed by a cap, `P:webhooks:dropped-by` hash, cap (`key`, `endpoint`, `total`) →
+///   count;
 /// - `P:webhooks:cursor` the notifier's checkpoint in the event stream; `P:webhooks:lease` who runs it.
 struct RedisWebhookKeys: Sendable {
     /// `P:webhooks:`, the root every key above starts with (Lua scripts build per-id keys from it).
@@ -29,6 +32,7 @@ struct RedisWebhookKeys: Sendable {
     func pending(_ endpoint: String) -> String { root + "pending:" + endpoint }
     var failed: String { root + "failed" }
     var dropped: String { root + "dropped" }
+    var droppedBy: String { root + "dropped-by" }
     var cursor: String { root + "cursor" }
     var lease: String { root + "lease" }
 }

@@ -54,6 +54,8 @@ struct CommandExitTests {
         let cases: [[String]] = [
             ["wait", "b", "--timeout", "-1"], ["cancel"], ["cancel", "b", "--job", "j"], ["dlq", "retry"], ["top", "--interval", "0"],
             ["status", "--job", "j", "--batch", "b"], ["events", "--drop-when-behind", "5"],
+            ["api", "--header-timeout", "0"], ["api", "--body-timeout", "7200"],
+            ["coordinator", "--webhook-max-pending", "0"], ["coordinator", "--webhook-max-pending-per-key", "0"],
         ]
         for arguments in cases {
             let run = try Self.run(arguments)

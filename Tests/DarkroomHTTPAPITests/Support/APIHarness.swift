@@ -34,7 +34,8 @@ final class APIHarness: Sendable {
 
     static let silent = Logger(label: "darkroom.api.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    init(worker: Bool = true, corsOrigins: [String] = []) async throws {
+    /// `configure` changes the API's configuration before it starts (limits, timeouts).
+    init(worker: Bool = true, corsOrigins: [String] = [], configure: (inout APIConfiguration) -> Void = { _ in }) async throws {
         redis = try RedisTestServer()
         client = RedisClient(url: try RedisURL(redis.url))
         queue = RedisStreamsQueue(client: client)
@@ -54,6 +55,7 @@ final class APIHarness: Sendable {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         var configuration = APIConfiguration(host: "127.0.0.1", port: 0, outputRoot: directory + "/out", cacheRoot: directory + "/cache")
         configuration.corsOrigins = corsOrigins
+        configure(&configuration)
         let server = try APIServer(
             configuration: configuration, client: FleetClient(queue: queue), idempotency: RedisIdempotencyStore(client: client),
             access: APIAccess(
@@ -88,8 +90,11 @@ final class APIHarness: Sendable {
     }
 
     /// Runs `body` with a harness, and stops it however `body` ends.
-    static func with(worker: Bool = true, corsOrigins: [String] = [], _ body: (APIHarness) async throws -> Void) async throws {
-        let api = try await APIHarness(worker: worker, corsOrigins: corsOrigins)
+    static func with(
+        worker: Bool = true, corsOrigins: [String] = [], configure: (inout APIConfiguration) -> Void = { _ in },
+        _ body: (APIHarness) async throws -> Void
+    ) async throws {
+        let api = try await APIHarness(worker: worker, corsOrigins: corsOrigins, configure: configure)
         do {
             try await body(api)
         } catch {

@@ -133,7 +133,9 @@ public final class APIServer: Service, Sendable {
         let deadLetters = DeadLetterRoutes(client: routes.client, access: access)
         router.get("/v1/dead-letters") { request, context in
             await Self.answer(routes.logger) {
-                try await deadLetters.list(limit: request.uri.queryParameters["limit"].map(String.init), key: try context.requireKey())
+                let query = request.uri.queryParameters
+                return try await deadLetters.list(
+                    limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init), key: try context.requireKey())
             }
         }
         router.post("/v1/dead-letters/retry") { request, context in

@@ -45,6 +45,16 @@ enum OpenAPIDocument {
              }
             }
            },
+           "RequestTimeout": {
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Errors"
+              }
+             }
+            },
+            "description": "The request's headers or body did not arrive within the server's deadline (api.request-timeout); the connection is then closed"
+           },
            "Unauthenticated": {
             "content": {
              "application/json": {
@@ -880,6 +890,9 @@ enum OpenAPIDocument {
              "403": {
               "$ref": "#/components/responses/Forbidden"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "409": {
               "$ref": "#/components/responses/Error"
              },
@@ -934,6 +947,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "429": {
               "$ref": "#/components/responses/RateLimited"
              },
@@ -976,6 +992,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "429": {
               "$ref": "#/components/responses/RateLimited"
@@ -1058,6 +1077,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "422": {
               "$ref": "#/components/responses/Error"
              },
@@ -1104,6 +1126,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "429": {
               "$ref": "#/components/responses/RateLimited"
@@ -1158,6 +1183,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "422": {
               "$ref": "#/components/responses/Error"
@@ -1230,6 +1258,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "413": {
               "$ref": "#/components/responses/Error"
              },
@@ -1301,6 +1332,9 @@ enum OpenAPIDocument {
              "403": {
               "$ref": "#/components/responses/Forbidden"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "409": {
               "$ref": "#/components/responses/Error"
              },
@@ -1355,6 +1389,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "429": {
               "$ref": "#/components/responses/RateLimited"
              },
@@ -1397,6 +1434,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "429": {
               "$ref": "#/components/responses/RateLimited"
@@ -1474,6 +1514,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "410": {
               "$ref": "#/components/responses/Error"
              },
@@ -1502,6 +1545,9 @@ enum OpenAPIDocument {
                }
               },
               "description": "This document"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              }
             },
             "security": []
@@ -1540,6 +1586,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "429": {
               "$ref": "#/components/responses/RateLimited"
@@ -1614,6 +1663,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "409": {
               "$ref": "#/components/responses/Error"
@@ -1716,6 +1768,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "422": {
               "$ref": "#/components/responses/Error"
              },
@@ -1780,6 +1835,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "429": {
               "$ref": "#/components/responses/RateLimited"
              },
@@ -1834,6 +1892,9 @@ enum OpenAPIDocument {
              "404": {
               "$ref": "#/components/responses/Error"
              },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
+             },
              "429": {
               "$ref": "#/components/responses/RateLimited"
              },
@@ -1879,6 +1940,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "409": {
               "$ref": "#/components/responses/Error"
@@ -1928,6 +1992,9 @@ enum OpenAPIDocument {
              },
              "404": {
               "$ref": "#/components/responses/Error"
+             },
+             "408": {
+              "$ref": "#/components/responses/RequestTimeout"
              },
              "409": {
               "$ref": "#/components/responses/Error"

@@ -10,7 +10,7 @@
 /// `fetch`, which the browser sends with this page's `Origin` (the server refuses one without it).
 enum DashboardDrillDownScript {
     static let javascript = """
-        const STATES = ["", "queued", "running", "succeeded", "failed", "dead", "cancelled"];
+        const STATES = ["", "queued", "running", "retrying", "succeeded", "failed", "dead", "cancelled"];
         function actionButton(label, action, data) {
           const button = document.createElement("button"); button.type = "button"; button.textContent = label;
           button.dataset.action = action; Object.assign(button.dataset, data || {}); return button;

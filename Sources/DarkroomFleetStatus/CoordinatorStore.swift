@@ -62,6 +62,13 @@ public protocol CoordinatorStore: Sendable {
     /// The coordinator's fields of a batch (running, queued, duration percentiles), or nil.
     func batchProjection(_ batch: String) async throws -> BatchProjection?
 
+    /// One page of `batch`'s jobs in the order they entered it (its job index, which the enqueue
+    /// script starts and `applyProjections` moves), only those in `state` when given, after the
+    /// job `cursor` names (a `BatchJobPage.nextCursor`; nil for the first page), at most `limit`.
+    /// O(`limit`) work whatever the batch's size. Throws `JobQueueError.invalidCursor` for a
+    /// cursor that is not one. An unknown batch gives an empty page.
+    func batchJobs(_ batch: String, state: BatchJobState?, after cursor: String?, limit: Int) async throws -> BatchJobPage
+
     /// The projections of the workers seen lately, by name.
     func workerProjections() async throws -> [WorkerProjection]
 

@@ -144,6 +144,93 @@ enum OpenAPIDocument {
             ],
             "type": "object"
            },
+           "BatchJobs": {
+            "properties": {
+             "asOf": {
+              "description": "When the coordinator last folded events (the states are as of then); null when no coordinator is registered",
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "batch": {
+              "type": "string"
+             },
+             "jobs": {
+              "items": {
+               "properties": {
+                "attempts": {
+                 "description": "The attempt of the job's latest event; 0 before any",
+                 "minimum": 0,
+                 "type": "integer"
+                },
+                "id": {
+                 "type": "string"
+                },
+                "state": {
+                 "enum": [
+                  "queued",
+                  "running",
+                  "retrying",
+                  "succeeded",
+                  "failed",
+                  "dead",
+                  "cancelled"
+                 ],
+                 "type": "string"
+                },
+                "updatedAt": {
+                 "description": "When the job's latest event happened (ISO-8601); null for a queued job",
+                 "type": [
+                  "string",
+                  "null"
+                 ]
+                }
+               },
+               "required": [
+                "id",
+                "state",
+                "attempts",
+                "updatedAt"
+               ],
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "nextCursor": {
+              "description": "The cursor of the next page; null on the last page",
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "state": {
+              "description": "The state asked for; null for every state",
+              "enum": [
+               "queued",
+               "running",
+               "retrying",
+               "succeeded",
+               "failed",
+               "dead",
+               "cancelled",
+               null
+              ],
+              "type": [
+               "string",
+               "null"
+              ]
+             }
+            },
+            "required": [
+             "batch",
+             "state",
+             "jobs",
+             "nextCursor",
+             "asOf"
+            ],
+            "type": "object"
+           },
            "BatchRequest": {
             "additionalProperties": false,
             "properties": {
@@ -891,6 +978,91 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Error"
              }
             }
+           }
+          },
+          "/v1/batches/{batch}/jobs": {
+           "get": {
+            "operationId": "listBatchJobs",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "batch",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "state",
+              "required": false,
+              "schema": {
+               "enum": [
+                "queued",
+                "running",
+                "retrying",
+                "succeeded",
+                "failed",
+                "dead",
+                "cancelled"
+               ],
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "limit",
+              "required": false,
+              "schema": {
+               "maximum": 1000,
+               "minimum": 1,
+               "type": "integer"
+              }
+             },
+             {
+              "description": "The nextCursor of the previous page",
+              "in": "query",
+              "name": "cursor",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/BatchJobs"
+                }
+               }
+              },
+              "description": "One page of the batch's jobs"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthenticated"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/Error"
+             },
+             "422": {
+              "$ref": "#/components/responses/Error"
+             },
+             "429": {
+              "$ref": "#/components/responses/RateLimited"
+             },
+             "500": {
+              "$ref": "#/components/responses/Error"
+             },
+             "503": {
+              "$ref": "#/components/responses/Error"
+             }
+            },
+            "summary": "A batch's jobs in the order they entered it, one page, optionally only those in one state (read; without admin only the key's own batch)"
            }
           },
           "/v1/dead-letters": {

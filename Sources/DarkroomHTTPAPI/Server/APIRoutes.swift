@@ -12,6 +12,7 @@ enum APIRoutes {
         ("/v1/jobs/{id}", [.get, .delete]),
         ("/v1/jobs/{id}/output", [.get]),
         ("/v1/batches/{batch}", [.get, .delete]),
+        ("/v1/batches/{batch}/jobs", [.get]),
         ("/v1/dead-letters", [.get, .delete]),
         ("/v1/dead-letters/retry", [.post]),
         ("/v1/webhooks", [.get, .post]),

@@ -16,6 +16,7 @@ import Synchronization
 ///
 /// - `POST /v1/jobs`, `POST /v1/batches`: submit one job or up to 1000 (`JobSubmission`);
 /// - `GET`/`DELETE /v1/jobs/{id}`, `GET`/`DELETE /v1/batches/{batch}`: read or cancel;
+/// - `GET /v1/batches/{batch}/jobs`: a batch's jobs, paged and filterable by state;
 /// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`);
 /// - `GET`/`DELETE /v1/dead-letters`, `POST /v1/dead-letters/retry`: list, purge, retry;
 /// - `/v1/webhooks…`: register, list, rotate and remove webhook endpoints, list and redeliver

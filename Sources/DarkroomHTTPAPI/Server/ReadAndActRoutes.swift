@@ -45,7 +45,8 @@ public struct ReadAndActRoutes: Sendable {
     }
 
     /// Registers `GET`/`DELETE /v1/jobs/{id}`, `GET /v1/jobs/{id}/output`, `GET`/`DELETE
-    /// /v1/batches/{batch}`, `GET`/`DELETE /v1/dead-letters` and `POST /v1/dead-letters/retry`.
+    /// /v1/batches/{batch}`, `GET /v1/batches/{batch}/jobs`, `GET`/`DELETE /v1/dead-letters` and
+    /// `POST /v1/dead-letters/retry`.
     public func add(to router: Router<APIRequestContext>) {
         let (routes, outputs, deadLetters, maxBody) = (routes, outputs, deadLetters, maxBodyBytes)
         let logger = routes.logger
@@ -78,6 +79,14 @@ public struct ReadAndActRoutes: Sendable {
         }
         router.get("/v1/batches/{batch}") { _, context in
             await APIServer.answer(logger) { try await routes.batch(try APIServer.batchName(context), key: try context.requireKey()) }
+        }
+        router.get("/v1/batches/{batch}/jobs") { request, context in
+            await APIServer.answer(logger) {
+                let query = request.uri.queryParameters
+                return try await routes.jobs(
+                    inBatch: try APIServer.batchName(context), state: query["state"].map(String.init), cursor: query["cursor"].map(String.init),
+                    limit: query["limit"].map(String.init), key: try context.requireKey())
+            }
         }
         router.delete("/v1/batches/{batch}") { _, context in
             await APIServer.answer(logger) {

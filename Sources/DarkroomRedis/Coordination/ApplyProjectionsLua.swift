@@ -19,9 +19,13 @@ extension CoordinatorScripts {
     ///
     /// Per job event, the job's hash `{p}:jobstate:<id>` keeps the latest event, its stream id,
     /// `state` (`running`, `retrying` or the terminal type), the worker, the start time and count,
-    /// and the duration from the latest start to the terminal event. A job counts as running in its
-    /// batch (`running`) and its worker (`{p}:workerjobs:<name>`) from `started` until the next
-    /// event; a restart by another worker moves it. A terminal event with a known start adds its
+    /// and the duration from the latest start to the terminal event. A job whose state changed
+    /// moves, once per page, in its batch's job index from `{p}:batchjobs:<state before>:<batch>`
+    /// (`queued` for a job not seen before) to the set of its state now, keeping its score (its
+    /// place in the batch); a job the enqueue script did not index (enqueued by an older version,
+    /// or its index expired) stays out of the index. A job counts as running in its batch
+    /// (`running`) and its worker (`{p}:workerjobs:<name>`) from `started` until the next event; a
+    /// restart by another worker moves it. A terminal event with a known start adds its
     /// duration to the batch's histogram (`{p}:batchtimes:<name>`, buckets 10 % wide: bucket 0
     /// holds [0, 1) ms, bucket b ≥ 1 holds [1.1^(b-1), 1.1^b) ms). Per touched batch, `queued`
     /// (total − ended − running, at least 0), `p50Ms` and `p95Ms` (the bucket's geometric middle)
@@ -78,6 +82,7 @@ extension CoordinatorScripts {
             j = { state = before[1], worker = before[2], startedAt = tonumber(before[3]), starts = tonumber(before[4]) or 0,
               hadDuration = before[5] ~= false, startsChanged = false }
             j.initialWorker = (before[1] == 'running' and before[2] and before[2] ~= '') and before[2] or nil
+            j.initialState = before[1] or 'queued'
             jobs[job] = j
             jobOrder[#jobOrder + 1] = job
           end
@@ -106,6 +111,7 @@ extension CoordinatorScripts {
           touch(batch)
           if job ~= '' then
             local j = jobOf(job)
+            if batch ~= '' then j.batch = batch end
             if j.state == 'running' and batch ~= '' then running[batch] = running[batch] - 1 end
             if kind == 'started' then
               j.state, j.worker, j.startedAt, j.starts, j.startsChanged = 'running', worker, at, j.starts + 1, true
@@ -168,6 +174,9 @@ extension CoordinatorScripts {
         end
         local last = ARGV[7]
 
+        local function keepAlive(key)
+          if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+        end
         for _, job in ipairs(jobOrder) do
           local j = jobs[job]
           local jobKey = prefix .. ':jobstate:' .. job
@@ -177,6 +186,16 @@ extension CoordinatorScripts {
           end
           if finalWorker and finalWorker ~= j.initialWorker then
             redis.call('SADD', prefix .. ':workerjobs:' .. finalWorker, job)
+          end
+          if j.batch and j.state ~= j.initialState then
+            local from = prefix .. ':batchjobs:' .. j.initialState .. ':' .. j.batch
+            local place = redis.call('ZSCORE', from, job)
+            if place then
+              local to = prefix .. ':batchjobs:' .. j.state .. ':' .. j.batch
+              redis.call('ZREM', from, job)
+              redis.call('ZADD', to, place, job)
+              keepAlive(to)
+            end
           end
           local fields = { 'state', j.state, 'worker', j.worker or '', 'event', j.event or '', 'id', j.id }
           if j.startsChanged then
@@ -208,9 +227,6 @@ extension CoordinatorScripts {
           redis.call('ZADD', prefix .. ':workerstates', w.lastAt, name)
         end
 
-        local function keepAlive(key)
-          if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
-        end
         for _, batch in ipairs(order) do
           local batchKey = prefix .. ':batch:' .. batch
           if running[batch] ~= 0 then redis.call('HINCRBY', batchKey, 'running', running[batch]) end

@@ -18,6 +18,7 @@ import DarkroomQueue
 /// | `{p}:coordinator` | hash | the registered coordinator: `checkpoint`, `cap`, `owner`, `updatedAt`; expires 7 days after its last write |
 /// | `{p}:coordinator:lease` | string | the coordinator holding the lease, with a `PX` ttl |
 /// | `{p}:jobstate:<id>` | hash | the coordinator's projection of a job (`CoordinatorScripts.apply`); expires after the idempotency window |
+/// | `{p}:batchjobs:<state>:<name>` | sorted set | a batch's job index: the batch's jobs in `<state>` (`BatchJobState`: `queued` … `cancelled`), member = job id, score = its place in the batch (1, 2, … in enqueue order). The enqueue script adds each new job to `queued`; the coordinator's fold moves it on each state change (so states are as of its checkpoint). Expires with the batch's hash, extended by the fold. About 220 bytes a job (`docs/coordinator.md`) |
 /// | `{p}:batchtimes:<name>` | hash | histogram of a batch's job durations (bucket → count) |
 /// | `{p}:workerstate:<name>` | hash | the coordinator's projection of a worker: `state`, `done`, `errors`, `lastAt` |
 /// | `{p}:workerjobs:<name>` | set | the jobs a worker has started and not ended, as the coordinator saw |
@@ -63,6 +64,8 @@ struct RedisQueueKeys: Sendable {
     func batch(_ name: String) -> String { "\(prefix):batch:\(name)" }
     func worker(_ name: String) -> String { "\(prefix):worker:\(name)" }
     func jobState(_ id: JobID) -> String { "\(prefix):jobstate:\(id.rawValue)" }
+    /// The job index of `batch`'s jobs in `state`.
+    func batchJobs(_ state: String, _ batch: String) -> String { "\(prefix):batchjobs:\(state):\(batch)" }
     func batchTimes(_ name: String) -> String { "\(prefix):batchtimes:\(name)" }
     func workerState(_ name: String) -> String { "\(prefix):workerstate:\(name)" }
     func workerJobs(_ name: String) -> String { "\(prefix):workerjobs:\(name)" }

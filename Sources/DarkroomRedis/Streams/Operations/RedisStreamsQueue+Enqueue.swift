@@ -120,7 +120,10 @@ extension StreamScripts {
     /// had its window after becoming due. A job whose marker exists is skipped, and its marker read:
     /// it names the batch that counts the job, which is this job's own batch (nothing to do: the
     /// job is counted there, with its outcome once it has one) or another one (reported, so the
-    /// caller can name it). Per batch that got new jobs: `HINCRBY total`, `enqueuedAt`
+    /// caller can name it). Each new job joins its batch's job index (`{p}:batchjobs:queued:<batch>`,
+    /// scored by its place in the batch: the batch's `total` before the chunk plus its rank among
+    /// the chunk's new jobs), which the coordinator's fold moves on. Per batch that got new jobs:
+    /// `HINCRBY total`, `enqueuedAt`
     /// (`batchClock`) when the hash has none yet, and extend
     /// (never shorten) the hash's expiry to the longest marker, in this same script, so
     /// `batchProgress` never counts a job that is not queued nor misses one that is. Publishes no
@@ -131,8 +134,11 @@ extension StreamScripts {
         laneStreamFunction + batchClockFunction + """
             local prefix, window, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
             local batches = tonumber(ARGV[4])
-            local counts, longest = {}, {}
-            for b = 1, batches do counts[b] = 0; longest[b] = window end
+            local counts, longest, base = {}, {}, {}
+            for b = 1, batches do
+              counts[b] = 0; longest[b] = window
+              base[b] = tonumber(redis.call('HGET', prefix .. ':batch:' .. ARGV[4 + b], 'total')) or 0
+            end
             local added, skipped, others, otherCounts = 0, 0, {}, {}
             for i = 5 + batches, #ARGV, 5 do
               local b = tonumber(ARGV[i])
@@ -146,6 +152,7 @@ extension StreamScripts {
                   redis.call('ZADD', KEYS[4], due, lane .. '|' .. payload)
                 end
                 counts[b] = counts[b] + 1
+                redis.call('ZADD', prefix .. ':batchjobs:queued:' .. ARGV[4 + b], base[b] + counts[b], ARGV[i + 1])
                 if ttl > longest[b] then longest[b] = ttl end
                 added = added + 1
               else
@@ -167,6 +174,8 @@ extension StreamScripts {
                 redis.call('HINCRBY', key, 'total', counts[b])
                 redis.call('HSETNX', key, 'enqueuedAt', batchClock())
                 if redis.call('PTTL', key) < longest[b] then redis.call('PEXPIRE', key, longest[b]) end
+                local index = prefix .. ':batchjobs:queued:' .. ARGV[4 + b]
+                if redis.call('PTTL', index) < longest[b] then redis.call('PEXPIRE', index, longest[b]) end
               end
               out[#out + 1] = counts[b]
             end

@@ -127,8 +127,9 @@ enum DashboardDrillDownScript {
               cell(row, letter.job ? letter.job.batch : ""); cell(row, letter.error.code, "code"); cell(row, letter.error.message);
               row.insertCell().appendChild(actionButton("retry", "retry-dead", { id: letter.id }));
             });
-            $("dead-letters-empty").hidden = answer.deadLetters.length > 0;
-            $("dead-letters-empty").textContent = answer.more ? "" : "no dead letter";
+            const note = $("dead-letters-empty");
+            note.hidden = answer.deadLetters.length > 0 && !answer.more;
+            note.textContent = answer.more ? "the oldest 100 are shown; more wait behind them (retry all and purge all act on every one)" : "no dead letter";
           } catch (error) {
             $("dlq-result").textContent = error.message;
           }

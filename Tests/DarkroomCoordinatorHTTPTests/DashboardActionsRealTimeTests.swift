@@ -119,6 +119,12 @@ struct DashboardActionsRealTimeTests {
             #expect(Self.errorCode(refused) == "api.output-refused")
             let batch = try await http.get("/v1/batches/drill", headers: [cookie])
             #expect(batch.status == 200 && batch.text.contains("\"succeeded\":2"), "\(batch.text)")
+            // The drill-down's list: the batch's jobs in the order they entered it.
+            let jobs = try await http.get("/v1/batches/drill/jobs?limit=10", headers: [cookie])
+            #expect(jobs.status == 200, "\(jobs.text)")
+            let listed = (try JSONSerialization.jsonObject(with: Data(jobs.body)) as? [String: Any])?["jobs"] as? [[String: Any]]
+            #expect(listed?.compactMap { $0["id"] as? String } == ["shown", "outside"])
+            #expect(try await http.get("/v1/batches/drill/jobs?state=nope", headers: [cookie]).status == 422)
         } catch {
             await harness.stop()
             throw error

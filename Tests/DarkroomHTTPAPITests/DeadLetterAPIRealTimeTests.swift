@@ -28,4 +28,26 @@ struct DeadLetterAPIRealTimeTests {
             #expect((try APIHarness.object(try await api.http.get("/v1/dead-letters"))["deadLetters"] as? [Any])?.isEmpty == true)
         }
     }
+
+    @Test("Dead letters page by nextCursor; the last page's is null and more false; a bad cursor is 422")
+    func pages() async throws {
+        try await APIHarness.with(worker: false) { api in
+            _ = try await api.queue.enqueue(["a", "b", "c"].map { QueueTestKit.job($0, batch: "buried") })
+            for delivery in try await api.queue.reserve(consumer: "w", max: 3, wait: .zero) {
+                _ = try await api.queue.deadLetter(delivery, error: JobError(code: "source.timeout", message: "slow"))
+            }
+            let first = try APIHarness.object(try await api.http.get("/v1/dead-letters?limit=2"))
+            let firstJobs = (first["deadLetters"] as? [[String: Any]])?.compactMap { ($0["job"] as? [String: Any])?["id"] as? String }
+            #expect(firstJobs == ["a", "b"])
+            #expect(first["more"] as? Bool == true)
+            let cursor = try #require(first["nextCursor"] as? String)
+            let second = try APIHarness.object(try await api.http.get("/v1/dead-letters?limit=2&cursor=\(cursor)"))
+            #expect((second["deadLetters"] as? [[String: Any]])?.compactMap { ($0["job"] as? [String: Any])?["id"] as? String } == ["c"])
+            #expect(second["more"] as? Bool == false)
+            #expect(second["nextCursor"] is NSNull)
+            let bad = try await api.http.get("/v1/dead-letters?cursor=yesterday")
+            #expect(bad.status == 422)
+            #expect((try APIHarness.object(bad)["errors"] as? [[String: Any]])?.first?["code"] as? String == "api.invalid-field")
+        }
+    }
 }

@@ -1,4 +1,6 @@
+import DarkroomQueue
 import DarkroomTestSupport
+import DarkroomWebhooks
 import Foundation
 import Testing
 
@@ -66,7 +68,7 @@ struct WebhookEndpointAPIRealTimeTests {
         }
     }
 
-    @Test("Deliveries are listed pending or failed, with the count a cap dropped; a bad query is 422")
+    @Test("Deliveries are listed pending or failed, with the count a cap dropped, a page at a time; a bad query is 422")
     func deliveries() async throws {
         try await APIHarness.with(worker: false) { api in
             let pending = try await api.http.get("/v1/webhooks/deliveries")
@@ -77,6 +79,19 @@ struct WebhookEndpointAPIRealTimeTests {
             #expect(try APIHarness.object(failed)["dropped"] as? Int == 0)
             #expect(try await api.http.get("/v1/webhooks/deliveries?limit=0").status == 422)
             #expect(try await api.http.get("/v1/webhooks/deliveries?failed=yes").status == 422)
+            #expect(try await api.http.get("/v1/webhooks/deliveries?cursor=nothing").status == 422)
+
+            for index in 0..<3 {
+                try await RedisWebhookOutbox(client: api.client).add(
+                    WebhookDelivery(id: "d\(index)", endpoint: "app", event: "job.succeeded", orderKey: "job:\(index)", createdAt: .now(), body: "{}"))
+            }
+            let first = try APIHarness.object(try await api.http.get("/v1/webhooks/deliveries?limit=2"))
+            #expect((first["deliveries"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["d0", "d1"])
+            let cursor = try #require(first["nextCursor"] as? String)
+            let query = try #require(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let second = try APIHarness.object(try await api.http.get("/v1/webhooks/deliveries?limit=2&cursor=\(query)"))
+            #expect((second["deliveries"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["d2"])
+            #expect(second["nextCursor"] is NSNull)
         }
     }
 }

@@ -94,6 +94,29 @@ extension JobQueueContract {
         }
     }
 
+    /// `deadLetters(after:limit:)` pages through the dead letters by the last id of each page,
+    /// also when that entry has left since; an id the queue never makes is `invalidCursor`.
+    public static func deadLettersPageByID(_ make: QueueContractFactory) async throws {
+        try await Kit.with(make, maxAttempts: 1) { harness, _ in
+            let driver = harness.driver
+            _ = try await driver.enqueue(["a", "b", "c", "d", "e"].map { Kit.job($0, at: harness.now()) })
+            for delivery in try await driver.reserve(consumer: "w1", max: 5, wait: .zero) {
+                #expect(try await driver.deadLetter(delivery, error: JobError(code: "source.timeout", message: "slow")))
+            }
+            let all = try await driver.deadLetters(limit: 10)
+            #expect(all.count == 5)
+            let first = try await driver.deadLetters(after: nil, limit: 2)
+            #expect(first.map(\.id) == all.prefix(2).map(\.id))
+            let second = try await driver.deadLetters(after: first[1].id, limit: 2)
+            #expect(second.map(\.id) == all[2..<4].map(\.id))
+            // The page's last entry retried meanwhile: the next page still starts after it.
+            #expect(try await driver.retryDeadLetters(ids: [second[1].id]) == 1)
+            #expect(try await driver.deadLetters(after: second[1].id, limit: 2).map(\.id) == [all[4].id])
+            #expect(try await driver.deadLetters(after: all[4].id, limit: 2).isEmpty)
+            await #expect(throws: JobQueueError.self) { try await driver.deadLetters(after: "not an id", limit: 2) }
+        }
+    }
+
     /// A cursor made for a time reads the events at or after it and none before.
     public static func eventCursorAtTimeSkipsOlderEvents(_ make: QueueContractFactory) async throws {
         try await Kit.with(make) { harness, unit in

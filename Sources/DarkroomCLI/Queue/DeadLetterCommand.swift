@@ -18,7 +18,7 @@ struct DeadLetterCommand: AsyncParsableCommand {
     )
 }
 
-/// `darkroom dlq list [--limit N] [--json]`.
+/// `darkroom dlq list [--limit N] [--after ENTRY-ID] [--json]`.
 struct DeadLetterListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -33,6 +33,9 @@ struct DeadLetterListCommand: AsyncParsableCommand {
     @Option(help: "Show at most this many.")
     var limit: Int = 100
 
+    @Option(help: ArgumentHelp("Show the dead letters after this entry (the last ENTRY-ID a previous list showed).", valueName: "entry-id"))
+    var after: String?
+
     @Flag(help: "One JSON object per line.")
     var json = false
 
@@ -45,13 +48,15 @@ struct DeadLetterListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await QueueCommandRunner.run(redis) { queue in
-            let letters = try await queue.deadLetters(limit: limit)
+            let letters = try await queue.deadLetters(after: after, limit: limit)
             let total = try await queue.counts().deadLettered
             for letter in letters {
                 StandardOutput.line(json ? try DeadLetterFormatting.json(letter) : DeadLetterFormatting.line(letter))
             }
             if !json {
-                let note = total > letters.count ? "\(letters.count) of \(total) dead letters shown (--limit)" : "\(total) dead letter\(total == 1 ? "" : "s")"
+                let note =
+                    after != nil || total > letters.count
+                    ? "\(letters.count) of \(total) dead letters shown (--limit, --after)" : "\(total) dead letter\(total == 1 ? "" : "s")"
                 StandardError.line(note)
             }
         }

@@ -41,18 +41,27 @@ struct DeadLetterRoutes: Sendable {
         }
     }
 
-    /// `GET /v1/dead-letters?limit=N`: the N oldest (1…1000, default 100), and whether there are
-    /// more. For a key without `admin`, the page holds only its own jobs' entries, so it may hold
-    /// fewer than N while `more` is true.
-    func list(limit text: String?, key: APIKey) async throws -> Response {
+    /// `GET /v1/dead-letters?limit=N&cursor=C`: the N oldest (1…1000, default 100) after the
+    /// entry `C` (the previous page's `nextCursor`: its last entry's id), whether there are more,
+    /// and the next page's cursor (null on the last). For a key without `admin`, the page holds
+    /// only its own jobs' entries, so it may hold fewer than N (even none) while `more` is true.
+    func list(limit text: String?, cursor: String?, key: APIKey) async throws -> Response {
         try key.permits(scope: .read)
         struct Answer: Encodable {
             var deadLetters: [Entry]
             var more: Bool
+            var nextCursor: NextCursor
         }
         let limit = try QueryLimit.parse(text, max: Self.maxLimit)
-        let letters = try await queue.deadLetters(limit: limit + 1)
+        let letters: [DeadLetter]
+        do {
+            letters = try await queue.deadLetters(after: cursor, limit: limit + 1)
+        } catch let error as JobQueueError where error.code == .invalidCursor {
+            throw APIError(.invalidField, "'cursor' must be the nextCursor of a previous page (got '\(SafeText.sanitized(String(cursor?.prefix(40) ?? "")))')")
+        }
         var page = Array(letters.prefix(limit))
+        // The cursor is the last entry read, before the key's filter: the next page goes on from there.
+        let next = letters.count > limit ? page.last?.id : nil
         if !key.has(scope: .admin) {
             let owners = try await access.owners.owners(ofJobs: page.map { $0.job?.id.rawValue ?? "" })
             page = zip(page, owners).filter { $0.0.job != nil && key.mayAccess(ownedBy: $0.1) }.map(\.0)
@@ -67,7 +76,7 @@ struct DeadLetterRoutes: Sendable {
                         metadata: job.metadata.flatMap { try? RecordJSON.decoder().decode(JobMetadata.Value.self, from: Data($0.utf8)) })
                 })
         }
-        return try APIResponse.json(.ok, Answer(deadLetters: Array(entries), more: letters.count > limit))
+        return try APIResponse.json(.ok, Answer(deadLetters: Array(entries), more: next != nil, nextCursor: NextCursor(next)))
     }
 
     /// `POST /v1/dead-letters/retry` with `{"ids": [...]}` (those entries) or `{}` (all of them).

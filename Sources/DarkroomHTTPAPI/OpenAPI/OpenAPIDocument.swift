@@ -337,12 +337,21 @@ enum OpenAPIDocument {
               "type": "array"
              },
              "more": {
+              "description": "Whether a next page exists (nextCursor is not null)",
               "type": "boolean"
+             },
+             "nextCursor": {
+              "description": "The cursor of the next page (its last entry's id); null on the last page",
+              "type": [
+               "string",
+               "null"
+              ]
              }
             },
             "required": [
              "deadLetters",
-             "more"
+             "more",
+             "nextCursor"
             ],
             "type": "object"
            },
@@ -1119,6 +1128,15 @@ enum OpenAPIDocument {
                "minimum": 1,
                "type": "integer"
               }
+             },
+             {
+              "description": "The nextCursor of the previous page",
+              "in": "query",
+              "name": "cursor",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
              }
             ],
             "responses": {
@@ -1644,6 +1662,15 @@ enum OpenAPIDocument {
                "minimum": 1,
                "type": "integer"
               }
+             },
+             {
+              "description": "The nextCursor of the previous page",
+              "in": "query",
+              "name": "cursor",
+              "required": false,
+              "schema": {
+               "type": "string"
+              }
              }
             ],
             "responses": {
@@ -1661,10 +1688,18 @@ enum OpenAPIDocument {
                   "dropped": {
                    "description": "With failed=true: how many deliveries a cap has failed since the fleet began.",
                    "type": "integer"
+                  },
+                  "nextCursor": {
+                   "description": "The cursor of the next page; null on the last page",
+                   "type": [
+                    "string",
+                    "null"
+                   ]
                   }
                  },
                  "required": [
-                  "deliveries"
+                  "deliveries",
+                  "nextCursor"
                  ],
                  "type": "object"
                 }

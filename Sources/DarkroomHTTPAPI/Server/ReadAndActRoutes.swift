@@ -64,7 +64,9 @@ public struct ReadAndActRoutes: Sendable {
         }
         router.get("/v1/dead-letters") { request, context in
             await APIServer.answer(logger) {
-                try await deadLetters.list(limit: request.uri.queryParameters["limit"].map(String.init), key: try context.requireKey())
+                let query = request.uri.queryParameters
+                return try await deadLetters.list(
+                    limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init), key: try context.requireKey())
             }
         }
         router.post("/v1/dead-letters/retry") { request, context in

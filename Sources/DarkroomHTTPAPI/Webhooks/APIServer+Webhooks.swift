@@ -18,7 +18,8 @@ extension APIServer {
             await Self.answer(logger) {
                 let query = request.uri.queryParameters
                 return try await webhooks.deliveries(
-                    failed: query["failed"].map(String.init), limit: query["limit"].map(String.init), key: try context.requireKey())
+                    failed: query["failed"].map(String.init), limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init),
+                    key: try context.requireKey())
             }
         }
         router.post("/v1/webhooks/deliveries/{id}/redeliver") { _, context in

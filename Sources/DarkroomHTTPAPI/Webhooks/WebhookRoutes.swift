@@ -93,23 +93,28 @@ struct WebhookRoutes: Sendable {
         }
     }
 
-    /// `GET /v1/webhooks/deliveries?failed=true&limit=N`: pending deliveries (oldest first) or
-    /// failed ones (latest first, with the count a cap dropped), without bodies.
-    func deliveries(failed text: String?, limit limitText: String?, key: APIKey) async throws -> Response {
+    /// `GET /v1/webhooks/deliveries?failed=true&limit=N&cursor=C`: pending deliveries (oldest
+    /// first) or failed ones (latest first, with the count a cap dropped), without bodies, after
+    /// the previous page's `nextCursor`, and this page's (null on the last).
+    func deliveries(failed text: String?, limit limitText: String?, cursor: String?, key: APIKey) async throws -> Response {
         try await managing(key) { stores in
             struct Answer: Encodable {
                 var deliveries: [WebhookDelivery]
                 var dropped: Int?
+                var nextCursor: NextCursor
             }
             let failed = text == "true"
             guard text == nil || failed || text == "false" else {
                 throw APIError(.invalidField, "'failed' must be true or false (got '\(text?.prefix(20) ?? "")')")
             }
             let limit = try QueryLimit.parse(limitText, max: Self.maxLimit)
-            let deliveries = try await stores.outbox.list(failed: failed, limit: limit)
+            if let cursor, !RedisWebhookOutbox.isCursor(cursor) {
+                throw APIError(.invalidField, "'cursor' must be the nextCursor of a previous page (got '\(cursor.prefix(40))')")
+            }
+            let page = try await stores.outbox.list(failed: failed, after: cursor, limit: limit)
             var dropped: Int?
             if failed { dropped = try await stores.outbox.droppedCount() }
-            return try APIResponse.json(.ok, Answer(deliveries: deliveries, dropped: dropped))
+            return try APIResponse.json(.ok, Answer(deliveries: page.deliveries, dropped: dropped, nextCursor: NextCursor(page.nextCursor)))
         }
     }
 

@@ -119,8 +119,18 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
         return EventCursor(rawValue: String(state.nextEventSequence - 1))
     }
 
-    public func deadLetters(limit: Int) async throws -> [DeadLetter] {
-        Array(state.deadLetters.prefix(Swift.max(limit, 0)))
+    public func deadLetters(after: String?, limit: Int) async throws -> [DeadLetter] {
+        guard let after else { return Array(state.deadLetters.prefix(Swift.max(limit, 0))) }
+        // Entries are `d-<sequence>`, appended in sequence order.
+        guard let sequence = Self.deadLetterSequence(after) else {
+            throw JobQueueError(.invalidCursor, "'\(after.prefix(40))' is not a dead-letter id of the in-memory queue")
+        }
+        return Array(state.deadLetters.lazy.filter { (Self.deadLetterSequence($0.id) ?? 0) > sequence }.prefix(Swift.max(limit, 0)))
+    }
+
+    private static func deadLetterSequence(_ id: String) -> Int? {
+        guard id.hasPrefix("d-") else { return nil }
+        return Int(id.dropFirst(2))
     }
 
     public func counts() async throws -> QueueCounts { state.counts }

@@ -84,24 +84,7 @@ public final class RedisWebhookOutbox: Sendable {
 
     /// Pending deliveries (oldest first), or failed ones (most recent first), without bodies.
     public func list(failed: Bool, limit: Int = 1000) async throws -> [WebhookDelivery] {
-        let ids =
-            try await client.command(
-                failed
-                    ? ["ZREVRANGE", keys.failed, "0", "\(max(0, limit - 1))"]
-                    : ["ZRANGE", keys.pending, "0", "\(max(0, limit - 1))"]
-            ).throwingOnError().array?.compactMap(\.string) ?? []
-        let fields = ["id", "endpoint", "event", "orderKey", "attempt", "createdAt", "nextAttemptAt", "state", "lastError"]
-        let replies = try await client.pipeline(ids.map { ["HMGET", keys.delivery($0)] + fields })
-        return replies.compactMap { reply -> WebhookDelivery? in
-            let values = reply.array?.map(\.string) ?? []
-            guard values.count == fields.count, let id = values[0], let endpoint = values[1] else { return nil }
-            return WebhookDelivery(
-                id: id, endpoint: endpoint, event: values[2] ?? "", orderKey: values[3] ?? "",
-                attempt: Int(values[4] ?? "") ?? 0,
-                createdAt: Timestamp(millisecondsSince1970: Int64(values[5] ?? "") ?? 0),
-                nextAttemptAt: values[6].flatMap { Int64($0) }.map { Timestamp(millisecondsSince1970: $0) },
-                state: WebhookDelivery.State(rawValue: values[7] ?? "") ?? .pending, lastError: values[8])
-        }
+        try await list(failed: failed, after: nil, limit: limit).deliveries
     }
 
     /// How many deliveries a cap has failed since the fleet began.

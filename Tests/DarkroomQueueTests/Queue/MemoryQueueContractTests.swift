@@ -94,6 +94,9 @@ struct MemoryQueueContractTests {
     @Test("Dead letters can be retried as first attempts, and purged")
     func deadLetterMaintenance() async throws { try await JobQueueContract.deadLettersCanBeRetriedAndPurged(Self.factory) }
 
+    @Test("Dead letters page by the last id of each page")
+    func deadLetterPages() async throws { try await JobQueueContract.deadLettersPageByID(Self.factory) }
+
     @Test("An event cursor made for a time skips older events")
     func eventCursorAtTime() async throws { try await JobQueueContract.eventCursorAtTimeSkipsOlderEvents(Self.factory) }
 

@@ -84,6 +84,9 @@ struct RedisStreamsQueueContractTests {
     @Test("Dead letters can be retried as first attempts, and purged")
     func deadLetterMaintenance() async throws { try await JobQueueContract.deadLettersCanBeRetriedAndPurged(Self.factory) }
 
+    @Test("Dead letters page by the last id of each page")
+    func deadLetterPages() async throws { try await JobQueueContract.deadLettersPageByID(Self.factory) }
+
     @Test("A group commit of 600 jobs across priorities finishes each with its own event, in order")
     func groupCommitMany() async throws { try await JobQueueContract.groupCommitOfManyJobsAcrossPriorities(Self.factory) }
 

@@ -93,9 +93,9 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
         try check()
         return try await inner.latestEventCursor()
     }
-    func deadLetters(limit: Int) async throws -> [DeadLetter] {
+    func deadLetters(after: String?, limit: Int) async throws -> [DeadLetter] {
         try check()
-        return try await inner.deadLetters(limit: limit)
+        return try await inner.deadLetters(after: after, limit: limit)
     }
     func counts() async throws -> QueueCounts {
         try check()

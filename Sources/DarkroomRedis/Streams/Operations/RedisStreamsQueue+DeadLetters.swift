@@ -3,9 +3,14 @@ import Foundation
 
 /// The dead-letter stream `{p}:dead`.
 extension RedisStreamsQueue {
-    public func deadLetters(limit: Int) async throws -> [DeadLetter] {
+    public func deadLetters(after: String?, limit: Int) async throws -> [DeadLetter] {
+        if let after, !StreamID.isValid(after) {
+            throw JobQueueError(.invalidCursor, "'\(after.prefix(40))' is not a dead-letter id of the Redis queue")
+        }
         guard limit > 0 else { return [] }
-        let reply = try await redis { try await self.client.command(["XRANGE", self.keys.dead, "-", "+", "COUNT", String(limit)]) }
+        // `(id` is exclusive (Redis ≥ 6.2): the page starts after the entry, present or not.
+        let start = after.map { "(" + $0 } ?? "-"
+        let reply = try await redis { try await self.client.command(["XRANGE", self.keys.dead, start, "+", "COUNT", String(limit)]) }
         do { return try StreamReplies.entries(reply).map(Self.deadLetter) } catch { throw Self.queueError(error) }
     }
 

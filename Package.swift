@@ -192,6 +192,9 @@ let package = Package(
             name: "DarkroomCoordinatorHTTP",
             dependencies: [
                 "DarkroomCoordinator", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomSystem",
+                // The dashboard's drill-down and actions: the job API's read and act routes, as
+                // the dashboard session's key (`ReadAndActRoutes`, `APIKey.dashboardSession`).
+                "DarkroomHTTPAPI", "DarkroomAPIKeys", "DarkroomClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -436,6 +439,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCoordinatorHTTP", "DarkroomCoordinator", "DarkroomQueue", "DarkroomRedis", "DarkroomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings),

@@ -30,6 +30,8 @@ import threading
 import time
 import uuid
 
+from devtools_pipe import ChromiumPipe
+
 
 def free_port():
     with socket.socket() as s:
@@ -99,59 +101,19 @@ BROWSER_HOOK = """
 """
 
 
-class Browser:
-    """Headless Chromium on the dashboard, driven over --remote-debugging-pipe (DevTools messages
-    separated by NUL bytes on fds 3 and 4), with `BROWSER_HOOK` installed before the page runs."""
+class Browser(ChromiumPipe):
+    """Headless Chromium on the dashboard (scripts/devtools_pipe.py), with `BROWSER_HOOK`
+    installed before the page runs."""
 
     def __init__(self, chromium, url, workdir):
-        to_r, self.to_w = os.pipe()
-        self.from_r, from_w = os.pipe()
-        args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
-                "--user-data-dir=" + os.path.join(workdir, "profile"), "about:blank"]
-        self.process = subprocess.Popen(["bash", "-c", 'exec "$0" "$@" 3<&%d 4>&%d' % (to_r, from_w), chromium] + args,
-                                        pass_fds=(to_r, from_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(to_r)
-        os.close(from_w)
-        self.pending, self.next_id = b"", 0
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        super().__init__(chromium, os.path.join(workdir, "profile"))
+        self.session = self.attach("about:blank")
         self.call("Page.enable", session=self.session)
         self.call("Page.addScriptToEvaluateOnNewDocument", {"source": BROWSER_HOOK}, self.session)
         self.call("Page.navigate", {"url": url}, self.session)
 
-    def call(self, method, params=None, session=None):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = session
-        os.write(self.to_w, json.dumps(message).encode() + b"\0")
-        while True:
-            while b"\0" not in self.pending:
-                chunk = os.read(self.from_r, 1 << 16)
-                if not chunk:
-                    raise SystemExit("chromium closed the DevTools pipe")
-                self.pending += chunk
-            raw, self.pending = self.pending.split(b"\0", 1)
-            reply = json.loads(raw)
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise SystemExit("%s: %s" % (method, reply["error"]))
-                return reply["result"]
-
     def latencies(self):
-        result = self.call("Runtime.evaluate", {"expression": "JSON.stringify(window.__latencies || [])",
-                                                "returnByValue": True}, self.session)
-        return [ms / 1000 for ms in json.loads(result["result"].get("value", "[]"))]
-
-    def close(self):
-        try:
-            self.call("Browser.close")
-        except SystemExit:
-            pass
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        return [ms / 1000 for ms in json.loads(self.evaluate("JSON.stringify(window.__latencies || [])", self.session) or "[]")]
 
 
 def main():

@@ -4,12 +4,14 @@ import Crypto
 ///
 /// Only digests are kept and compared: both sides are hashed with SHA-256 and the 32-byte digests
 /// compared without an early exit, so neither the token's length nor the position of the first
-/// wrong byte shows in the response time. The dashboard's cookie carries a digest of the token
-/// too, never the token itself.
+/// wrong byte shows in the response time. The dashboard's session cookie never carries the token
+/// nor its digest: it carries an expiry and a MAC over it (`DashboardSession`), keyed from the
+/// token's digest.
 public struct AccessToken: Sendable {
     private let digest: [UInt8]
-    /// The value of the `darkroom_session` cookie that `/?token=…` sets.
-    let cookieValue: String
+    /// The key of the dashboard session cookies' MAC: a digest of the token's digest under a label
+    /// of its own, so the key is neither the token nor the digest `matches` compares.
+    let sessionKey: [UInt8]
 
     /// The shortest token accepted: anything shorter is guessable.
     public static let minimumLength = 16
@@ -23,7 +25,7 @@ public struct AccessToken: Sendable {
                 "the HTTP token must be at least \(Self.minimumLength) characters (got \(token.utf8.count)); generate one with `openssl rand -hex 32`")
         }
         digest = Array(SHA256.hash(data: Array(token.utf8)))
-        cookieValue = Self.hex(SHA256.hash(data: Array("darkroom-dashboard-session\u{0}\(token)".utf8)))
+        sessionKey = Array(SHA256.hash(data: Array("darkroom-dashboard-session-key\u{0}".utf8) + digest))
     }
 
     /// Whether `candidate` is the token, in time independent of where they differ.
@@ -31,23 +33,11 @@ public struct AccessToken: Sendable {
         Self.equal(digest, Array(SHA256.hash(data: Array(candidate.utf8))))
     }
 
-    /// Whether `candidate` is this token's cookie value, in constant time.
-    func matchesCookie(_ candidate: some StringProtocol) -> Bool {
-        Self.equal(Array(cookieValue.utf8), Array(candidate.utf8))
-    }
-
     /// Equal-length comparison without an early exit; a length difference fails after the loop.
     static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         var difference = UInt8(lhs.count == rhs.count ? 0 : 1)
         for index in 0..<min(lhs.count, rhs.count) { difference |= lhs[index] ^ rhs[index] }
         return difference == 0
-    }
-
-    private static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        for byte in digest { bytes += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -15,6 +15,14 @@ public struct CoordinatorHTTPConfiguration: Sendable {
     public var clientBufferSize: Int
     /// How long `/healthz` tolerates a checkpoint that does not advance while events wait.
     public var staleAfter: Duration
+    /// How long a dashboard login (`/?token=…`) lasts (`--session-ttl`); then the page asks to
+    /// log in again.
+    public var sessionLifetime: Duration = DashboardSession.defaultLifetime
+    /// Where job outputs are read from for the dashboard's preview, as `darkroom api
+    /// --output-root` (read only, never following a link); nil: the preview says it is not served.
+    public var outputRoot: String?
+    /// The shared cache directory, for results kept only in the cache (`--cache-root`).
+    public var cacheRoot: String?
 
     public init(
         host: String, port: Int, token: AccessToken? = nil, allowInsecure: Bool = false,
@@ -51,6 +59,10 @@ public struct CoordinatorHTTPConfiguration: Sendable {
 
     /// Refuses a bind that would expose the fleet's status without a token.
     public func validate() throws(CoordinatorHTTPError) {
+        guard (60...(30 * 24 * 3600)).contains(sessionLifetime.components.seconds) else {
+            throw CoordinatorHTTPError(
+                .invalidSessionLifetime, "--session-ttl must be 60…2592000 seconds (got \(sessionLifetime.components.seconds))")
+        }
         if token == nil, !isLoopback, !allowInsecure {
             throw CoordinatorHTTPError(
                 .tokenRequired,

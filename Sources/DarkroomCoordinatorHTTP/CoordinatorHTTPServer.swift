@@ -1,6 +1,9 @@
+import DarkroomClient
 import DarkroomCoordinator
 import DarkroomFleetStatus
+import DarkroomHTTPAPI
 import DarkroomQueue
+import DarkroomSystem
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -13,9 +16,15 @@ import Synchronization
 /// - `GET /status`: JSON from the status provider;
 /// - `GET /history?minutes=N`: `FleetHistory`, the coordinator's per-minute series (the chart's history);
 /// - `GET /events`: the event stream as Server-Sent Events (`ServerSentEvents`);
-/// - `GET /`: the dashboard page (`DashboardPage`).
+/// - `GET /`: the dashboard page (`DashboardPage`);
+/// - under `/v1`, the job API's read and act routes (`ReadAndActRoutes`: a job, its output, a
+///   batch and its jobs, dead letters; cancel, retry, purge), served by the job API's own
+///   handlers as the dashboard session's key (`APIKey.dashboardSession`, `admin`), so the page
+///   drills down and acts without a `darkroom api` process.
 ///
-/// Every endpoint but `/healthz` needs the token when one is configured (`TokenAuthMiddleware`).
+/// Every endpoint but `/healthz` needs the token when one is configured (`TokenAuthMiddleware`);
+/// a state-changing request made with the session cookie needs this server's `Origin`
+/// (`CrossSiteGuard`).
 /// Graceful shutdown ends every `/events` stream, then the server stops.
 public final class CoordinatorHTTPServer: Service, Sendable {
     /// Produces the body of `/status` (JSON).
@@ -29,6 +38,8 @@ public final class CoordinatorHTTPServer: Service, Sendable {
     private let logger: Logger
     private let onListening: @Sendable (Int) async -> Void
     private let broadcaster: EventBroadcaster
+    /// Output files are read here for the preview, off the cooperative threads.
+    private let pool = BlockingWorkPool(threadCount: 1)
 
     /// - Parameters:
     ///   - status: the `/status` body; by default `defaultStatus(queue:metrics:)`.
@@ -75,6 +86,7 @@ public final class CoordinatorHTTPServer: Service, Sendable {
                 await onListening(port)
             },
             logger: logger)
+        defer { pool.shutdown() }
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.broadcaster.run() }
             group.addTask { [configuration] in
@@ -90,9 +102,16 @@ public final class CoordinatorHTTPServer: Service, Sendable {
         }
     }
 
-    func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: TokenAuthMiddleware(token: configuration.token))
+    func makeRouter() -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: TokenAuthMiddleware(token: configuration.token, sessionLifetime: configuration.sessionLifetime))
+        // Every queue the coordinator runs on is a fleet's (Redis, or memory in tests).
+        if let fleet = queue as? any FleetClient.Queue {
+            ReadAndActRoutes(
+                client: FleetClient(queue: fleet), outputRoot: configuration.outputRoot, cacheRoot: configuration.cacheRoot, pool: pool,
+                logger: logger
+            ).add(to: router)
+        }
         router.get("/metrics") { [metrics] _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

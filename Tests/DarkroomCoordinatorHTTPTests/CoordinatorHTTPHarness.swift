@@ -20,7 +20,12 @@ final class CoordinatorHTTPHarness: Sendable {
 
     static let token = "test-token-0123456789abcdef"
 
-    init(token: String? = CoordinatorHTTPHarness.token, heartbeat: Duration = .seconds(15), clientBufferSize: Int = 1024) async throws {
+    /// - Parameter outputRoot: the dashboard preview's `--output-root`; `"work"` is replaced by
+    ///   the harness's own scratch directory.
+    init(
+        token: String? = CoordinatorHTTPHarness.token, heartbeat: Duration = .seconds(15), clientBufferSize: Int = 1024,
+        outputRoot: String? = nil
+    ) async throws {
         redis = try RedisTestServer()
         client = RedisClient(url: try RedisURL(redis.url))
         queue = RedisStreamsQueue(client: client)
@@ -33,10 +38,11 @@ final class CoordinatorHTTPHarness: Sendable {
             configuration: .init(eventLog: EventLogConfiguration(path: directory + "/events.jsonl", maxBytes: 1 << 30, keep: 2), pollWait: .milliseconds(100)),
             logger: silent, metrics: metrics)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        var configuration = CoordinatorHTTPConfiguration(
+            host: "127.0.0.1", port: 0, token: try token.map(AccessToken.init), heartbeat: heartbeat, clientBufferSize: clientBufferSize)
+        configuration.outputRoot = outputRoot == "work" ? directory : outputRoot
         let server = try CoordinatorHTTPServer(
-            configuration: CoordinatorHTTPConfiguration(
-                host: "127.0.0.1", port: 0, token: try token.map(AccessToken.init), heartbeat: heartbeat, clientBufferSize: clientBufferSize),
-            queue: queue, metrics: metrics, logger: silent, onListening: { portSink.yield($0) })
+            configuration: configuration, queue: queue, metrics: metrics, logger: silent, onListening: { portSink.yield($0) })
         let group = ServiceGroup(
             services: [coordinator, server, QueueGaugePoller(queue: queue, metrics: metrics, interval: .milliseconds(200), logger: silent)], logger: silent)
         task = Task { try await group.run() }

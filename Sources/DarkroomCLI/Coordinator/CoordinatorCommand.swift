@@ -31,10 +31,13 @@ struct CoordinatorCommand: AsyncParsableCommand {
             (docs/coordinator.md).
 
             With --http HOST:PORT it also serves /metrics (Prometheus), /healthz, /status, \
-            /events (Server-Sent Events) and a dashboard at /. Every endpoint but /healthz needs \
-            the token from DARKROOM_HTTP_TOKEN, DARKROOM_HTTP_TOKEN_FILE or --http-token-file; a \
-            non-loopback address without a token is refused unless --insecure-http. When standard \
-            output is a terminal the dashboard's address, with the token, is printed there.
+            /events (Server-Sent Events) and a dashboard at /, with the job API's read and act \
+            routes under /v1 for its drill-down and actions (cancel, retry, purge). Every endpoint \
+            but /healthz needs the token from DARKROOM_HTTP_TOKEN, DARKROOM_HTTP_TOKEN_FILE or \
+            --http-token-file; a non-loopback address without a token is refused unless \
+            --insecure-http. Opening /?token=TOKEN logs a browser in for --session-ttl seconds. The \
+            output preview reads --output-root (and --cache-root), as `darkroom api` does. When \
+            standard output is a terminal the dashboard's address, with the token, is printed there.
 
             SIGTERM or SIGINT: finish the page in hand, give up the lease, exit 0. After SIGKILL, a \
             restart resumes both from their checkpoints, missing and repeating nothing.

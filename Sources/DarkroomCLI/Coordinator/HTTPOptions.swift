@@ -1,8 +1,11 @@
 import ArgumentParser
+import DarkroomClient
 import DarkroomCoordinatorHTTP
 import Foundation
 
-/// `--http HOST:PORT`, `--http-token-file FILE` and `--insecure-http` of `darkroom coordinator`.
+/// `--http HOST:PORT`, `--http-token-file FILE`, `--insecure-http`, `--session-ttl`, and the
+/// roots the dashboard's output preview reads (`--output-root`, `--cache-root`, as `darkroom api`'s)
+/// of `darkroom coordinator`.
 ///
 /// The token comes from `--http-token-file`, else `DARKROOM_HTTP_TOKEN`, else the file named by
 /// `DARKROOM_HTTP_TOKEN_FILE`; never from a flag's value, which everyone sees in `ps`.
@@ -24,19 +27,42 @@ struct HTTPOptions: ParsableArguments {
     @Flag(name: .customLong("insecure-http"), help: "Allow --http on a non-loopback address without a token.")
     var insecure = false
 
+    @Option(
+        name: .customLong("session-ttl"),
+        help: ArgumentHelp("How long a dashboard login (/?token=…) lasts, in seconds (60…2592000).", valueName: "seconds"))
+    var sessionTTL: Int = 12 * 3600
+
+    @Option(
+        name: .customLong("output-root"),
+        help: ArgumentHelp(
+            "The volume job outputs are written under, read only for the dashboard's preview (as `darkroom api --output-root`).",
+            valueName: "dir"))
+    var outputRoot: String?
+
+    @Option(
+        name: .customLong("cache-root"),
+        help: ArgumentHelp("The shared cache directory, for previews of results kept only in the cache (default: $DARKROOM_CACHE_DIR).", valueName: "dir"))
+    var cacheRoot: String?
+
     /// The server's settings and the token's text (for the dashboard's address), or nil without `--http`.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageFailure)
         -> (configuration: CoordinatorHTTPConfiguration, token: String?)?
     {
         guard let address else {
-            if tokenFile != nil || insecure { throw UsageFailure("--http-token-file and --insecure-http need --http HOST:PORT") }
+            if tokenFile != nil || insecure || outputRoot != nil || cacheRoot != nil {
+                throw UsageFailure("--http-token-file, --insecure-http, --output-root and --cache-root need --http HOST:PORT")
+            }
             return nil
         }
         do {
             let (host, port) = try CoordinatorHTTPConfiguration.address(address)
             let text = try token(environment: environment)?.trimmingCharacters(in: .whitespacesAndNewlines)
-            let configuration = CoordinatorHTTPConfiguration(
+            var configuration = CoordinatorHTTPConfiguration(
                 host: host, port: port, token: try text.map(AccessToken.init), allowInsecure: insecure)
+            configuration.sessionLifetime = .seconds(sessionTTL)
+            let directory = FileManager.default.currentDirectoryPath
+            configuration.outputRoot = outputRoot.map { Self.root($0, from: directory) }
+            configuration.cacheRoot = (cacheRoot ?? environment["DARKROOM_CACHE_DIR"]).flatMap { $0.isEmpty ? nil : Self.root($0, from: directory) }
             try configuration.validate()
             return (configuration, text)
         } catch let error as CoordinatorHTTPError {
@@ -46,6 +72,11 @@ struct HTTPOptions: ParsableArguments {
         } catch {
             throw UsageFailure("\(error)")
         }
+    }
+
+    /// `path` absolute and without `.` or `..` (the output reader refuses those components).
+    private static func root(_ path: String, from directory: String) -> String {
+        URL(fileURLWithPath: PathResolver.absolute(path, from: directory)).standardizedFileURL.path
     }
 
     private func token(environment: [String: String]) throws -> String? {

@@ -31,7 +31,8 @@ import Synchronization
 public final class APIServer: Service, Sendable {
     public let configuration: APIConfiguration
     private let routes: JobRoutes
-    private let outputs: OutputRoute
+    /// Reading and acting on jobs, batches and dead letters: shared with the coordinator's dashboard.
+    private let readAndAct: ReadAndActRoutes
     private let idempotency: IdempotentSubmit
     private let access: APIAccess
     let webhooks: WebhookRoutes
@@ -53,11 +54,16 @@ public final class APIServer: Service, Sendable {
     ) throws(APIError) {
         try configuration.validate()
         self.configuration = configuration
-        routes = JobRoutes(client: client, configuration: configuration, access: access, logger: logger)
-        outputs = OutputRoute(
-            client: client,
-            files: OutputFiles(outputRoot: configuration.outputRoot, cacheRoot: configuration.cacheRoot, maxBytes: configuration.maxOutputBytes),
-            pool: pool, access: access)
+        let routes = JobRoutes(client: client, configuration: configuration, access: access, logger: logger)
+        self.routes = routes
+        readAndAct = ReadAndActRoutes(
+            routes: routes,
+            outputs: OutputRoute(
+                client: client,
+                files: OutputFiles(
+                    outputRoot: configuration.outputRoot, cacheRoot: configuration.cacheRoot, maxBytes: configuration.maxOutputBytes),
+                pool: pool, access: access),
+            maxBodyBytes: configuration.maxBodyBytes)
         self.idempotency = IdempotentSubmit(store: idempotency)
         self.access = access
         self.webhooks = WebhookRoutes(webhooks: webhooks)
@@ -102,7 +108,7 @@ public final class APIServer: Service, Sendable {
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(configuration.corsOrigins))) }
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: AuthenticationMiddleware(access: access))
-        let (routes, outputs, idempotency) = (routes, outputs, idempotency)
+        let (routes, idempotency) = (routes, idempotency)
         let maxBody = configuration.maxBodyBytes
         let keyField = HTTPField.Name(IdempotencyKeys.header)!
         for kind in [JobRoutes.SubmitKind.job, .batch] {
@@ -118,50 +124,8 @@ public final class APIServer: Service, Sendable {
                 }
             }
         }
-        router.get("/v1/jobs/{id}/output") { request, context in
-            await Self.answer(routes.logger) {
-                try await outputs.output(try Self.jobID(context), ifNoneMatch: request.headers[.ifNoneMatch], key: try context.requireKey())
-            }
-        }
-        router.get("/v1/jobs/{id}") { _, context in
-            await Self.answer(routes.logger) { try await routes.job(try Self.jobID(context), key: try context.requireKey()) }
-        }
-        router.delete("/v1/jobs/{id}") { _, context in
-            await Self.answer(routes.logger) { try await routes.cancel(try Self.jobID(context), key: try context.requireKey()) }
-        }
         router.get("/v1/openapi.json") { _, _ in APIResponse.json(.ok, bytes: Array(OpenAPIDocument.json.utf8)) }
-        let deadLetters = DeadLetterRoutes(client: routes.client, access: access)
-        router.get("/v1/dead-letters") { request, context in
-            await Self.answer(routes.logger) {
-                let query = request.uri.queryParameters
-                return try await deadLetters.list(
-                    limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init), key: try context.requireKey())
-            }
-        }
-        router.post("/v1/dead-letters/retry") { request, context in
-            await Self.answer(routes.logger) {
-                let key = try context.requireKey()
-                var request = request
-                return try await deadLetters.retry(Array(buffer: try await request.collectBody(upTo: maxBody)), key: key)
-            }
-        }
-        router.delete("/v1/dead-letters") { _, context in
-            await Self.answer(routes.logger) { try await deadLetters.purge(key: try context.requireKey()) }
-        }
-        router.get("/v1/batches/{batch}") { _, context in
-            await Self.answer(routes.logger) { try await routes.batch(try Self.batchName(context), key: try context.requireKey()) }
-        }
-        router.get("/v1/batches/{batch}/jobs") { request, context in
-            await Self.answer(routes.logger) {
-                let query = request.uri.queryParameters
-                return try await routes.jobs(
-                    inBatch: try Self.batchName(context), state: query["state"].map(String.init), cursor: query["cursor"].map(String.init),
-                    limit: query["limit"].map(String.init), key: try context.requireKey())
-            }
-        }
-        router.delete("/v1/batches/{batch}") { _, context in
-            await Self.answer(routes.logger) { try await routes.cancel(batch: try Self.batchName(context), key: try context.requireKey()) }
-        }
+        readAndAct.add(to: router)
         addWebhookRoutes(to: router)
         return router
     }

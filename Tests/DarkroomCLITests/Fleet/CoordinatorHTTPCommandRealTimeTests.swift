@@ -16,6 +16,17 @@ struct CoordinatorHTTPCommandRealTimeTests {
         #expect(run.error.contains("DARKROOM_HTTP_TOKEN") && run.error.contains("--insecure-http"), "\(run.error)")
     }
 
+    @Test("Given a --session-ttl out of range, or --output-root without --http, then the coordinator exits 2 saying why")
+    func dashboardFlags() async throws {
+        let fleet = try FleetKit()
+        let ttl = try await fleet.run(["coordinator", "--http", "127.0.0.1:0", "--session-ttl", "5"], timeout: .seconds(30))
+        #expect(ttl.status == 2)
+        #expect(ttl.error.contains("--session-ttl must be 60…2592000"), "\(ttl.error)")
+        let root = try await fleet.run(["coordinator", "--output-root", fleet.path("out")], timeout: .seconds(30))
+        #expect(root.status == 2)
+        #expect(root.error.contains("need --http"), "\(root.error)")
+    }
+
     @Test("Given a port another process listens on, then the coordinator exits 1 saying it cannot listen there")
     func portInUse() async throws {
         let fleet = try FleetKit()

@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// Deliveries to a real receiver process (scripts/webhook-receiver.py) from a notifier on a real
 /// Redis: signed, at least once across a receiver killed mid-batch, in order per job, under the
 /// address guard, never through a redirect, and failed deliveries listed and redelivered.
-@Suite("Webhook deliveries reach a real receiver signed, at least once and in order", .serialized)
+@Suite("Webhook deliveries reach a real receiver signed, at least once and in order", .realTime, .serialized)
 struct WebhookDeliveryRealTimeTests {
     @Test("Given an endpoint a job names, when the job succeeds, then the receiver gets its signed event")
     func succeededJobIsDelivered() async throws {

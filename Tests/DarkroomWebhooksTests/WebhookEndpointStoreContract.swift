@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Testing
 
 @testable import DarkroomWebhooks
@@ -58,7 +59,7 @@ struct MemoryWebhookEndpointStoreTests {
     }
 }
 
-@Suite("RedisWebhookEndpointStore on a real Redis meets the endpoint store contract", .serialized)
+@Suite("RedisWebhookEndpointStore on a real Redis meets the endpoint store contract", .realTime, .serialized)
 struct RedisWebhookEndpointStoreRealTimeTests {
     @Test("Endpoints are created, listed, rotated and removed") func lifecycle() async throws {
         let fixture = try WebhookFixture()

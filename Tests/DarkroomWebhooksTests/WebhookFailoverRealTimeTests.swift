@@ -1,4 +1,5 @@
 import DarkroomQueue
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Two coordinators' notifiers on one Redis: one sends at a time (the lease), and when it stops
 /// the other continues from the outbox and the checkpoint in Redis.
-@Suite("Webhook notifier fail-over between two coordinators", .serialized)
+@Suite("Webhook notifier fail-over between two coordinators", .realTime, .serialized)
 struct WebhookFailoverRealTimeTests {
     @Test("Given two notifiers, when the leader stops, then the other delivers what comes next")
     func failover() async throws {
@@ -42,7 +43,7 @@ struct WebhookFailoverRealTimeTests {
 }
 
 /// A slow receiver holds one sending slot, never the others.
-@Suite("A slow webhook receiver does not hold up other deliveries", .serialized)
+@Suite("A slow webhook receiver does not hold up other deliveries", .realTime, .serialized)
 struct WebhookSlowReceiverRealTimeTests {
     @Test("Given a slow endpoint and a fast one, when both have deliveries, then the fast one's arrive first")
     func slowReceiver() async throws {

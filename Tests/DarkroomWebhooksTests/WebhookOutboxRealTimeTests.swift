@@ -1,11 +1,12 @@
 import DarkroomQueue
+import DarkroomTestSupport
 import Foundation
 import Testing
 
 @testable import DarkroomWebhooks
 
 /// The outbox's caps and the batch-end notices, on a real Redis and a real receiver.
-@Suite("Webhook outbox caps and batch.ended notices", .serialized)
+@Suite("Webhook outbox caps and batch.ended notices", .realTime, .serialized)
 struct WebhookOutboxRealTimeTests {
     @Test("Past the per-endpoint cap the oldest pending deliveries fail, counted as dropped")
     func capDropsOldest() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// `darkroom webhook` and `enqueue --webhook` as people run them: the built binary against a real
 /// redis-server, checked through the webhook stores of this process.
-@Suite("webhook commands end to end: the darkroom binary against a real Redis", .serialized)
+@Suite("webhook commands end to end: the darkroom binary against a real Redis", .realTime, .serialized)
 struct WebhookCommandProcessRealTimeTests {
     typealias Kit = QueueCLITestKit
 

@@ -425,7 +425,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomClientTests",
-            dependencies: ["DarkroomClient", "DarkroomChains", "DarkroomQueue", "DarkroomSchema", "DarkroomTestSupport"],
+            dependencies: ["DarkroomClient", "DarkroomChains", "DarkroomFleetStatus", "DarkroomQueue", "DarkroomSchema", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomCoordinatorTests",

@@ -8,7 +8,7 @@ It starts a throw-away redis-server, `darkroom coordinator --http` (with a token
 --output-root), one `darkroom worker` (--max-attempts 1, so a transient failure is dead at once)
 and a small image server on loopback that answers 503 for a file it does not have yet. Then it
 enqueues a batch of four jobs: two images the server has, two it does not — those two fail with a
-retried error (`source.http-status`, 503), and, out of attempts, become dead letters.
+retried error (`source.http-5xx`, 503), and, out of attempts, become dead letters.
 
 Chromium opens /?token=TOKEN (the login: a session cookie, then a redirect to /) and the script
 checks, on the page, as an operator would go:
@@ -16,7 +16,8 @@ checks, on the page, as an operator would go:
   2. its jobs (the batch's "jobs" button), filtered to `succeeded`, then one succeeded job with
      its output previewed (the <img> loaded: naturalWidth > 0);
   3. the dead letters listed; the missing images are put on the server (what fixes the cause),
-     each dead letter's "retry" clicked, and the retried jobs seen to succeed on their job view.
+     each dead letter's "retry" clicked, and the retried jobs seen to succeed on their job view,
+     which still lists the dead attempt's error.
 
 Chromium is driven over the DevTools protocol on --remote-debugging-pipe (NUL-separated JSON on
 fds 3 and 4, scripts/devtools_pipe.py): a page that holds an EventSource open never settles, so
@@ -200,11 +201,12 @@ def main():
                         && document.getElementById("dlq-result").textContent === "retried 1" """)
         for job in dead:
             browser.run(f"location.hash = '#job/' + encodeURIComponent({json.dumps(job)})")
-            on_page(f"the retried job {job} succeeded, with its preview",
+            on_page(f"the retried job {job} succeeded, with its preview and the dead attempt's error",
                     f"""(() => {{ const view = document.querySelector('#job[data-state="succeeded"]');
                        if (!view || view.dataset.job !== {json.dumps(job)}) {{ document.getElementById("drill-refresh").click(); return false; }}
-                       const img = document.getElementById("job-preview");
-                       return img !== null && img.complete && img.naturalWidth > 0; }})()""")
+                       const img = document.getElementById("job-preview"), errors = document.getElementById("job-errors");
+                       return img !== null && img.complete && img.naturalWidth > 0
+                         && errors !== null && errors.textContent.includes("attempt 1 · source.http-5xx"); }})()""")
         shot = browser.page("Page.captureScreenshot", {"format": "png"})
         open(os.path.join(work, "dashboard.png"), "wb").write(base64.b64decode(shot["data"]))
         print("check-dashboard: every step passed")

@@ -21,11 +21,18 @@ extension FleetClient {
     /// and it is a source (an absolute path or a URL), the latest state of that source's
     /// `--id-from-source` jobs (`DerivedIDs.jobID`: `SOURCE#DIGEST`), the newest event first.
     public func lookup(_ job: JobID) async throws -> JobStatus {
+        try await detail(job).status
+    }
+
+    /// What `lookup` finds, with every attempt's error of the job (of the job whose event gave the
+    /// state, for a source): the coordinator's projection keeps them, a scan gathers them from the
+    /// events it reads; either way the newest `JobErrorHistory.capacity`, oldest first.
+    public func detail(_ job: JobID) async throws -> JobDetail {
         let lookup = JobLookup(job: job)
-        let status = try await lookup.status(on: queue)
+        let detail = try await lookup.detail(on: queue)
         let text = job.rawValue
-        guard status == .notFound, text.hasPrefix("/") || text.contains("://") || text.hasPrefix("data:") else { return status }
-        return try await lookup.latestStatus(ofIDsWithPrefix: DerivedIDs.sourceKey(text) + "#", on: queue)
+        guard detail.status == .notFound, text.hasPrefix("/") || text.contains("://") || text.hasPrefix("data:") else { return detail }
+        return try await lookup.latestDetail(ofIDsWithPrefix: DerivedIDs.sourceKey(text) + "#", on: queue)
     }
 
     /// Drops the batch's queued and delayed jobs (each gets a `cancelled` event); running jobs

@@ -94,7 +94,15 @@ enum DashboardDrillDownScript {
             add("output", `${r.output || "(cache only)"} · ${r.format} ${r.width}×${r.height} · ${r.bytes} bytes · cache ${r.cache}`);
             add("timings", Object.entries(r.ms || {}).map(([stage, ms]) => `${stage} ${ms} ms`).join(" · "));
           }
-          if (job.error) add("error", `${job.error.code}: ${job.error.message}` + (job.error.willRetry ? " (will retry)" : ""));
+          // Every attempt's error, oldest first; the latest alone from a server that sends no list.
+          if (job.errors && job.errors.length) {
+            const errors = element("ol", undefined, "errors"); errors.id = "job-errors";
+            for (const e of job.errors) {
+              const item = element("li", `attempt ${e.attempt} · ${e.code}: ${e.message}`); item.title = e.at; errors.appendChild(item);
+            }
+            const value = element("dd"); value.appendChild(errors);
+            list.append(element("dt", job.errorsDropped ? `errors (${job.errorsDropped} older dropped)` : "errors"), value);
+          } else if (job.error) add("error", `${job.error.code}: ${job.error.message}`);
           if (job.metadata) add("metadata", JSON.stringify(job.metadata));
           const tools = element("p", undefined, "toolbar");
           if (job.batch) tools.appendChild(link(`batch ${job.batch}`, `#batch/${enc(job.batch)}`));

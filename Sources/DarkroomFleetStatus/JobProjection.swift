@@ -13,12 +13,19 @@ public struct JobProjection: Sendable, Hashable {
     public var startedAt: Timestamp?
     /// From the latest start to the terminal event, when both were seen.
     public var durationMilliseconds: Int64?
+    /// Every attempt's error, oldest first (the newest `JobErrorHistory.capacity`; empty for a job
+    /// that never failed).
+    public var errors: JobErrorHistory
 
-    public init(latest: JobEvent, cursor: EventCursor, starts: Int, startedAt: Timestamp?, durationMilliseconds: Int64?) {
+    public init(
+        latest: JobEvent, cursor: EventCursor, starts: Int, startedAt: Timestamp?, durationMilliseconds: Int64?,
+        errors: JobErrorHistory = JobErrorHistory()
+    ) {
         self.latest = latest
         self.cursor = cursor
         self.starts = starts
         self.startedAt = startedAt
         self.durationMilliseconds = durationMilliseconds
+        self.errors = errors
     }
 }

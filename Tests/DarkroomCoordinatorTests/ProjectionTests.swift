@@ -21,10 +21,11 @@ struct ProjectionTests {
         /// The coordinator's state beside the queue.
         var store: RedisCoordinatorStore { RedisCoordinatorStore(queue: queue) }
 
-        init(retention: Int = 100_000) throws {
+        init(retention: Int = 100_000, maxAttempts: Int = 5) throws {
             server = try RedisTestServer()
             client = RedisClient(url: try RedisURL(server.url))
-            queue = RedisStreamsQueue(client: client, configuration: JobQueueConfiguration(eventRetention: retention), clock: clock)
+            queue = RedisStreamsQueue(
+                client: client, configuration: JobQueueConfiguration(maxAttempts: maxAttempts, eventRetention: retention), clock: clock)
         }
 
         func coordinator(

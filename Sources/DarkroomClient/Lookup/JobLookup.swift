@@ -2,7 +2,7 @@ import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomSystem
 
-/// Finds a job's latest state.
+/// Finds a job's latest state and every attempt's error (`JobErrorHistory`).
 ///
 /// With a coordinator (the queue has a `CoordinatorStore` and one is registered) the job's
 /// projection answers in O(1), and only the events after the coordinator's checkpoint are read
@@ -19,8 +19,16 @@ struct JobLookup: Sendable {
     var skew: Duration = .seconds(300)
 
     func status(on queue: any JobQueueDriver) async throws -> JobStatus {
+        try await detail(on: queue).status
+    }
+
+    /// The job's latest state and its errors: the projection's, then those of the events after
+    /// the coordinator's checkpoint; without a coordinator, those of the events the scan reads.
+    func detail(on queue: any JobQueueDriver) async throws -> JobDetail {
         if let store = (queue as? any CoordinatorStoreProviding)?.coordinatorStore, let checkpoint = try await store.coordinatorRegistration()?.checkpoint {
-            let projected = try await store.jobProjection(job).flatMap { Self.status(of: $0.latest) } ?? .notFound
+            let projection = try await store.jobProjection(job)
+            let projected = JobDetail(
+                status: projection.flatMap { Self.status(of: $0.latest) } ?? .notFound, errors: projection?.errors ?? JobErrorHistory())
             return try await scan(queue, after: checkpoint, from: projected)
         }
         var cursor = EventCursor.start
@@ -28,34 +36,43 @@ struct JobLookup: Sendable {
         if let made = Self.creationTime(of: job), made <= .now() {
             cursor = try await queue.eventCursor(at: made.adding(.zero - skew))
         }
-        return try await scan(queue, after: cursor, from: .notFound)
+        return try await scan(queue, after: cursor, from: JobDetail(status: .notFound))
     }
 
     /// The latest state of the jobs whose id starts with `prefix` (`--id-from-source` ids are
-    /// `SOURCE#DIGEST`): the state the newest event among them gives. Scans every event the
-    /// stream holds, coordinator or not (projections are found by whole id only).
-    func latestStatus(ofIDsWithPrefix prefix: String, on queue: any JobQueueDriver) async throws -> JobStatus {
-        try await scan(queue, after: .start, from: .notFound) { $0.rawValue.hasPrefix(prefix) }
+    /// `SOURCE#DIGEST`): the state the newest event among them gives, with the errors of that
+    /// event's job. Scans every event the stream holds, coordinator or not (projections are found
+    /// by whole id only).
+    func latestDetail(ofIDsWithPrefix prefix: String, on queue: any JobQueueDriver) async throws -> JobDetail {
+        try await scan(queue, after: .start, from: JobDetail(status: .notFound)) { $0.rawValue.hasPrefix(prefix) }
     }
 
-    /// The status after the events following `cursor`, starting from `status`, of the job (or the
-    /// jobs `matches` accepts).
+    /// The detail after the events following `cursor`, starting from `start`, of the job (or, of
+    /// the jobs `matches` accepts, the one with the newest event).
     private func scan(
-        _ queue: any JobQueueDriver, after cursor: EventCursor, from status: JobStatus, matches: ((JobID) -> Bool)? = nil
-    ) async throws -> JobStatus {
+        _ queue: any JobQueueDriver, after cursor: EventCursor, from start: JobDetail, matches: ((JobID) -> Bool)? = nil
+    ) async throws -> JobDetail {
         var cursor = cursor
-        var status = status
+        var status = start.status
+        var latest = job
+        // Only jobs that failed get a history: a prefix scan can match many jobs.
+        var histories: [JobID: JobErrorHistory] = start.errors.errors.isEmpty ? [:] : [job: start.errors]
         while true {
             let page = try await queue.readEvents(after: cursor, limit: pageSize, wait: .zero)
-            if page.isEmpty { return status }
+            if page.isEmpty { break }
             for envelope in page {
                 cursor = envelope.cursor
                 let event = envelope.event
                 guard let id = event.job, matches?(id) ?? (id == job) else { continue }
+                if let error = JobAttemptError(event) { histories[id, default: JobErrorHistory()].append(error) }
                 // The latest event wins: a dead job retried from the dead-letter queue ends again.
-                status = Self.status(of: event) ?? status
+                if let found = Self.status(of: event) {
+                    status = found
+                    latest = id
+                }
             }
         }
+        return JobDetail(status: status, errors: status == .notFound ? JobErrorHistory() : histories[latest] ?? JobErrorHistory())
     }
 
     /// What a job event says of its job; nil for events that say nothing of it.

@@ -81,7 +81,7 @@ struct JobRoutes: Sendable {
     func job(_ id: JobID, key: APIKey) async throws -> Response {
         try key.permits(scope: .read)
         try await access.requireAccess(key, job: id.rawValue, unknown: Self.unknownJob(id))
-        guard let view = JobView(try await client.lookup(id), id: id) else { throw Self.unknownJob(id) }
+        guard let view = JobView(try await client.detail(id), id: id) else { throw Self.unknownJob(id) }
         return try APIResponse.json(.ok, view)
     }
 

@@ -56,16 +56,21 @@ struct JobView: Encodable {
     var result: JobResult?
     /// A failed, retrying or dead job's error.
     var error: JobError?
+    /// Every attempt's error, oldest first: `{attempt, code, message, at}`; empty for a job that
+    /// never failed. The newest `JobErrorHistory.capacity` are kept.
+    var errors: [JobAttemptError]
+    /// How many older errors were dropped from `errors`; absent when none were.
+    var errorsDropped: Int?
     /// On a terminal event of a job with metadata: the metadata object (written back in the same
     /// canonical text the record holds).
     var metadata: JobMetadata.Value?
     /// Whether the output is served by `GET /v1/jobs/{id}/output`.
     var hasOutput: Bool
 
-    /// The view of `status`; nil for `notFound`.
-    init?(_ status: JobStatus, id: JobID) {
+    /// The view of `detail`; nil for `notFound`.
+    init?(_ detail: JobDetail, id: JobID) {
         let event: JobEvent
-        switch status {
+        switch detail.status {
         case .notFound: return nil
         case .running(let latest):
             event = latest
@@ -86,6 +91,8 @@ struct JobView: Encodable {
         chain = event.chain
         result = event.result
         error = event.error
+        errors = detail.errors.errors
+        errorsDropped = detail.errors.dropped > 0 ? detail.errors.dropped : nil
         metadata = event.metadata.flatMap { try? RecordJSON.decoder().decode(JobMetadata.Value.self, from: Data($0.utf8)) }
         hasOutput = event.type == .succeeded && event.result?.output != nil
     }

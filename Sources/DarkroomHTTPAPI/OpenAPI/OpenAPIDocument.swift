@@ -411,6 +411,18 @@ enum OpenAPIDocument {
              "error": {
               "$ref": "#/components/schemas/JobError"
              },
+             "errors": {
+              "description": "Every attempt's error, oldest first; empty for a job that never failed. The newest 20 are kept; older ones are dropped and counted in errorsDropped.",
+              "items": {
+               "$ref": "#/components/schemas/JobAttemptError"
+              },
+              "type": "array"
+             },
+             "errorsDropped": {
+              "description": "How many older errors were dropped from errors; absent when none were.",
+              "minimum": 1,
+              "type": "integer"
+             },
              "hasOutput": {
               "type": "boolean"
              },
@@ -448,7 +460,34 @@ enum OpenAPIDocument {
              "id",
              "state",
              "updatedAt",
-             "hasOutput"
+             "hasOutput",
+             "errors"
+            ],
+            "type": "object"
+           },
+           "JobAttemptError": {
+            "description": "One attempt's error: a failed (retried or final) or dead event of the job.",
+            "properties": {
+             "at": {
+              "description": "When the failure happened (ISO-8601, milliseconds, Z)",
+              "type": "string"
+             },
+             "attempt": {
+              "minimum": 1,
+              "type": "integer"
+             },
+             "code": {
+              "type": "string"
+             },
+             "message": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "attempt",
+             "code",
+             "message",
+             "at"
             ],
             "type": "object"
            },

@@ -1,3 +1,5 @@
+import DarkroomFleetStatus
+
 extension CoordinatorScripts {
     /// Folds a page of events into the projections and moves the checkpoint, atomically.
     ///
@@ -19,7 +21,11 @@ extension CoordinatorScripts {
     ///
     /// Per job event, the job's hash `{p}:jobstate:<id>` keeps the latest event, its stream id,
     /// `state` (`running`, `retrying` or the terminal type), the worker, the start time and count,
-    /// and the duration from the latest start to the terminal event. A job whose state changed
+    /// and the duration from the latest start to the terminal event. A job's `failed` (retried or
+    /// not) and `dead` events append `{attempt, code, message, at}` (`at` in ms) to its `errors`
+    /// field, a JSON array oldest first holding the newest `JobErrorHistory.capacity`; older ones
+    /// are dropped and counted in `errorsDropped`. A job that never failed has neither field. A
+    /// page's errors of a job are gathered in event order and written once. A job whose state changed
     /// moves, once per page, in its batch's job index from `{p}:batchjobs:<state before>:<batch>`
     /// (`queued` for a job not seen before) to the set of its state now, keeping its score (its
     /// place in the batch); a job the enqueue script did not index (enqueued by an older version,
@@ -66,6 +72,7 @@ extension CoordinatorScripts {
           end
           return w
         end
+        local errorCap = \(JobErrorHistory.capacity)
         local logOfStep = math.log(1.1)
         local function bucketOf(ms)
           if ms < 1 then return 0 end
@@ -141,6 +148,11 @@ extension CoordinatorScripts {
                 local code = ok and type(record) == 'table' and type(record.error) == 'table' and record.error.code
                 if type(code) ~= 'string' or code == '' then code = 'unknown' end
                 local field = (retry and 'r:' or 'f:') .. code
+                -- The job's error history, in event order; written once at the end of the page.
+                local message = ok and type(record) == 'table' and type(record.error) == 'table' and record.error.message
+                local attempt = ok and type(record) == 'table' and tonumber(record.attempt)
+                j.errors = j.errors or {}
+                j.errors[#j.errors + 1] = { attempt = attempt or 1, code = code, message = type(message) == 'string' and message or '', at = at }
                 local codes = minuteAt(at).codes
                 codes[field] = (codes[field] or 0) + 1
               end
@@ -209,6 +221,25 @@ extension CoordinatorScripts {
             fields[#fields + 1] = j.durationMs
           elseif j.hadDuration then
             redis.call('HDEL', jobKey, 'durationMs')
+          end
+          if j.errors then
+            -- Only a job that failed pays for the list: the stored errors, then this page's.
+            local list = {}
+            local stored = redis.call('HGET', jobKey, 'errors')
+            if stored then
+              local ok, old = pcall(cjson.decode, stored)
+              if ok and type(old) == 'table' then list = old end
+            end
+            for _, e in ipairs(j.errors) do list[#list + 1] = e end
+            local over = #list - errorCap
+            if over > 0 then
+              local kept = {}
+              for k = over + 1, #list do kept[#kept + 1] = list[k] end
+              list = kept
+              redis.call('HINCRBY', jobKey, 'errorsDropped', over)
+            end
+            fields[#fields + 1] = 'errors'
+            fields[#fields + 1] = cjson.encode(list)
           end
           redis.call('HSET', jobKey, unpack(fields))
           redis.call('PEXPIRE', jobKey, ttl)

@@ -7,17 +7,40 @@ import Foundation
 extension RedisCoordinatorStore {
     public func jobProjection(_ id: JobID) async throws -> JobProjection? {
         let reply = try await redis {
-            try await self.queue.client.command(["HMGET", self.keys.jobState(id), "event", "id", "starts", "startedAt", "durationMs", "state"])
+            try await self.queue.client.command([
+                "HMGET", self.keys.jobState(id), "event", "id", "starts", "startedAt", "durationMs", "state", "errors", "errorsDropped",
+            ])
         }
         try Self.throwing(reply)
-        guard let fields = reply.array, fields.count == 6, let json = fields[0].bytes, let cursor = fields[1].string,
+        guard let fields = reply.array, fields.count == 8, let json = fields[0].bytes, let cursor = fields[1].string,
             case .event(let event) = JobEvent.decode(Data(json))
         else { return nil }
         let startedAt = fields[3].string.flatMap(Int64.init).map(Timestamp.init(millisecondsSince1970:))
         return JobProjection(
             latest: event, cursor: EventCursor(rawValue: cursor), starts: fields[2].string.flatMap(Int.init) ?? 0,
             startedAt: fields[5].string == "running" || fields[4].string != nil ? startedAt : nil,
-            durationMilliseconds: fields[4].string.flatMap(Int64.init))
+            durationMilliseconds: fields[4].string.flatMap(Int64.init),
+            errors: Self.errorHistory(fields[6].bytes, dropped: fields[7].string.flatMap(Int.init) ?? 0))
+    }
+
+    /// One error as the projection script stores it in a job's `errors` (`at` in milliseconds).
+    private struct StoredError: Decodable {
+        var attempt: Int
+        var code: String
+        var message: String
+        var at: Int64
+    }
+
+    /// A job's `errors` field (a JSON array, oldest first); empty when absent or unreadable.
+    static func errorHistory(_ json: [UInt8]?, dropped: Int) -> JobErrorHistory {
+        let stored = json.flatMap { try? JSONDecoder().decode([StoredError].self, from: Data($0)) } ?? []
+        return JobErrorHistory(
+            errors: stored.map {
+                JobAttemptError(
+                    attempt: $0.attempt, error: JobError(code: $0.code, message: $0.message),
+                    at: Timestamp(millisecondsSince1970: $0.at))
+            },
+            dropped: dropped)
     }
 
     public func batchProjection(_ batch: String) async throws -> BatchProjection? {

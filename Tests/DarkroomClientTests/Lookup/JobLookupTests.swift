@@ -1,3 +1,4 @@
+import DarkroomFleetStatus
 import DarkroomQueue
 import DarkroomTestSupport
 import Testing
@@ -36,6 +37,35 @@ struct JobLookupTests {
         #expect(ok.type == .succeeded)
         #expect(ok.result?.output == "/cache/x")
         #expect(try await JobLookup(job: JobID(rawValue: "ghost")!).status(on: queue) == .notFound)
+    }
+
+    @Test("A scan gathers every attempt's error of the job, oldest first: failed twice then succeeded, or dead; the newest 20")
+    func everyError() async throws {
+        let clock = ManualQueueClock()
+        let queue = MemoryQueue(configuration: JobQueueConfiguration(maxAttempts: 30), clock: clock)
+        let at = clock.now()
+        try await Kit.run(Kit.job("ok"), on: queue, failures: 2, then: .succeeded, clock: clock)
+        try await Kit.run(Kit.job("gone"), on: queue, failures: 1, then: .dead, clock: clock)
+        try await Kit.run(Kit.job("many"), on: queue, failures: 23, then: .succeeded)
+
+        let ok = try await JobLookup(job: JobID(rawValue: "ok")!).detail(on: queue)
+        guard case .ended(let latest) = ok.status else {
+            Issue.record("the job had not ended")
+            return
+        }
+        #expect(latest.type == .succeeded)
+        #expect(
+            ok.errors.errors == [
+                JobAttemptError(attempt: 1, error: JobError(code: "net.timeout", message: "try 1"), at: at),
+                JobAttemptError(attempt: 2, error: JobError(code: "net.timeout", message: "try 2"), at: at.adding(.seconds(1))),
+            ])
+        let gone = try await JobLookup(job: JobID(rawValue: "gone")!).detail(on: queue).errors.errors
+        #expect(gone.map(\.attempt) == [1, 2])
+        #expect(gone.map(\.error.code) == ["net.timeout", "queue.test"])
+        let many = try await FleetClient(queue: queue).detail(JobID(rawValue: "many")!).errors
+        #expect(many.errors.map(\.attempt) == Array(4...23))
+        #expect(many.dropped == 3)
+        #expect(try await JobLookup(job: JobID(rawValue: "ghost")!).detail(on: queue) == JobDetail(status: .notFound))
     }
 
     @Test("A UUIDv7 job id gives its creation time; other ids give none")

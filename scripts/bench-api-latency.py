@@ -18,7 +18,7 @@ a request that finds none free waits for one (and that wait counts too).
 Reports, for the requests after the warm-up: p50, p90, p99, p99.9 and max latency; the answers'
 statuses (all must be 201); how late the client wrote the requests (how many more than 1 ms
 late, p99 and max of the lateness, how many waited for a connection), so the reader can judge
-the client; the CPU the API and Redis used; and the load average. Exits 2 when the binary or
+the client; the CPU the API and Redis used, and Redis commands per request; and the load average. Exits 2 when the binary or
 redis-server is missing.
 """
 
@@ -29,7 +29,8 @@ import sys
 import tempfile
 from collections import Counter
 
-from bench_http import DEFAULT_DARKROOM, Fleet, OpenLoop, context, load_average, percentile, process_cpu, redis_cpu, request_bytes, require
+from bench_http import (DEFAULT_DARKROOM, Fleet, OpenLoop, context, load_average, percentile, process_cpu, redis_commands,
+                        redis_cpu, request_bytes, require)
 
 
 def main():
@@ -53,9 +54,10 @@ def main():
             {"source": f"https://images.example.com/u/{i:06d}.jpg", "chain": "downsample(400x400)", "format": "webp"}).encode())
             for i in range(total)]
         sender = OpenLoop(port, args.connections)
-        api_before, redis_before = process_cpu(api.pid), redis_cpu(fleet.redis)
+        api_before, redis_before, commands_before = process_cpu(api.pid), redis_cpu(fleet.redis), redis_commands(fleet.redis)
         sender.run(requests, args.rate)
         api_cpu, used_redis = process_cpu(api.pid) - api_before, redis_cpu(fleet.redis) - redis_before
+        commands = redis_commands(fleet.redis) - commands_before
         load = load_average()
         sender.close()
     finally:
@@ -82,7 +84,8 @@ def main():
           f"(lateness p99 {percentile(lags, 0.99):.2f} ms, max {max(lags):.2f} ms); "
           f"{sender.waited:,} waited for a free connection")
     seconds = args.warm_up + args.seconds
-    print(f"CPU over the run: the API {api_cpu / seconds:.2f} of a core, Redis {used_redis / seconds:.2f}")
+    print(f"CPU over the run: the API {api_cpu / seconds:.2f} of a core ({api_cpu / total * 1000:.2f} ms per request), "
+          f"Redis {used_redis / seconds:.2f} ({commands / total:.1f} commands per request)")
     if bad:
         print(f"first refused answer: {sender.status[bad[0]]} {sender.bodies[bad[0]]!r}", file=sys.stderr)
         return 1

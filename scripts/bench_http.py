@@ -51,6 +51,11 @@ def redis_cpu(redis):
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
+def redis_commands(redis):
+    """Commands Redis has run since it started (EVALSHA counts one, whatever its script calls)."""
+    return int(redis.info("stats")["total_commands_processed"])
+
+
 def percentile(values, q):
     """The nearest-rank percentile (q in 0…1) of a non-empty list."""
     ordered = sorted(values)

@@ -30,22 +30,12 @@ import os
 import shutil
 import signal
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
 
-from bench_common import Redis
-
-
-def png(width, height):
-    rows = b"".join(b"\x00" + bytes((x * 7 + y * 3) & 255 for x in range(width * 3)) for y in range(height))
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
+from bench_common import Redis, png
 
 
 def run(cmd, env, **kw):

@@ -1,12 +1,16 @@
-"""What the benchmark scripts share: arguments and timing (bench-png-encode.py, bench-animation.py)
-and a private redis-server (bench-queue.py, bench-scaling.py)."""
+"""What the benchmark scripts share: arguments and timing (bench-png-encode.py, bench-animation.py),
+a private redis-server (bench-queue.py, bench-scaling.py, and through bench_http.py the HTTP API
+benchmarks) and a test PNG (bench-queue.py, bench-webhook-latency.py)."""
 
 import argparse
+import copy
 import os
 import socket
+import struct
 import subprocess
 import sys
 import time
+import zlib
 
 
 def arguments(doc, name):
@@ -85,6 +89,14 @@ class Redis:
             raise SystemExit(f"redis: {rest.decode()}")
         return rest.decode()
 
+    def connection(self):
+        """Another handle on this server with a connection of its own (for a polling thread);
+        `stop` stays the original's."""
+        other = copy.copy(self)
+        for name in ("sock", "reader"):
+            other.__dict__.pop(name, None)
+        return other
+
     def cli(self, *args):
         result = subprocess.run(["redis-cli", "-p", str(self.port)] + list(args), capture_output=True, text=True)
         return result.stdout.strip()
@@ -103,3 +115,12 @@ class Redis:
                 key, value = line.split(":", 1)
                 fields[key] = value
         return fields
+
+
+def png(width, height):
+    """An RGB PNG of a gradient, made without Pillow."""
+    rows = b"".join(b"\x00" + bytes((x * 7 + y * 3) & 255 for x in range(width * 3)) for y in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))

@@ -16,7 +16,8 @@ import Synchronization
 ///   reads the page again; the ids make the second add a no-op.
 /// - **send** claims due deliveries (at most `concurrency` at a time) and POSTs them
 ///   (`WebhookSender`), each bounded by its timeouts; failures are retried with `backoff` until
-///   the outbox's retry window ends.
+///   the outbox's retry window ends. Idle, it looks again every `idlePoll`, or at once when
+///   ingest adds a delivery (`SenderWakeup`).
 /// - One notifier works at a time, the holder of `P:webhooks:lease` (renewed every read, lapsing
 ///   after `leaseTTL`); another coordinator's notifier takes over from the outbox in Redis.
 public final class WebhookNotifier: Service {
@@ -52,6 +53,7 @@ public final class WebhookNotifier: Service {
     let logger: Logger
     let stopping = Atomic<Bool>(false)
     let leading = Atomic<Bool>(false)
+    let wakeup = SenderWakeup()
 
     public init(
         queue: any JobQueueDriver & ProgressReportingQueue, client: RedisClient, keyPrefix: String, outbox: RedisWebhookOutbox,

@@ -4,12 +4,14 @@ import DarkroomSystem
 /// One libcurl easy handle and the state its callbacks share, for the hops of one fetch.
 ///
 /// Not `Sendable`: it is made, used and dropped on one `BlockingWorkPool` thread, and libcurl
-/// calls the callbacks on that same thread from inside `curl_easy_perform`.
+/// calls the callbacks on that same thread from inside `curl_easy_perform` (a handle kept by
+/// `HTTPPostConnections` moves between requests, one at a time).
 final class CurlTransfer {
     private let handle: UnsafeMutableRawPointer
     /// Where libcurl writes its detailed message for a failed transfer.
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    let cancellation: TransferCancellation
+    /// The cancellation of the request using the handle now (a kept handle serves many).
+    var cancellation: TransferCancellation
 
     // MARK: state the callbacks read and write (per hop)
     private let maxBytes: Int
@@ -106,6 +108,9 @@ final class CurlTransfer {
             }
             list = next
         }
+        // A kept handle had the previous request's list: freed once libcurl holds the new one.
+        let previous = headerList
+        defer { if let previous { curl_slist_free_all(previous) } }
         headerList = list
         let results: [CURLcode] = [
             darkroom_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
@@ -114,6 +119,16 @@ final class CurlTransfer {
                 darkroom_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
             },
             darkroom_curl_setopt_ptr(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)),
+        ]
+        return results.allSatisfy { $0 == CURLE_OK }
+    }
+
+    /// Keeps at most one connection open after a request, reused by the next request to the
+    /// same origin unless it has been idle more than `maxAgeSeconds`.
+    func keepOneConnection(maxAgeSeconds: Int) -> Bool {
+        let results: [CURLcode] = [
+            darkroom_curl_setopt_long(handle, CURLOPT_MAXCONNECTS, 1),
+            darkroom_curl_setopt_long(handle, CURLOPT_MAXAGE_CONN, max(1, maxAgeSeconds)),
         ]
         return results.allSatisfy { $0 == CURLE_OK }
     }

@@ -1,6 +1,7 @@
 import DarkroomSystem
 
-/// Wakes the notifier's idle sender as soon as its ingest adds a delivery, instead of leaving
+/// Wakes the notifier's idle sender as soon as its ingest adds a page's deliveries (once per
+/// page: a wake per delivery cost a task cancellation each at 1,000 a second), instead of leaving
 /// the delivery until the sender's next idle poll (`WebhookNotifier.Configuration.idlePoll`,
 /// 100 ms): measured at 1,000 cache-hit jobs a second, that poll was most of a delivery's latency
 /// (docs/benchmarks.md, "HTTP API").

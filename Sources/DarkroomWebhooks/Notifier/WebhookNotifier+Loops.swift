@@ -47,8 +47,11 @@ extension WebhookNotifier {
                     createdAt: envelope.event.at, body: body, owner: jobOwners[job.rawValue]))
         }
         try await add(jobs.compactMap { byJob[$0] })
+        // One wake for the page, not one per delivery: the sender claims as many as it can take.
+        if !jobs.isEmpty { wakeup.wake() }
         // Batch ends, once per batch per page: its counts now, stamped with its latest event here.
         var batchEndedAt: [String: Timestamp] = [:]
+        var notifiedBatch = false
         for envelope in terminal { if let batch = envelope.event.batch { batchEndedAt[batch] = envelope.event.at } }
         for (batch, time) in batchEndedAt.sorted(by: { $0.key < $1.key }) {
             guard let endpoint = try await subscriptions.endpoint(forBatch: batch),
@@ -56,14 +59,16 @@ extension WebhookNotifier {
             else { continue }
             let owner = try await owners?.owner(ofBatch: batch)
             try await batchEnds.notify(batch: batch, endpoint: endpoint, owner: owner, progress: progress, at: time)
+            notifiedBatch = true
         }
+        if notifiedBatch, jobs.isEmpty { wakeup.wake() }
         _ = try await client.command(["SET", keys.cursor, last.cursor.rawValue]).throwingOnError()
     }
 
     /// Adds each job's deliveries in the order of its events, several jobs at once: one at a time,
     /// a page of hundreds took as many round trips in a row, each waiting for a connection the
     /// sender shares, and the checkpoint fell seconds behind at 1,000 jobs a second
-    /// (docs/benchmarks.md, "HTTP API"). Each added delivery wakes the sender.
+    /// (docs/benchmarks.md, "HTTP API").
     private func add(_ jobs: [[WebhookDelivery]]) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var running = 0
@@ -73,10 +78,7 @@ extension WebhookNotifier {
                     running -= 1
                 }
                 group.addTask {
-                    for delivery in deliveries {
-                        try await self.outbox.add(delivery)
-                        self.wakeup.wake()
-                    }
+                    for delivery in deliveries { try await self.outbox.add(delivery) }
                 }
                 running += 1
             }
@@ -88,22 +90,24 @@ extension WebhookNotifier {
     static let jobsAddedAtOnce = 4
 
     /// Keeps up to `concurrency` deliveries in flight, claiming more as each one ends, so a slow
-    /// receiver holds one slot for at most its timeout and never the others.
+    /// receiver holds one slot for at most its timeout and never the others. A send the receiver
+    /// accepted claims the next due delivery for its slot in the same script call as its finish.
     func sendLoop() async {
-        await withTaskGroup(of: Bool.self) { group in
+        // Each task ends with what it claimed next (a send), or nil (the idle timer).
+        await withTaskGroup(of: [WebhookDelivery]?.self) { group in
             var sending = 0
             var timerPending = false
+            func start(_ due: [WebhookDelivery]) {
+                for delivery in due {
+                    group.addTask { await self.send(delivery) }
+                }
+                sending += due.count
+            }
             while !isStopping {
                 if isLeading, sending < configuration.concurrency {
                     do {
                         let due = try await outbox.claimDue(max: configuration.concurrency - sending)
-                        for delivery in due {
-                            group.addTask {
-                                await self.send(delivery)
-                                return true
-                            }
-                        }
-                        sending += due.count
+                        start(due)
                         if !due.isEmpty { continue }
                     } catch {
                         logger.warning("webhook sender: claiming deliveries failed; retrying", metadata: ["error": "\(error)"])
@@ -115,22 +119,30 @@ extension WebhookNotifier {
                     timerPending = true
                     group.addTask {
                         await self.wakeup.sleep(for: self.configuration.idlePoll)
-                        return false
+                        return nil
                     }
                 }
-                if let sendEnded = await group.next() {
-                    if sendEnded { sending -= 1 } else { timerPending = false }
+                if let ended = await group.next() {
+                    if let next = ended {
+                        sending -= 1
+                        start(next)
+                    } else {
+                        timerPending = false
+                    }
                 }
             }
         }
     }
 
-    private func send(_ delivery: WebhookDelivery) async {
+    /// Sends one delivery; when the receiver accepts it and this notifier still leads, claims the
+    /// next due delivery with the finish.
+    private func send(_ delivery: WebhookDelivery) async -> [WebhookDelivery] {
         do {
-            try await sender.send(delivery)
+            return try await sender.send(delivery, claimNext: isLeading && !isStopping ? 1 : 0)
         } catch {
             // Left claimed: it is due again when the claim lapses.
             logger.warning("webhook delivery could not be recorded", metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
+            return []
         }
     }
 }

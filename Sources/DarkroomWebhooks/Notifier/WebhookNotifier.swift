@@ -1,5 +1,6 @@
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomSources
 import DarkroomSystem
 import Logging
 import ServiceLifecycle
@@ -17,7 +18,8 @@ import Synchronization
 /// - **send** claims due deliveries (at most `concurrency` at a time) and POSTs them
 ///   (`WebhookSender`), each bounded by its timeouts; failures are retried with `backoff` until
 ///   the outbox's retry window ends. Idle, it looks again every `idlePoll`, or at once when
-///   ingest adds a delivery (`SenderWakeup`).
+///   ingest adds a page's deliveries (`SenderWakeup`). Endpoints and secrets are read at most
+///   once per `endpointCacheTTL` each, and connections are kept per endpoint origin.
 /// - One notifier works at a time, the holder of `P:webhooks:lease` (renewed every read, lapsing
 ///   after `leaseTTL`); another coordinator's notifier takes over from the outbox in Redis.
 public final class WebhookNotifier: Service {
@@ -35,6 +37,14 @@ public final class WebhookNotifier: Service {
         /// How long one read of the event stream waits, and the sender's idle poll.
         public var pollWait: Duration = .seconds(1)
         public var idlePoll: Duration = .milliseconds(100)
+        /// How long the sender uses an endpoint and its secrets as read (a rotation, a retired
+        /// secret or a removal is seen within this time).
+        public var endpointCacheTTL: Duration = .seconds(1)
+        /// Kept connections: idle ones per endpoint origin and in all, and the longest a connection
+        /// may sit idle and still be reused.
+        public var maxIdleConnectionsPerOrigin = 16
+        public var maxIdleConnections = 64
+        public var maxIdleConnectionAge: Duration = .seconds(30)
 
         public init(name: String) { self.name = name }
     }
@@ -69,7 +79,12 @@ public final class WebhookNotifier: Service {
         subscriptions = RedisWebhookSubscriptions(client: client, keyPrefix: keyPrefix)
         batchEnds = BatchEndNotice(client: client, keys: RedisWebhookKeys(prefix: keyPrefix), outbox: outbox)
         sender = WebhookSender(
-            endpoints: RedisWebhookEndpointStore(client: client, keyPrefix: keyPrefix), outbox: outbox,
+            endpoints: WebhookEndpointCache(
+                store: RedisWebhookEndpointStore(client: client, keyPrefix: keyPrefix), timeToLive: configuration.endpointCacheTTL),
+            connections: HTTPPostConnections(
+                maxIdlePerOrigin: configuration.maxIdleConnectionsPerOrigin, maxIdle: configuration.maxIdleConnections,
+                maxIdleAge: configuration.maxIdleConnectionAge),
+            outbox: outbox,
             backoff: configuration.backoff, connectTimeout: configuration.connectTimeout,
             totalTimeout: configuration.totalTimeout, maxResponseBytes: configuration.maxResponseBytes)
     }

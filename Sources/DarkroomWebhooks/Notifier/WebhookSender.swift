@@ -3,10 +3,12 @@ import DarkroomSources
 import DarkroomSystem
 import Foundation
 
-/// Sends one claimed delivery: looks up its endpoint and live secrets, POSTs the signed body
-/// under the fetching policy's protections, and records the outcome in the outbox.
+/// Sends one claimed delivery: looks up its endpoint and live secrets (`WebhookEndpointCache`),
+/// POSTs the signed body under the fetching policy's protections on a kept connection to the
+/// endpoint when one is open (`HTTPPostConnections`), and records the outcome in the outbox.
 struct WebhookSender: Sendable {
-    let endpoints: any WebhookEndpointStore
+    let endpoints: WebhookEndpointCache
+    let connections: HTTPPostConnections
     let outbox: RedisWebhookOutbox
     let backoff: Backoff
     /// Connect and total timeouts, the response-size cap.
@@ -14,12 +16,14 @@ struct WebhookSender: Sendable {
     let totalTimeout: Double
     let maxResponseBytes: Int
 
-    func send(_ delivery: WebhookDelivery) async throws {
-        guard let endpoint = try await endpoints.endpoint(named: delivery.endpoint) else {
+    /// Returns the deliveries claimed with the outcome's record (up to `claimNext`, when the
+    /// receiver accepted: the finish and the next claim are one script call).
+    func send(_ delivery: WebhookDelivery, claimNext: Int = 0) async throws -> [WebhookDelivery] {
+        let (found, secrets) = try await endpoints.lookup(delivery.endpoint)
+        guard let endpoint = found else {
             try await outbox.markFailed(delivery.id, error: "the endpoint \(delivery.endpoint) was removed")
-            return
+            return []
         }
-        let secrets = try await endpoints.secrets(for: endpoint.name)
         let body = Array((delivery.body ?? "{}").utf8)
         let timestamp = Int(Date().timeIntervalSince1970)
         let headers = [
@@ -35,12 +39,12 @@ struct WebhookSender: Sendable {
         policy.maxBytes = maxResponseBytes
         policy.maxRedirects = 0
         policy.userAgent = "Darkroom-Webhooks/1"
-        let outcome = await HTTPPost.send(endpoint.url, body: body, headers: headers, policy: policy)
+        let outcome = await HTTPPost.send(endpoint.url, body: body, headers: headers, policy: policy, connections: connections)
         if outcome.accepted {
-            try await outbox.markDelivered(delivery.id)
-        } else {
-            let next = Timestamp.now().adding(backoff.delay(forAttempt: delivery.attempt))
-            try await outbox.markAttemptFailed(delivery, error: outcome.problem ?? "HTTP \(outcome.status)", next: next)
+            return try await outbox.markDelivered(delivery.id, claimingUpTo: claimNext)
         }
+        let next = Timestamp.now().adding(backoff.delay(forAttempt: delivery.attempt))
+        try await outbox.markAttemptFailed(delivery, error: outcome.problem ?? "HTTP \(outcome.status)", next: next)
+        return []
     }
 }

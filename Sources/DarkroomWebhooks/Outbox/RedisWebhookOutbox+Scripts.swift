@@ -76,28 +76,43 @@ extension RedisWebhookOutbox {
             return dropped
             """)
 
-    /// Claims up to ARGV[3] due deliveries for ARGV[4] ms: each one's attempt goes up and its due
-    /// time moves past the claim, so a sender that dies mid-request leaves it to be sent again.
-    /// Returns [id, endpoint, event, body, attempt, createdAt]… flattened.
-    static let claimScript = RedisScript(
-        """
-        local root, now = ARGV[1], tonumber(ARGV[2])
-        local ids = redis.call('ZRANGEBYSCORE', root .. 'due', '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
-        local out = {}
-        for _, id in ipairs(ids) do
-          local d = root .. 'd:' .. id
-          redis.call('ZADD', root .. 'due', now + tonumber(ARGV[4]), id)
-          local attempt = redis.call('HINCRBY', d, 'attempt', 1)
-          local fields = redis.call('HMGET', d, 'endpoint', 'event', 'body', 'createdAt')
-          table.insert(out, id)
-          table.insert(out, fields[1] or '')
-          table.insert(out, fields[2] or '')
-          table.insert(out, fields[3] or '')
-          table.insert(out, tostring(attempt))
-          table.insert(out, fields[4] or '0')
+    /// `claim(root, now, max, claimMs)`: claims up to `max` due deliveries for `claimMs`: each
+    /// one's attempt goes up and its due time moves past the claim, so a sender that dies
+    /// mid-request leaves it to be sent again. Returns [id, endpoint, event, body, attempt,
+    /// createdAt]… flattened.
+    static let claimFunction = """
+        local function claim(root, now, max, claimMs)
+          local out = {}
+          if max <= 0 then return out end
+          local ids = redis.call('ZRANGEBYSCORE', root .. 'due', '-inf', now, 'LIMIT', 0, max)
+          for _, id in ipairs(ids) do
+            local d = root .. 'd:' .. id
+            redis.call('ZADD', root .. 'due', now + claimMs, id)
+            local attempt = redis.call('HINCRBY', d, 'attempt', 1)
+            local fields = redis.call('HMGET', d, 'endpoint', 'event', 'body', 'createdAt')
+            table.insert(out, id)
+            table.insert(out, fields[1] or '')
+            table.insert(out, fields[2] or '')
+            table.insert(out, fields[3] or '')
+            table.insert(out, tostring(attempt))
+            table.insert(out, fields[4] or '0')
+          end
+          return out
         end
-        return out
-        """)
+        """
+
+    /// ARGV: root, now, max, claim ms.
+    static let claimScript = RedisScript(
+        claimFunction + "\nreturn claim(ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))")
+
+    /// Records a delivery delivered and claims up to ARGV[4] more in the same call (one round trip
+    /// where there were two). ARGV: root, id, now, max, claim ms.
+    static let deliverAndClaimScript = RedisScript(
+        finishFunction + "\n" + claimFunction + """
+
+            finish(ARGV[1], ARGV[2], 'delivered', '', ARGV[3])
+            return claim(ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]))
+            """)
 
     /// ARGV: root, id, state ('delivered' or 'failed'), error, now.
     static let finishScript = RedisScript(finishFunction + "\nreturn finish(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])")

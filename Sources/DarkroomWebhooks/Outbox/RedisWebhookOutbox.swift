@@ -48,9 +48,24 @@ public final class RedisWebhookOutbox: Sendable {
 
     /// Up to `max` due deliveries, claimed for `policy.claimTimeout` (with their bodies).
     public func claimDue(max: Int, now: Timestamp = .now()) async throws -> [WebhookDelivery] {
-        let claim = Int64(policy.claimTimeout.components.seconds * 1000)
         let reply = try await client.evalsha(
-            Self.claimScript, keys: [], arguments: [keys.root, "\(now.millisecondsSince1970)", "\(max)", "\(claim)"])
+            Self.claimScript, keys: [], arguments: [keys.root, "\(now.millisecondsSince1970)", "\(max)", "\(claimMilliseconds)"])
+        return Self.claimed(reply)
+    }
+
+    /// Records a 2xx answer (as `markDelivered`) and claims up to `max` due deliveries (as
+    /// `claimDue`), in one round trip.
+    public func markDelivered(_ id: String, claimingUpTo max: Int, now: Timestamp = .now()) async throws -> [WebhookDelivery] {
+        let reply = try await client.evalsha(
+            Self.deliverAndClaimScript, keys: [],
+            arguments: [keys.root, id, "\(now.millisecondsSince1970)", "\(max)", "\(claimMilliseconds)"])
+        return Self.claimed(reply)
+    }
+
+    private var claimMilliseconds: Int64 { Int64(policy.claimTimeout.components.seconds * 1000) }
+
+    /// The claim script's flattened [id, endpoint, event, body, attempt, createdAt]….
+    private static func claimed(_ reply: RedisReply) -> [WebhookDelivery] {
         let fields = reply.array?.map { $0.string ?? "" } ?? []
         var claimed: [WebhookDelivery] = []
         var index = 0

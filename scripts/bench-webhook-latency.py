@@ -74,6 +74,9 @@ def receive(port, record):
                     break
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
+        except asyncio.CancelledError:
+            # Shutting down with the sender's kept connections still open: not an error.
+            pass
         finally:
             writer.close()
 

@@ -15,8 +15,12 @@ extension APIKey {
     /// Throws `apikey.source-not-granted` unless one of the key's source grants covers `source`
     /// (a path, an `http(s)://` URL, a `data:` URI, a plugin's `scheme://…`).
     public func permits(source: String) throws(APIKeyError) {
+        try permits(source: source, prefixes: grants.sourcePrefixes)
+    }
+
+    /// `permits(source:)` against the key's source grants parsed already (`JobGrantCheck`).
+    func permits(source: String, prefixes: [GrantPrefix]) throws(APIKeyError) {
         let target = GrantTarget(source)
-        let prefixes = grants.sourcePrefixes
         if prefixes.contains(where: { $0.covers(target) }) { return }
         let shown = Self.shown(source)
         if target.scheme == "file", !prefixes.contains(where: \.grantsFiles) {
@@ -32,9 +36,15 @@ extension APIKey {
     /// Throws `apikey.output-not-granted` unless `output` (a job's output directory) is under one
     /// of the key's output grants. No output (the result stays in the cache) needs no grant.
     public func permits(output: String?) throws(APIKeyError) {
+        guard output != nil else { return }
+        try permits(output: output, prefixes: grants.outputPrefixes)
+    }
+
+    /// `permits(output:)` against the key's output grants parsed already (`JobGrantCheck`).
+    func permits(output: String?, prefixes: [GrantPrefix]) throws(APIKeyError) {
         guard let output else { return }
         let target = GrantTarget(output)
-        if grants.outputPrefixes.contains(where: { $0.covers(target) }) { return }
+        if prefixes.contains(where: { $0.covers(target) }) { return }
         let why = target.problem.map { " (it \($0))" } ?? ""
         throw APIKeyError(
             .outputNotGranted,
@@ -56,13 +66,10 @@ extension APIKey {
     }
 
     /// Every check a submitted job must pass: the `submit` scope, its source, output, priority
-    /// and, when it names one, its webhook endpoint.
+    /// and, when it names one, its webhook endpoint. To check many jobs, parse the grants once
+    /// with `jobGrantCheck()`.
     public func permits(job: Job) throws(APIKeyError) {
-        try permits(scope: .submit)
-        try permits(source: job.source)
-        try permits(output: job.output)
-        try permits(priority: job.priority)
-        if let webhook = job.webhook { try permits(webhook: webhook) }
+        try JobGrantCheck(self).permits(job: job)
     }
 
     private static func list(_ entries: [String]) -> String {

@@ -7,6 +7,12 @@
 /// prefix (a scheme grant still covers them: the workers' own policy applies to every source).
 /// Refusing odd forms instead of normalising them means a grant never depends on how a worker
 /// would resolve one.
+///
+/// The text is read as UTF-8 bytes, as a URL parser and the file system read it: every delimiter
+/// is the ASCII byte, even when a combining mark follows it (which would make `"/\u{301}"` one
+/// `Character`, unequal to `/`), and paths are compared byte for byte, without Unicode
+/// normalisation (two spellings of `café` are two directories on Linux). Only a URL's host is
+/// lower-cased by Unicode's rules (ASCII ones on the fast path), as before.
 struct GrantTarget: Sendable, Hashable {
     /// The lower-cased scheme; `file` for a bare path.
     let scheme: String
@@ -19,36 +25,8 @@ struct GrantTarget: Sendable, Hashable {
 
     /// The target `text` names; a text without `scheme:` is a file path.
     init(_ text: String) {
-        let scheme = Self.scheme(of: text)
-        guard let scheme else {
-            self.init(scheme: "file", authority: "", pathText: text)
-            return
-        }
-        let rest = text.dropFirst(scheme.count + 1)
-        guard rest.hasPrefix("//") else {
-            self.init(scheme: scheme, authority: "", path: nil, problem: "is not a scheme://host/path URL")
-            return
-        }
-        let afterSlashes = rest.dropFirst(2)
-        let authorityEnd = afterSlashes.firstIndex { "/?#".contains($0) } ?? afterSlashes.endIndex
-        let authority = afterSlashes[..<authorityEnd].lowercased()
-        let pathEnd = afterSlashes[authorityEnd...].firstIndex { "?#".contains($0) } ?? afterSlashes.endIndex
-        let path = String(afterSlashes[authorityEnd..<pathEnd])
-        if authority.contains("@") {
-            self.init(scheme: scheme, authority: authority, path: nil, problem: "has user information before its host")
-        } else if scheme == "file" {
-            guard authority.isEmpty || authority == "localhost" else {
-                self.init(scheme: scheme, authority: authority, path: nil, problem: "names a host in a file URL")
-                return
-            }
-            guard !path.contains("%") else {
-                self.init(scheme: scheme, authority: "", path: nil, problem: "has a %-escape in a file URL")
-                return
-            }
-            self.init(scheme: scheme, authority: "", pathText: path)
-        } else {
-            self.init(scheme: scheme, authority: Self.withoutDefaultPort(authority, scheme: scheme), urlPath: path)
-        }
+        var text = text
+        self = text.withUTF8 { Self.parse(GrantBytes($0)) }
     }
 
     private init(scheme: String, authority: String, path: String?, problem: String?) {
@@ -58,56 +36,82 @@ struct GrantTarget: Sendable, Hashable {
         self.problem = problem
     }
 
+    private static func parse(_ text: GrantBytes) -> GrantTarget {
+        guard let colon = text.schemeEnd() else { return file(scheme: "file", authority: "", path: text) }
+        let scheme = text.lowercased(0..<colon)
+        let slashes = colon + 1
+        guard text.byte(at: slashes) == UInt8(ascii: "/"), text.byte(at: slashes + 1) == UInt8(ascii: "/") else {
+            return GrantTarget(scheme: scheme, authority: "", path: nil, problem: "is not a scheme://host/path URL")
+        }
+        let hostStart = slashes + 2
+        let authorityEnd = text.firstIndex(from: hostStart, of: "/?#")
+        let pathEnd = text.firstIndex(from: authorityEnd, of: "?#")
+        let authority = text.lowercased(hostStart..<authorityEnd)
+        let path = text.slice(authorityEnd..<pathEnd)
+        if text.slice(hostStart..<authorityEnd).contains("@") {
+            return GrantTarget(scheme: scheme, authority: authority, path: nil, problem: "has user information before its host")
+        } else if scheme == "file" {
+            guard authority.isEmpty || authority == "localhost" else {
+                return GrantTarget(scheme: scheme, authority: authority, path: nil, problem: "names a host in a file URL")
+            }
+            guard !path.contains("%") else {
+                return GrantTarget(scheme: scheme, authority: "", path: nil, problem: "has a %-escape in a file URL")
+            }
+            return file(scheme: scheme, authority: "", path: path)
+        } else {
+            return url(scheme: scheme, authority: withoutDefaultPort(authority, scheme: scheme), path: path)
+        }
+    }
+
     /// A file path: absolute, without `.`/`..` segments or control characters.
-    private init(scheme: String, authority: String, pathText: String) {
-        let problem: String? =
-            if !pathText.hasPrefix("/") { "is not an absolute path" } else { Self.segmentProblem(pathText) }
-        self.init(scheme: scheme, authority: authority, path: problem == nil ? pathText : nil, problem: problem)
+    private static func file(scheme: String, authority: String, path: GrantBytes) -> GrantTarget {
+        let problem = path.byte(at: 0) == UInt8(ascii: "/") ? path.segmentProblem() : "is not an absolute path"
+        return GrantTarget(scheme: scheme, authority: authority, path: problem == nil ? path.string() : nil, problem: problem)
     }
 
     /// A URL's path: also without backslashes or escapes of `/`, `\` and `.`.
-    private init(scheme: String, authority: String, urlPath: String) {
-        var problem = Self.segmentProblem(urlPath)
-        let lowered = urlPath.lowercased()
+    private static func url(scheme: String, authority: String, path: GrantBytes) -> GrantTarget {
+        var problem = path.segmentProblem()
         if authority.isEmpty {
             problem = "has no host"
-        } else if urlPath.contains("\\") || ["%2f", "%5c", "%2e"].contains(where: lowered.contains) {
+        } else if path.contains("\\") || path.hasEscapedSeparator() {
             problem = "has a backslash or an escaped /, \\ or . in its path"
         }
-        self.init(scheme: scheme, authority: authority, path: problem == nil ? urlPath : nil, problem: problem)
+        return GrantTarget(scheme: scheme, authority: authority, path: problem == nil ? path.string() : nil, problem: problem)
     }
 
     /// Whether this target's path is `prefix` or below it, at a segment boundary (`/images`
-    /// covers `/images` and `/images/a.jpg`, not `/imagesX`). `prefix` has no trailing `/`,
-    /// except the root.
+    /// covers `/images` and `/images/a.jpg`, not `/imagesX`), byte for byte. `prefix` has no
+    /// trailing `/`, except the root.
     func isUnder(path prefix: String) -> Bool {
         guard let path else { return false }
         if prefix.isEmpty || prefix == "/" { return true }
-        return path == prefix || path.hasPrefix(prefix + "/")
+        let bytes = path.utf8
+        let prefixBytes = prefix.utf8
+        guard bytes.starts(with: prefixBytes) else { return false }
+        let next = bytes.index(bytes.startIndex, offsetBy: prefixBytes.count)
+        return next == bytes.endIndex || bytes[next] == UInt8(ascii: "/")
     }
 
     /// The lower-cased scheme of `text` (`https` of `HTTPS://…`), or nil for a path. A scheme is
-    /// a letter then letters, digits, `+`, `-` or `.`, two characters at least (so `C:\x` is a path).
+    /// an ASCII letter then letters, digits, `+`, `-` or `.`, before the first `:`, two characters
+    /// at least (so `C:\x` is a path).
     static func scheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let name = text[..<colon]
-        guard name.count > 1, name.first?.isASCII == true, name.first?.isLetter == true,
-            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return nil }
-        return name.lowercased()
-    }
-
-    private static func segmentProblem(_ path: String) -> String? {
-        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "has a control character" }
-        if path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) {
-            return "has a . or .. segment"
+        var text = text
+        return text.withUTF8 { buffer in
+            let bytes = GrantBytes(buffer)
+            return bytes.schemeEnd().map { bytes.lowercased(0..<$0) }
         }
-        return nil
     }
 
     private static func withoutDefaultPort(_ authority: String, scheme: String) -> String {
-        let defaults = ["http": ":80", "https": ":443"]
-        guard let port = defaults[scheme], authority.hasSuffix(port) else { return authority }
-        return String(authority.dropLast(port.count))
+        let port =
+            switch scheme {
+            case "http": ":80"
+            case "https": ":443"
+            default: ""
+            }
+        guard !port.isEmpty, authority.utf8.reversed().starts(with: port.utf8.reversed()) else { return authority }
+        return String(decoding: authority.utf8.dropLast(port.utf8.count), as: UTF8.self)
     }
 }

@@ -53,10 +53,12 @@ struct JobRoutes: Sendable {
     }
 
     /// Every job must pass `key.permits(job:)` (source, output, priority), or nothing is enqueued;
-    /// `locate` names the refused job's place in the request (`jobs:3`).
+    /// `locate` names the refused job's place in the request (`jobs:3`). The key's grants are
+    /// parsed once for the whole request, not per job.
     private func permit(_ jobs: [Job], key: APIKey, locate: Bool) throws(KeyRefusal) {
+        let check = key.jobGrantCheck()
         for (index, job) in jobs.enumerated() {
-            do { try key.permits(job: job) } catch { throw KeyRefusal(error: error, location: locate ? "jobs:\(index + 1)" : nil) }
+            do { try check.permits(job: job) } catch { throw KeyRefusal(error: error, location: locate ? "jobs:\(index + 1)" : nil) }
         }
     }
 

@@ -4,7 +4,7 @@ extension TestHTTPServer.Core {
     /// Reads requests from one connection and answers them until the client leaves, a response
     /// ends the connection, or the server stops.
     public func serve(_ fd: Int32) {
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        var timeout = timeval(tv_sec: idleSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer: [UInt8] = []
         while !isStopping {

@@ -7,7 +7,8 @@ import Glibc
 /// It counts what reaches it (connections accepted, requests per path, clients that hung up
 /// mid-body), so a test can prove a refused fetch never connected. It is bounded: at most
 /// `maxConnections` connections (more are closed at once), requests up to 16 KB of headers, idle
-/// connections dropped after 3 s, and it stops itself after `lifetime` even if a test forgets to.
+/// connections dropped after `idleTimeout` (3 s unless given), and it stops itself after
+/// `lifetime` even if a test forgets to.
 ///
 ///     let server = try TestHTTPServer { request in
 ///         request.path == "/a.jpg" ? .ok(bytes) : .status(404)
@@ -25,6 +26,7 @@ public final class TestHTTPServer: Sendable {
     /// connection's thread.
     public init(
         host: String = "127.0.0.1", maxConnections: Int = 64, lifetime: Duration = .seconds(60),
+        idleTimeout: Duration = .seconds(3),
         handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse
     ) throws {
         let (fd, port) = try Self.openListener(on: host)
@@ -33,7 +35,7 @@ public final class TestHTTPServer: Sendable {
         let origin = host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
         core = Core(
             listenFD: fd, origin: origin, maxConnections: maxConnections,
-            deadline: ContinuousClock.now + lifetime, handler: handler)
+            deadline: ContinuousClock.now + lifetime, idleSeconds: Int(idleTimeout.components.seconds), handler: handler)
         let core = self.core
         Self.spawnThread { core.acceptLoop() }
     }
@@ -106,17 +108,20 @@ extension TestHTTPServer {
         let origin: String
         let maxConnections: Int
         let deadline: ContinuousClock.Instant
+        /// How long a connection may stay silent before the server drops it (whole seconds).
+        let idleSeconds: Int
         let handler: @Sendable (TestHTTPRequest) -> TestHTTPResponse
         let state = Locked(State())
 
         init(
-            listenFD: Int32, origin: String, maxConnections: Int, deadline: ContinuousClock.Instant,
+            listenFD: Int32, origin: String, maxConnections: Int, deadline: ContinuousClock.Instant, idleSeconds: Int,
             handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse
         ) {
             self.listenFD = listenFD
             self.origin = origin
             self.maxConnections = maxConnections
             self.deadline = deadline
+            self.idleSeconds = max(idleSeconds, 1)
             self.handler = handler
         }
 

@@ -17,6 +17,13 @@ struct HTTPPostConnectionsTests {
         return policy
     }
 
+    /// A receiver that keeps an idle connection far longer than a test runs: on a loaded machine
+    /// seconds may pass between two POSTs, and the test server's default 3 s idle drop would
+    /// then close the kept connection and count a second one.
+    static func receiver() throws -> TestHTTPServer {
+        try TestHTTPServer(idleTimeout: .seconds(60)) { _ in .status(200) }
+    }
+
     static func post(_ server: TestHTTPServer, times: Int, allowPrivate: Bool = true, connections: HTTPPostConnections?) async -> [HTTPPost.Outcome] {
         var outcomes: [HTTPPost.Outcome] = []
         for _ in 0..<times {
@@ -30,7 +37,7 @@ struct HTTPPostConnectionsTests {
 
     @Test("Three POSTs through a pool use one connection; the handle is kept idle after each")
     func reused() async throws {
-        let server = try TestHTTPServer { _ in .status(200) }
+        let server = try Self.receiver()
         defer { server.stop() }
         let connections = HTTPPostConnections()
         let outcomes = await Self.post(server, times: 3, connections: connections)
@@ -46,7 +53,7 @@ struct HTTPPostConnectionsTests {
         "Without a pool, or with a maximum idle age the connection has passed, each POST opens its own connection",
         arguments: [false, true])
     func newConnections(pooledButAged: Bool) async throws {
-        let server = try TestHTTPServer { _ in .status(200) }
+        let server = try Self.receiver()
         defer { server.stop() }
         let connections = pooledButAged ? HTTPPostConnections(maxIdleAge: .zero) : nil
         let outcomes = await Self.post(server, times: 3, connections: connections)
@@ -56,7 +63,7 @@ struct HTTPPostConnectionsTests {
 
     @Test("A connection kept under one address rule is never used under a stricter one: refused at connect time")
     func keptPerPolicy() async throws {
-        let server = try TestHTTPServer { _ in .status(200) }
+        let server = try Self.receiver()
         defer { server.stop() }
         let connections = HTTPPostConnections()
         #expect(await Self.post(server, times: 1, connections: connections).allSatisfy { $0.accepted })
@@ -69,7 +76,7 @@ struct HTTPPostConnectionsTests {
 
     @Test("The idle handles are bounded per origin and in all")
     func bounded() async throws {
-        let servers = try (0..<3).map { _ in try TestHTTPServer { _ in .status(200) } }
+        let servers = try (0..<3).map { _ in try Self.receiver() }
         defer { for server in servers { server.stop() } }
         let connections = HTTPPostConnections(maxIdlePerOrigin: 1, maxIdle: 2)
         for server in servers { _ = await Self.post(server, times: 2, connections: connections) }

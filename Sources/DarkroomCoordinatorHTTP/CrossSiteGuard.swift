@@ -39,13 +39,6 @@ enum CrossSiteGuard {
     /// 403 with a coded JSON error body, as the job API's refusals (`http.cross-site-request`).
     static func forbidden(_ message: String) -> Response {
         let error = CoordinatorHTTPError(.crossSiteRequest, message)
-        let body =
-            (try? RecordJSON.encoder().encode(ErrorBody(errors: [ErrorRecord(code: error.code.rawValue, message: error.message)])))
-            .map(Array.init) ?? []
-        return Response(
-            status: .forbidden, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        return APIResponse.errors(.forbidden, [ErrorRecord(code: error.code.rawValue, message: error.message)])
     }
-
-    private struct ErrorBody: Encodable { var errors: [ErrorRecord] }
 }

@@ -34,8 +34,9 @@ public struct ErrorRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// The JSON answers every endpoint gives.
-enum APIResponse {
+/// The JSON answers every endpoint gives (the coordinator's HTTP server gives its refusals in the
+/// same shape through `errors(_:_:)`).
+public enum APIResponse {
     private struct ErrorBody: Encodable { var errors: [ErrorRecord] }
 
     /// `value` as JSON with `status`.
@@ -53,7 +54,7 @@ enum APIResponse {
     }
 
     /// An error body of `records` with `status`.
-    static func errors(_ status: HTTPResponse.Status, _ records: [ErrorRecord]) -> Response {
+    public static func errors(_ status: HTTPResponse.Status, _ records: [ErrorRecord]) -> Response {
         withRetryAfter(status, bytes: errorBody(records))
     }
 

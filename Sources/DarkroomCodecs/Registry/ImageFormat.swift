@@ -14,6 +14,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let png = ImageFormat(rawValue: "png")
     public static let webp = ImageFormat(rawValue: "webp")
     public static let gif = ImageFormat(rawValue: "gif")
+    /// AVIF (AV1 in HEIF), told from HEIC by `HEIFBrand`.
+    public static let avif = ImageFormat(rawValue: "avif")
+    /// HEIC (HEVC in HEIF), the format of phone photos. Darkroom recognises it but decodes it only
+    /// with the HEIC coder module loaded (HEVC is patent-encumbered; see docs/plugins.md).
+    public static let heic = ImageFormat(rawValue: "heic")
 
     /// The formats Darkroom's own coders handle.
     public static let builtIn: [ImageFormat] = [.jpeg, .png, .webp, .gif]
@@ -56,6 +61,6 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
-        return nil
+        return HEIFBrand.format(of: bytes)
     }
 }

@@ -2,7 +2,7 @@
 """Feed Darkroom hostile images and check each one fails fast, cleanly and with the right code.
 
 Usage (from the repository root, after `swift build -c release --product darkroom`):
-    python3 scripts/hostile-inputs.py [--darkroom PATH] [--chain CHAIN] [--keep]
+    python3 scripts/hostile-inputs.py [--darkroom PATH] [--chain CHAIN] [--plugins DIR] [--keep]
 
 Every input is generated into a temporary directory (deleted at the end unless --keep) with the
 standard library only: empty file, 4 KB of seeded random bytes, HTML saved as .jpg, truncated and
@@ -10,7 +10,11 @@ corrupted JPEG, truncated PNG, bad PNG CRC, truncated WebP, a WebP whose RIFF si
 all-zero PNG decompression bomb (~0.9 MB, streamed through zlib), absurd declared sizes (PNG
 100000x100000, JPEG SOF 65000x65000, GIF screen 65535x65535), zero widths (JPEG SOF, PNG), a GIF
 with 20,000 frames, a JPEG missing only its final EOI marker, and two positive controls (a PNG
-named .jpg, a valid JPEG). The standard library has no JPEG or WebP encoder, so the small valid
+named .jpg, a valid JPEG), and three HEIC files: the committed 64x43 fixture, a grid claiming
+60,000 tiles and an `ispe` of 1,000,000x1,000,000. Without --plugins every HEIC case must end in
+`image.needs-module`; with --plugins DIR (a directory holding darkroom-heic.so, built by
+Plugins/HEIC/build.sh) the fixture must decode and the two bombs end in `image.too-large`, from the
+host's own box walk before the module parses them. The standard library has no JPEG or WebP encoder, so the small valid
 JPEG and WebP are made by Darkroom itself from a generated PNG, and then damaged.
 
 Each case runs `darkroom process INPUT -p CHAIN -o OUT.png --json` once (10 s timeout), then all
@@ -52,6 +56,29 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # --------------------------------------------------------------------------------------------
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+# Arguments every darkroom run gets: `--plugins DIR` when the HEIC module is given.
+EXTRA_ARGS = []
+
+
+def iso_box(kind: bytes, payload: bytes) -> bytes:
+    return struct.pack(">I", 8 + len(payload)) + kind + payload
+
+
+HEIC_FTYP = iso_box(b"ftyp", b"heic" + b"\0\0\0\0" + b"mif1heic")
+
+
+def make_heic_tile_bomb(tiles: int = 60_000) -> bytes:
+    """A HEIC whose meta box declares a grid (item 1) made of `tiles` items, and nothing else."""
+    dimg = iso_box(b"dimg", struct.pack(">HH", 1, tiles) + b"".join(struct.pack(">H", 2 + i % 60_000) for i in range(tiles)))
+    return HEIC_FTYP + iso_box(b"meta", b"\0\0\0\0" + iso_box(b"iref", b"\0\0\0\0" + dimg))
+
+
+def make_heic_absurd_ispe(side: int = 1_000_000) -> bytes:
+    """A HEIC whose only image property is an ispe of side x side."""
+    ispe = iso_box(b"ispe", b"\0\0\0\0" + struct.pack(">II", side, side))
+    return HEIC_FTYP + iso_box(b"meta", b"\0\0\0\0" + iso_box(b"iprp", iso_box(b"ipco", ispe)))
 
 
 def png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -337,7 +364,7 @@ def _spawn(args, out_path: str, err_path: str) -> int:
 
 def run_darkroom(darkroom: str, inputs, output_args, chain, lenient: bool, workdir: str) -> Run:
     """Run `darkroom process INPUTS OUTPUT_ARGS --json [-p CHAIN] [--lenient]` once and measure it."""
-    args = [darkroom, "process", *inputs, *output_args, "--json"]
+    args = [darkroom, "process", *inputs, *output_args, "--json", *EXTRA_ARGS]
     if chain:
         args += ["-p", chain]
     if lenient:
@@ -454,6 +481,14 @@ def make_fixtures(darkroom: str, tmp: str):
     case("PNG with zero width", "zero-width-png.png", make_zero_width_png(), "image.invalid-dimensions")
     case("GIF 65535x65535 screen", "huge-screen.gif", make_gif_huge_screen(), "image.too-large")
     case("GIF with 20,000 1x1 frames", "frames.gif", make_gif_many_frames(20_000), "image.too-many-frames")
+    with_module = bool(EXTRA_ARGS)
+    with open(os.path.join(REPO_ROOT, "Tests", "Fixtures", "HEIC", "plain-64x43.heic"), "rb") as f:
+        heic = f.read()
+    case("HEIC photo (64x43)", "photo.heic", heic, "ok" if with_module else "image.needs-module")
+    case("HEIC grid of 60,000 tiles", "tile-bomb.heic", make_heic_tile_bomb(),
+         "image.too-large" if with_module else "image.needs-module")
+    case("HEIC ispe 1000000x1000000", "huge-ispe.heic", make_heic_absurd_ispe(),
+         "image.too-large" if with_module else "image.needs-module")
     case("control: valid PNG named .jpg", "png-named.jpg", gen_png, "ok")
     case("control: valid JPEG", "ok.jpg", None, "ok")
     stems = [os.path.splitext(c.filename)[0] for c in cases]
@@ -518,8 +553,12 @@ def main() -> int:
                         help="the darkroom binary (default: .build/release/darkroom in the repo)")
     parser.add_argument("--chain", default="downsample(256x256)",
                         help="chain passed with -p (default: %(default)s); '' for a plain re-encode")
+    parser.add_argument("--plugins", help="a plugins directory holding darkroom-heic.so: HEIC cases then decode or "
+                                          "end in image.too-large instead of image.needs-module")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir with the generated inputs")
     opts = parser.parse_args()
+    if opts.plugins:
+        EXTRA_ARGS.extend(["--plugins", os.path.abspath(opts.plugins)])
 
     darkroom = os.path.abspath(opts.darkroom)
     if not (os.path.isfile(darkroom) and os.access(darkroom, os.X_OK)):

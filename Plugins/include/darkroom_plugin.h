@@ -284,6 +284,39 @@ typedef struct darkroom_image_info {
     uint32_t has_alpha;
 } darkroom_image_info;
 
+/** What the host asks of one `decode_ex` call, and where the coder answers what it learnt about the
+ *  image's colour. Host-allocated and zeroed; `struct_size` is sizeof(darkroom_decode_request) as
+ *  compiled into the *host*: the coder reads and writes only the fields that lie inside it (a
+ *  newer coder in an older host sees a smaller struct_size). */
+typedef struct darkroom_decode_request {
+    /** sizeof(darkroom_decode_request) as compiled into the host. */
+    uint32_t struct_size;
+    /** Shrink-on-load: the smallest size the host needs (the chain's first resize makes the image
+     *  no smaller than this, aspect kept). 0 × 0: no hint, decode at full size. A coder that can
+     *  decode smaller (a scaled decode, a lower resolution level, a large enough thumbnail) may
+     *  do so, never below this size; one that cannot ignores it. */
+    uint32_t target_width;
+    uint32_t target_height;
+    /** How many threads the coder may use for this one image (>= 1): the cores no other image
+     *  is using now. A coder that decodes tiles or bands at once uses at most this many. */
+    uint32_t thread_count;
+    /** Where the coder writes the image's embedded ICC profile, whole, if it has one (the host
+     *  converts the pixels from it to sRGB). Capped at `icc_sink->max_bytes`. */
+    const darkroom_byte_sink *icc_sink;
+    /** Set by the coder: the size it decoded at, when smaller than the output bitmap (written into
+     *  its top-left corner, rows `output->stride` apart). 0 × 0: the output bitmap's whole size. */
+    uint32_t decoded_width;
+    uint32_t decoded_height;
+    /** Set by the coder when the image's colour is given as CICP (ITU-T H.273 code points, e.g. a
+     *  HEIF `nclx` colour box) rather than an ICC profile: `has_cicp` non-zero and the code
+     *  points. The pixels are RGB already (the coder applied `cicp_matrix`). */
+    uint32_t has_cicp;
+    uint16_t cicp_primaries;
+    uint16_t cicp_transfer;
+    uint16_t cicp_matrix;
+    uint16_t cicp_full_range;
+} darkroom_decode_request;
+
 /** A coder: reads and/or writes one image format. */
 typedef struct darkroom_coder {
     /** sizeof(darkroom_coder) as compiled into the plugin. */
@@ -303,13 +336,23 @@ typedef struct darkroom_coder {
     darkroom_status (*read_info)(
         const uint8_t *bytes, size_t count, darkroom_image_info *info, void *user_data, darkroom_error *error);
     /** Decodes the first frame into `output`, host-allocated at the size `read_info` gave, as
-     *  straight RGBA8. NULL: the coder does not decode. */
+     *  straight RGBA8. NULL: the coder does not decode (or decodes with `decode_ex`). */
     darkroom_status (*decode)(
         const uint8_t *bytes, size_t count, darkroom_bitmap *output, void *user_data, darkroom_error *error);
     /** Encodes `input` (straight RGBA8) at `quality` 1…100 into `sink`. NULL: the coder does not
      *  encode. */
     darkroom_status (*encode)(
         const darkroom_bitmap *input, int32_t quality, const darkroom_byte_sink *sink, void *user_data,
+        darkroom_error *error);
+    /* ---- added after the first release of ABI version 1: read only inside struct_size ---- */
+    /**
+     * Decodes the first frame like `decode`, with what the host knows about the call: a size hint,
+     * a thread budget, and a sink for the ICC profile (see darkroom_decode_request). When non-NULL
+     * the host calls it instead of `decode` (which may then be NULL). `output` is host-allocated at
+     * the size `read_info` gave, zeroed.
+     */
+    darkroom_status (*decode_ex)(
+        const uint8_t *bytes, size_t count, darkroom_decode_request *request, darkroom_bitmap *output, void *user_data,
         darkroom_error *error);
 } darkroom_coder;
 

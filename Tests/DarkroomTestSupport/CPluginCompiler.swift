@@ -7,6 +7,8 @@ public enum CPluginCompiler {
     public static let testPlugin = "Tests/Fixtures/Plugins/test_plugin.c"
     /// The C example (`Plugins/Examples/C/invert.c`).
     public static let invertExample = "Plugins/Examples/C/invert.c"
+    /// The HEIC coder module (`Plugins/HEIC/heic.c`), linked with libheif.
+    public static let heicModule = "Plugins/HEIC/heic.c"
 
     /// A fresh plugins directory (mode 0755, as the loader requires) under the temporary directory.
     public static func makeDirectory(_ label: String) throws -> String {
@@ -16,17 +18,20 @@ public enum CPluginCompiler {
     }
 
     /// Compiles `source` (relative to the repository's root) with `defines` (`-DNAME=VALUE`) into
-    /// `directory/fileName`, mode 0755, and returns its path.
+    /// `directory/fileName`, mode 0755, and returns its path. `packages` are pkg-config names whose
+    /// compile and link flags are added (`libheif` for the HEIC module).
     @discardableResult
-    public static func compile(_ source: String, defines: [String: String] = [:], into directory: String, name fileName: String) throws
-        -> String
-    {
+    public static func compile(
+        _ source: String, defines: [String: String] = [:], packages: [String] = [], into directory: String, name fileName: String
+    ) throws -> String {
         let output = directory + "/" + fileName
+        let flags = try packages.isEmpty ? "" : PluginBuilds.run("pkg-config", ["--cflags", "--libs"] + packages)
         try PluginBuilds.run(
             "cc",
             ["-std=c11", "-O2", "-Wall", "-shared", "-fPIC", "-I", PluginBuilds.repositoryRoot + "/Plugins/include"]
                 + defines.sorted { $0.key < $1.key }.map { "-D\($0.key)=\($0.value)" }
-                + [PluginBuilds.repositoryRoot + "/" + source, "-o", output])
+                + [PluginBuilds.repositoryRoot + "/" + source, "-o", output]
+                + flags.split(whereSeparator: \.isWhitespace).map(String.init))
         chmod(output, 0o755)
         return output
     }

@@ -52,8 +52,10 @@ public enum PluginBuilds {
         return directories.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs `tool` (a path, or a name looked up on PATH); throws with its output when it fails.
-    public static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    /// Runs `tool` (a path, or a name looked up on PATH) and returns its output (standard output
+    /// and error together); throws with that output when it fails.
+    @discardableResult
+    public static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
         guard let path = tool.hasPrefix("/") ? tool : executable(named: tool) else { throw ToolFailure(description: "\(tool) is not on PATH") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -68,6 +70,7 @@ public enum PluginBuilds {
         guard process.terminationStatus == 0 else {
             throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(String(decoding: text, as: UTF8.self))")
         }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public struct ToolFailure: Error, CustomStringConvertible {

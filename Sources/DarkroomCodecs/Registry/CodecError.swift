@@ -25,6 +25,10 @@ public struct CodecError: CodedDarkroomError, SourceNamingError, Equatable {
         case colorProfile = "image.color-profile"
         /// The encoder failed.
         case encodeFailed = "image.encode-failed"
+        /// A format Darkroom recognises but decodes only with a coder module that is not loaded
+        /// (HEIC: the `heic` module, `darkroom-heic.so`). A worker hands such a job back for one
+        /// that has the module.
+        case needsModule = "image.needs-module"
     }
 
     public var code: Code

@@ -21,6 +21,7 @@ public struct CoderRegistry: Sendable {
         if let decoder = decoders.first(where: { $0.canDecode(image.bytes) }) {
             return decoder
         }
+        if ImageFormat.sniff(image.bytes) == .heic { throw Self.needsHEICModule(image.sourceName) }
         let plugins = decoders.map(\.format).filter { !$0.isBuiltIn }.map { $0.rawValue.uppercased() }
         let known = (["JPEG", "PNG", "WebP", "GIF"] + plugins)
         throw CodecError(.unknownFormat, source: image.sourceName, "is not a \(known.joinedWithOr) image (\(Self.describeStart(image.bytes)))")

@@ -32,6 +32,13 @@ public enum RowBands {
         return try body()
     }
 
+    /// The cores no other image's pixel work uses now (at least 1): the threads a decoder that
+    /// splits its own work (a plugin coder's tiles) may use for the image in hand.
+    public static var idleCores: Int {
+        if let forcedCount { return max(1, forcedCount) }
+        return max(1, Cores.count - max(imagesInWork.load(ordering: .relaxed) - 1, 0))
+    }
+
     /// How many bands `rows` rows of `width` pixels split into now.
     static func count(rows: Int, width: Int) -> Int {
         let most = max(1, rows / minimumRows)

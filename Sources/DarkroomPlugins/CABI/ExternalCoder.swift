@@ -32,13 +32,24 @@ struct ExternalCoderEntry: @unchecked Sendable {
                 UnsafeMutablePointer<darkroom_error>?
             ) -> darkroom_status
         )?
+    /// The extended decode (size hint, thread budget, ICC sink); nil for a coder compiled before it
+    /// existed (its `struct_size` ends before the member) or one that leaves it NULL.
+    let decodeEx:
+        (
+            @convention(c) (
+                UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<darkroom_decode_request>?, UnsafeMutablePointer<darkroom_bitmap>?,
+                UnsafeMutableRawPointer?, UnsafeMutablePointer<darkroom_error>?
+            ) -> darkroom_status
+        )?
 
     var subject: String { "coder '\(format)' (\(module))" }
 }
 
 /// Reads a plugin's format. The host keeps the limits: the plugin reports the size and frame
 /// count from the header, the host checks them against `DecodeLimits`, allocates the bitmap under
-/// the image's `BitmapLimits`, and only then lets the plugin decode into it. No shrink-on-load.
+/// the image's `BitmapLimits`, and only then lets the plugin decode into it. A coder with
+/// `decode_ex` also gets the shrink-on-load target and a thread budget, and hands back its ICC
+/// profile, which the host applies (`ExternalDecoder+Extended.swift`).
 ///
 /// A coder that only encodes still has a decoder here: it reads headers, so the cache can
 /// describe a stored result in the plugin's format, and refuses to decode pixels.
@@ -46,7 +57,7 @@ struct ExternalDecoder: ImageDecoding {
     let entry: ExternalCoderEntry
 
     /// Whether the plugin decodes pixels (not only headers).
-    var decodesPixels: Bool { entry.decode != nil }
+    var decodesPixels: Bool { entry.decode != nil || entry.decodeEx != nil }
 
     var format: ImageFormat { entry.format }
 
@@ -59,6 +70,8 @@ struct ExternalDecoder: ImageDecoding {
         guard let readInfo = entry.readInfo else {
             throw CodecError(.unsupported, source: image.sourceName, "\(entry.subject) cannot read headers")
         }
+        // HEIC's boxes are checked by the host too, so a hostile file costs the module nothing.
+        if format == .heic { try HEICHeaderLimits.check(image.bytes, limits: limits, source: image.sourceName) }
         var info = darkroom_image_info()
         var error = darkroom_error()
         let status = image.bytes.withUnsafeBufferPointer { readInfo($0.baseAddress, $0.count, &info, entry.userData, &error) }
@@ -76,6 +89,7 @@ struct ExternalDecoder: ImageDecoding {
 
     func decode(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedImage {
         let info = try readInfo(image, limits: options.limits)
+        if let decodeEx = entry.decodeEx { return try decodeExtended(image, info: info, options: options, decodeEx) }
         guard let decode = entry.decode else {
             throw CodecError(.unsupported, source: image.sourceName, "\(entry.subject) does not decode")
         }

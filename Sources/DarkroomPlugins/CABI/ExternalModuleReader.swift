@@ -80,8 +80,7 @@ struct ExternalModuleReader {
     }
 
     private func readCoder(_ pointer: UnsafePointer<darkroom_coder>, module: PluginModuleIdentity) throws(Refusal) -> ExternalCoderEntry {
-        try requireSize(Int(pointer.pointee.struct_size), of: darkroom_coder.self, "darkroom_coder")
-        let coder = pointer.pointee
+        let coder = try Self.coder(pointer)
         let text = Self.string(coder.format)
         guard let name = text, let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.unicodeScalars.count <= 16,
             name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) })
@@ -94,13 +93,35 @@ struct ExternalModuleReader {
         if let builtIn = ImageFormat(name: name) {
             throw Refusal(reason: "coder format '\(name)' names the built-in format \(builtIn); choose another name")
         }
-        guard coder.decode != nil || coder.encode != nil else { throw malformed("decode and encode are both NULL") }
+        guard coder.decode != nil || coder.decode_ex != nil || coder.encode != nil else {
+            throw malformed("decode, decode_ex and encode are all NULL")
+        }
         // The cache describes a stored result by reading its header, and inputs are chosen by
         // sniffing: a coder that decodes or encodes must also sniff and read headers.
         guard coder.sniff != nil, coder.read_info != nil else { throw malformed("sniff and read_info are required") }
         return ExternalCoderEntry(
             format: ImageFormat(rawValue: name), module: module, userData: coder.user_data, sniff: coder.sniff, readInfo: coder.read_info,
-            decode: coder.decode, encode: coder.encode)
+            decode: coder.decode, encode: coder.encode, decodeEx: coder.decode_ex)
+    }
+
+    /// The size of `darkroom_coder` in the first release of ABI version 1, before `decode_ex`: the
+    /// least a coder's `struct_size` may say.
+    static let firstCoderSize = MemoryLayout<darkroom_coder>.offset(of: \.decode_ex)!
+
+    /// The plugin's coder, with the members past its `struct_size` (added after it was compiled)
+    /// zero. Only the bytes inside `struct_size` are read: an older plugin's struct is shorter.
+    static func coder(_ pointer: UnsafePointer<darkroom_coder>) throws(Refusal) -> darkroom_coder {
+        // `struct_size` is the first member: read it alone, before anything of unknown length.
+        let size = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
+        guard size >= firstCoderSize else {
+            throw Refusal(
+                reason: "its darkroom_coder has struct_size \(size); ABI version 1 needs at least \(firstCoderSize) (set it to sizeof(darkroom_coder))")
+        }
+        var coder = darkroom_coder()
+        withUnsafeMutableBytes(of: &coder) { copy in
+            copy.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(size, MemoryLayout<darkroom_coder>.size)))
+        }
+        return coder
     }
 
     private func readProvider(_ pointer: UnsafePointer<darkroom_provider>, module: PluginModuleIdentity) throws(Refusal) -> ExternalProviderEntry {

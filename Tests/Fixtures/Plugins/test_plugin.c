@@ -214,9 +214,32 @@ static darkroom_status tpix_encode(const darkroom_bitmap *in, int32_t quality, c
     return DARKROOM_OK;
 }
 
+/* With DECODE_EX: the extended decode, which halves the image when the host's size hint allows
+ * (every other pixel of every other row), as a coder with a scaled decode would. */
+static darkroom_status tpix_decode_ex(const uint8_t *bytes, size_t count, darkroom_decode_request *request, darkroom_bitmap *out,
+                                      void *user_data, darkroom_error *error) {
+    if (tpix_decode(bytes, count, out, user_data, error) != DARKROOM_OK) return DARKROOM_FAILED;
+    if (request->thread_count < 1) return darkroom_error_set(error, DARKROOM_FAILED, "no thread budget");
+    uint32_t width = out->width / 2, height = out->height / 2;
+    if (request->target_width == 0 || request->target_width > width || request->target_height > height) return DARKROOM_OK;
+    for (uint32_t y = 0; y < height; y++)
+        for (uint32_t x = 0; x < width; x++) memcpy(out->pixels + y * out->stride + x * 4, out->pixels + 2 * y * out->stride + 2 * x * 4, 4);
+    request->decoded_width = width;
+    request->decoded_height = height;
+    return DARKROOM_OK;
+}
+
+/* V1_CODER_SIZE: the struct_size a coder compiled before `decode_ex` existed has. */
 static const darkroom_coder tpix_coder = {
-    .struct_size = sizeof(darkroom_coder), .format = "tpix", .sniff = tpix_sniff, .read_info = tpix_info, .decode = tpix_decode,
-    .encode = tpix_encode};
+#if defined(V1_CODER_SIZE)
+    .struct_size = offsetof(darkroom_coder, decode_ex),
+#else
+    .struct_size = sizeof(darkroom_coder),
+#endif
+#if defined(DECODE_EX)
+    .decode_ex = tpix_decode_ex,
+#endif
+    .format = "tpix", .sniff = tpix_sniff, .read_info = tpix_info, .decode = tpix_decode, .encode = tpix_encode};
 static const darkroom_coder *const coders[] = {&tpix_coder};
 
 static const darkroom_plugin plugin = {

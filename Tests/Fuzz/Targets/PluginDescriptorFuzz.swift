@@ -136,6 +136,7 @@ private final class DescriptorArena {
         if input.choice(4) != 0 { coder.read_info = { _, _, _, _, _ in 1 } }
         if input.choice(2) == 0 { coder.decode = { _, _, _, _, _ in 1 } }
         if input.choice(2) == 0 { coder.encode = { _, _, _, _, _ in 1 } }
+        if input.choice(4) == 0 { coder.decode_ex = { _, _, _, _, _, _ in 1 } }
         return UnsafePointer(array([coder]))
     }
 

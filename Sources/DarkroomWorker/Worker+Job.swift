@@ -164,6 +164,7 @@ extension Worker {
     /// (the queue dead-letters the last allowed attempt).
     private func finish(_ delivery: JobDelivery, failedWith error: any Error, logger: Logger) async {
         let classified = UnresolvedHostRule.apply(ErrorClassifier.classify(error), job: delivery.job)
+        if await handBack(delivery, refusal: classified.error, logger: logger) { return }
         let queue = self.queue
         if classified.isTransient {
             // Its `started` may still wait in the batcher: it must reach the stream before `failed`.

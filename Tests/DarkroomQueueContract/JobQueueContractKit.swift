@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A driver with every capability: the contract checks the core and each capability protocol.
-public typealias ContractDriver = JobQueueDriver & CancellableJobQueue & DeadLetterQueue & ProgressReportingQueue
+public typealias ContractDriver = JobQueueDriver & CancellableJobQueue & DeadLetterQueue & ProgressReportingQueue & RequirementAmendingQueue
     & WorkerRegistry
 
 /// What the contract suite needs from a driver under test. The memory driver moves a manual clock;

@@ -211,6 +211,10 @@ struct WorkerCommand: AsyncParsableCommand {
             outputs: VolumeSink(roots: roots), processors: catalog.processors, version: DarkroomBuild.version)
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)
+        // A worker with the HEIC module offers `decode:heic`, so a job handed back for it finds it.
+        for format in Capabilities.moduleDecodedFormats where catalog.coders.decodes(ImageFormat(rawValue: format)) {
+            worker.features.insert(Capabilities.decode(format))
+        }
         // nil file roots read any file: advertised as the root of the file system.
         worker.fileRoots = policy.fileRoots ?? ["/"]
         worker.outputRoots = roots

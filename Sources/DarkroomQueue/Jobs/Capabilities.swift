@@ -18,6 +18,16 @@ public enum Capabilities {
     /// The feature a job with `metadata` requires: a worker that carries it into the job's events.
     public static let metadata = "metadata"
 
+    /// The capability of decoding the source format `format` (`decode:heic`): offered by a worker
+    /// whose coders decode it, for a format only a coder module decodes (HEIC). A job does not
+    /// know its source's format when it is enqueued, so it comes to require this only once a
+    /// worker without the module has found the format (docs/plugins.md).
+    public static func decode(_ format: String) -> String { "decode:\(format)" }
+
+    /// The source formats whose decoding is a capability: those Darkroom recognises but decodes
+    /// only with a coder module loaded.
+    public static let moduleDecodedFormats: Set<String> = ["heic"]
+
     /// The capability of running the processor `name`.
     public static func processor(_ name: String) -> String { "processor:\(name)" }
 

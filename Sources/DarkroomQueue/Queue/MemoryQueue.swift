@@ -141,6 +141,12 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
         return released
     }
 
+    public func release(_ delivery: JobDelivery, after delay: Duration, requiring added: [String]) async throws -> Bool {
+        let released = state.release(delivery, after: delay, requiring: added, now: clock.now())
+        if released { waiters.wake(.work) }
+        return released
+    }
+
     public func retryDeadLetters(ids: [String]?) async throws -> Int {
         let requeued = state.retryDeadLetters(ids: ids, now: clock.now())
         if requeued > 0 { waiters.wake(.work) }

@@ -76,6 +76,9 @@ struct MemoryQueueContractTests {
     @Test("A job's requirements survive delays, retries, releases and dead letters")
     func capabilitiesSurviveRequeues() async throws { try await JobQueueContract.requirementsSurviveEveryRequeue(Self.factory) }
 
+    @Test("A job handed back with an added requirement goes only to a consumer offering it, as the same attempt")
+    func releaseAddsRequirements() async throws { try await JobQueueContract.releaseAddsRequirements(Self.factory) }
+
     @Test("A stale job that requires a capability is reclaimed only by a consumer that offers it")
     func capabilitiesOnReclaim() async throws { try await JobQueueContract.staleJobsAreReclaimedOnlyByCapableConsumers(Self.factory) }
 

@@ -69,6 +69,9 @@ struct RedisStreamsQueueContractTests {
     @Test("A job's requirements survive delays, retries, releases and dead letters")
     func capabilitiesSurviveRequeues() async throws { try await JobQueueContract.requirementsSurviveEveryRequeue(Self.factory) }
 
+    @Test("A job handed back with an added requirement goes only to a consumer offering it, as the same attempt")
+    func releaseAddsRequirements() async throws { try await JobQueueContract.releaseAddsRequirements(Self.factory) }
+
     @Test("A released job comes back as the same attempt without an event")
     func release() async throws { try await JobQueueContract.releaseHandsBackWithoutUsingAnAttempt(Self.factory) }
 

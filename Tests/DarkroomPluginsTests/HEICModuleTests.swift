@@ -67,6 +67,22 @@ struct HEICModuleTests {
         #expect(try coders.decode(image).bitmap.size == PixelSize(width: 64, height: 43))
     }
 
+    @Test("irot rotates the primary image once, and the EXIF orientation beside it is ignored: 64×43 becomes 43×64")
+    func irotWithExifOrientation() throws {
+        let coders = try Self.coders()
+        let rotated = try Self.fixture("irot-90-exif-6-43x64.heic")
+        #expect(try coders.readInfo(rotated).uprightSize == PixelSize(width: 43, height: 64))
+        let turned = try coders.decode(rotated).bitmap
+        let plain = try coders.decode(try Self.fixture("exif-orientation-6-64x43.heic")).bitmap
+        #expect(turned.size == PixelSize(width: 43, height: 64))
+        // A quarter turn anticlockwise: pixel (x, y) of the result is pixel (63 − y, x) of the original.
+        var mismatches = 0
+        for y in stride(from: 0, to: 64, by: 7) {
+            for x in stride(from: 0, to: 43, by: 5) where turned.pixel(x: x, y: y) != plain.pixel(x: 63 - y, y: x) { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("Without the module a HEIC source is refused with image.needs-module, naming the module to load")
     func refusedWithoutModule() throws {
         #expect {

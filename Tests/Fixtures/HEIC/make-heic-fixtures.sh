@@ -8,6 +8,9 @@
 #   exif-orientation-6-64x43.heic    plain's pixels through a JPEG tagged EXIF orientation 6,
 #                                    which heif-enc copies into an Exif item without rotating:
 #                                    HEIF readers must ignore it (only irot/imir orient).
+#   irot-90-exif-6-43x64.heic        that file with an irot of a quarter turn anticlockwise added
+#                                    to its primary item by add-irot.py (heif-enc 1.15 cannot
+#                                    write irot): rotated once, by irot, to 43x64.
 set -eu
 samples=${1:-../shared/samples}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,3 +24,4 @@ heif-enc -q 80 "$work/alpha.png" -o "$here/alpha-48x48.heic"
 vips copy "$work/plain.png" "$work/rotated.jpg[Q=90]"
 exiftool -q -overwrite_original -Orientation=6 -n "$work/rotated.jpg"
 heif-enc -q 80 "$work/rotated.jpg" -o "$here/exif-orientation-6-64x43.heic"
+python3 "$here/add-irot.py" "$here/exif-orientation-6-64x43.heic" "$here/irot-90-exif-6-43x64.heic" 1

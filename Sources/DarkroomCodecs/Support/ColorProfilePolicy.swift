@@ -13,4 +13,21 @@ enum ColorProfilePolicy {
             return
         }
     }
+
+    /// `convert`, unless `keep` (a job's `keep: icc`) and the profile is an RGB profile lcms2 can
+    /// use: then the pixels stay in it and the profile is returned, for the encoder to embed.
+    /// Grey and other profiles are converted as always: outputs are RGB, so a grey profile could
+    /// not describe them.
+    static func apply(_ bitmap: inout Bitmap, profile: [UInt8], source: String, strict: Bool, keep: Bool) throws(CodecError) -> [UInt8]? {
+        if keep, ICCProfileConverter.headerColorSpace(of: profile) == "RGB " {
+            do {
+                _ = try ICCProfileConverter.cachedTransform(profile: profile, layout: .rgba, sourceName: source)
+                return profile
+            } catch  where !strict {
+                return nil
+            }
+        }
+        try convert(&bitmap, profile: profile, source: source, strict: strict)
+        return nil
+    }
 }

@@ -41,7 +41,7 @@ extension WebPDecoder: AnimationDecoding {
         }
         switch opened {
         case .still(let decoded):
-            return .still(try Self.convertingProfile(decoded, strict: options.limits.strict, source: source))
+            return .still(try Self.convertingProfile(decoded, options: options, source: source))
         case .animation(let header):
             return .animation(try Self.reader(OwnedBytes(copying: image.bytes), header: header, options: options, source: source))
         }

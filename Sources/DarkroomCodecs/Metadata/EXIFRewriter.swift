@@ -12,7 +12,8 @@
 /// Hostile input costs bounded work and yields nil (nothing kept), never a crash: only the three
 /// known sub-IFDs are followed, each at most once and at a fixed depth (no offset can loop), the
 /// entry count is capped by what fits in the block, every value's size is computed without
-/// overflow and checked against the block, and the result must fit `ImageMetadata.maximumEXIFBytes`.
+/// overflow and checked against the block, and the values copied may not add up to more than the
+/// result may hold (`ImageMetadata.maximumEXIFBytes`), so the work and memory are bounded by it.
 enum EXIFRewriter {
     private struct Entry {
         var tag: UInt16
@@ -39,18 +40,18 @@ enum EXIFRewriter {
 
     /// The rewritten block, or nil when `tiff` is not a usable EXIF block or nothing is left.
     static func rewrite(_ tiff: [UInt8], keepGPS: Bool) -> [UInt8]? {
-        parse(tiff) { reader, ifd0 in readIFD(reader, at: ifd0, level: .primary, keepGPS: keepGPS) }
+        parse(tiff) { reader, ifd0, budget in readIFD(reader, at: ifd0, level: .primary, keepGPS: keepGPS, budget: &budget) }
     }
 
     /// A minimal block with only IFD0's Copyright and Artist, or nil when the source has neither.
     static func copyrightOnly(_ tiff: [UInt8]) -> [UInt8]? {
-        parse(tiff) { reader, ifd0 in
-            readIFD(reader, at: ifd0, level: .primary, keepGPS: false)?
+        parse(tiff) { reader, ifd0, budget in
+            readIFD(reader, at: ifd0, level: .primary, keepGPS: false, budget: &budget)?
                 .filter { ($0.tag == copyright || $0.tag == artist) && $0.type == 2 }
         }
     }
 
-    private static func parse(_ tiff: [UInt8], entries: (TIFFBytes, Int) -> [Entry]?) -> [UInt8]? {
+    private static func parse(_ tiff: [UInt8], entries: (TIFFBytes, Int, inout Int) -> [Entry]?) -> [UInt8]? {
         guard tiff.count >= 8, tiff.count <= ImageMetadata.maximumEXIFBytes else { return nil }
         let bigEndian: Bool
         switch (tiff[0], tiff[1]) {
@@ -61,7 +62,10 @@ enum EXIFRewriter {
         let ifd0: [Entry]? = tiff.withUnsafeBufferPointer { bytes in
             let reader = TIFFBytes(bytes: bytes, bigEndian: bigEndian)
             guard reader.uint16(at: 2) == 42, let offset = reader.uint32(at: 4), offset >= 8 else { return nil }
-            return entries(reader, Int(offset))
+            // What the copied entries may add up to: no more than the result may hold, so a block
+            // whose thousands of entries all point at one 64 KB value stops early, not at 300 MB.
+            var budget = ImageMetadata.maximumEXIFBytes
+            return entries(reader, Int(offset), &budget)
         }
         guard let ifd0, !ifd0.isEmpty else { return nil }
         var out: [UInt8] = bigEndian ? [0x4D, 0x4D, 0, 42, 0, 0, 0, 8] : [0x49, 0x49, 42, 0, 8, 0, 0, 0]
@@ -70,7 +74,7 @@ enum EXIFRewriter {
     }
 
     /// The entries of the IFD at `offset` that an output keeps; nil when the IFD is unreadable.
-    private static func readIFD(_ reader: TIFFBytes, at offset: Int, level: Level, keepGPS: Bool) -> [Entry]? {
+    private static func readIFD(_ reader: TIFFBytes, at offset: Int, level: Level, keepGPS: Bool, budget: inout Int) -> [Entry]? {
         guard let declared = reader.uint16(at: offset) else { return nil }
         // Never trust the count: read only the entries that fit in the block.
         let fitting = max(0, (reader.bytes.count - offset - 2) / 12)
@@ -78,12 +82,14 @@ enum EXIFRewriter {
         var seen = Set<UInt16>()
         for index in 0..<min(Int(declared), fitting) {
             let at = offset + 2 + index * 12
+            budget -= 12
+            guard budget >= 0 else { return nil }  // the result could not fit: nothing is kept
             guard let tag = reader.uint16(at: at), let type = reader.uint16(at: at + 2),
                 let count = reader.uint32(at: at + 4), !dropped.contains(tag), seen.insert(tag).inserted
             else { continue }
             if let child = childLevel(tag: tag, in: level, keepGPS: keepGPS) {
                 guard type == 4 || type == 13, count == 1, let target = reader.uint32(at: at + 8),
-                    let sub = readIFD(reader, at: Int(target), level: child, keepGPS: keepGPS), !sub.isEmpty
+                    let sub = readIFD(reader, at: Int(target), level: child, keepGPS: keepGPS, budget: &budget), !sub.isEmpty
                 else { continue }
                 entries.append(Entry(tag: tag, type: 4, count: 1, value: [], subIFD: sub))
             } else if isPointer(tag) {
@@ -92,6 +98,8 @@ enum EXIFRewriter {
                 let one: [UInt8] = reader.bigEndian ? [0, 1] : [1, 0]
                 entries.append(Entry(tag: tag, type: 3, count: 1, value: one, subIFD: nil))
             } else if let value = value(reader, entryAt: at, type: type, count: count) {
+                budget -= value.count
+                guard budget >= 0 else { return nil }
                 entries.append(Entry(tag: tag, type: type, count: count, value: value, subIFD: nil))
             }
         }

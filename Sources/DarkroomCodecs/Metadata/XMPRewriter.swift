@@ -6,7 +6,8 @@
 ///
 /// Only the conventional `exif:` prefix of `http://ns.adobe.com/exif/1.0/` is recognised (every
 /// common writer uses it). A packet that is not UTF-8, or where a GPS property does not end
-/// (an unclosed quote or element), is dropped whole — nil — rather than half kept. The work is
+/// (an unclosed quote or element), or where cutting one out leaves `exif:GPS` in the text, is
+/// dropped whole — nil — rather than half kept. The work is
 /// linear in the packet's size, which `ImageMetadata.maximumXMPBytes` caps.
 enum XMPRewriter {
     private static let marker = Array("exif:GPS".utf8)
@@ -41,7 +42,9 @@ enum XMPRewriter {
                 index = end
             }
         }
-        return out
+        // Cutting a property out can join the text around it into a new `exif:GPS`: drop the
+        // packet rather than loop.
+        return find(marker, in: out, from: 0) == nil ? out : nil
     }
 
     /// The index after `name="value"` starting at `nameStart`.

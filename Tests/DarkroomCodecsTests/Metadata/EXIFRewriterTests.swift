@@ -72,6 +72,20 @@ struct EXIFRewriterTests {
         #expect(kept[0x8298] == nil && kept[0x013B] != nil)
     }
 
+    @Test("Given 400 tags that all point at one 60 KB value, the rewrite stops at the result's budget and keeps nothing")
+    func sharedValueBomb() {
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0x90, 0x01]  // IFD0 with 400 entries
+        let valueOffset = UInt32(8 + 2 + 400 * 12 + 4)
+        for index in 0..<400 {
+            tiff += [UInt8((0x1000 + index) & 0xFF), UInt8((0x1000 + index) >> 8), 7, 0] + TIFFFixture.le32(60_000) + TIFFFixture.le32(valueOffset)
+        }
+        tiff += [0, 0, 0, 0] + [UInt8](repeating: 0, count: 60_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(EXIFRewriter.rewrite(tiff, keepGPS: false) == nil)
+        #expect(clock.now - start < .seconds(1))
+    }
+
     @Test("A block over the APP1 limit is dropped")
     func oversized() {
         let big = TIFFFixture.block([(0x010E, .undefined(Array(repeating: 65, count: ImageMetadata.maximumEXIFBytes)))])

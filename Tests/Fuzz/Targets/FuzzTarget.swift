@@ -21,7 +21,7 @@ public struct FuzzTarget: Sendable {
     public static let all: [FuzzTarget] = [
         ImageDecodingFuzz.target, AnimationFuzz.target, ChainFuzz.target, JobRecordFuzz.target, DataURIFuzz.target,
         TextParsersFuzz.target, AddressPolicyFuzz.target, AllowListFuzz.target, JobListFuzz.target,
-        CacheEntryNameFuzz.target, RedisReplyFuzz.target, PluginDescriptorFuzz.target,
+        CacheEntryNameFuzz.target, RedisReplyFuzz.target, PluginDescriptorFuzz.target, MetadataRewritingFuzz.target,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

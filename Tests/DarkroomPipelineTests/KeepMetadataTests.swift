@@ -98,6 +98,44 @@ struct KeepMetadataTests {
         #expect(Set(kept) == ["IFD0:Copyright", "IFD0:Artist"], "\(kept)")
     }
 
+    @Test(
+        "Given an animated WebP tagged with a profile, when every frame is rendered keeping icc, then the animation carries the profile and its frames were not converted"
+    )
+    func animationKeepsProfile() throws {
+        let directory = try TestImages.makeDirectory("keep-animation")
+        let profile = try Self.source(in: directory).profile
+        var encoder = try AnimatedWebPEncoder(
+            canvasSize: PixelSize(width: 16, height: 16), options: EncodeOptions(lossless: true, embedded: ImageMetadata(icc: profile)))
+        let frames = try [40, 200].map { level in
+            try Bitmap(width: 16, height: 16, isOpaque: true) { buffer, _ in
+                for index in stride(from: 0, to: buffer.count, by: 4) {
+                    buffer[index] = UInt8(level)
+                    buffer[index + 1] = 90
+                    buffer[index + 2] = 30
+                    buffer[index + 3] = 255
+                }
+            }
+        }
+        try encoder.add(frames.map { ($0, 100) })
+        let animation = try encoder.finish()
+        let request = RenderRequest(
+            source: EncodedImage(bytes: animation, sourceName: "a.webp"), chain: ProcessorChain(),
+            output: OutputOptions(format: .webp, encoding: EncodeOptions(lossless: true), keep: [.icc]))
+        let kept = try ImageRenderer().render(request)
+        let tags = try Self.tags(kept.bytes, "kept.webp", in: directory)
+        #expect((tags["ICC_Profile:ProfileDescription"] as? String)?.contains("A98") == true)
+        var reader = try WebPDecoder().animationFrames(of: EncodedImage(bytes: kept.bytes, sourceName: "kept"), options: DecodeOptions(keep: [.icc]))
+        #expect(reader.metadata.icc == profile)
+        let first = try #require(try reader.next()).bitmap
+        first.withUnsafeBytes { #expect(Array($0.prefix(4)) == [40, 90, 30, 255], "the frame's values, not converted") }
+        // Without keep the frames are converted to sRGB and the profile is gone.
+        var plain = request
+        plain.output.keep = []
+        let converted = try ImageRenderer().render(plain)
+        let back = try WebPDecoder().animationFrames(of: EncodedImage(bytes: converted.bytes, sourceName: "c"), options: DecodeOptions(keep: [.icc]))
+        #expect(back.metadata.icc == nil)
+    }
+
     @Test("By default nothing is kept: no EXIF, XMP or profile, and the cache key is what it always was")
     func defaultKeepsNothing() throws {
         let directory = try TestImages.makeDirectory("keep")

@@ -101,6 +101,8 @@ public struct ImageRenderer: Sendable {
         let context = ImageProcessingContext(decoder: coders)
         let chain = request.chain
         let group = RowBands.animationGroupSize
+        var encoding = request.output.encoding
+        if !request.output.keep.isEmpty { encoding.embedded = reader.metadata.prepared(keeping: request.output.keep) }
         while true {
             var start = clock.now
             var frames: [AnimationFrame] = []
@@ -123,7 +125,7 @@ public struct ImageRenderer: Sendable {
                 if encoder == nil {
                     try limits.checkOutput(bitmap.size, source: source.sourceName)
                     size = bitmap.size
-                    encoder = try AnimatedWebPEncoder(canvasSize: bitmap.size, loopCount: info.loopCount, options: request.output.encoding)
+                    encoder = try AnimatedWebPEncoder(canvasSize: bitmap.size, loopCount: info.loopCount, options: encoding)
                 }
                 guard bitmap.size == size else {
                     throw CodecError(

@@ -62,7 +62,7 @@ struct JPEGColorPlan {
         }
         do {
             let transform = try ICCProfileConverter.cachedTransform(profile: profile, layout: layout, sourceName: source)
-            if keepProfile && header.componentCount == 3 && ICCProfileConverter.headerColorSpace(of: profile) == "RGB " {
+            if keepProfile && header.componentCount == 3 && ColorProfilePolicy.keepsProfile(profile) {
                 // Checked usable (the transform was made), then left unapplied and embedded.
                 kind = .none
                 keptProfile = profile

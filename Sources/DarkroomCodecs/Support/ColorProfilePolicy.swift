@@ -26,9 +26,11 @@ enum ColorProfilePolicy {
         return nil
     }
 
-    /// Whether `keep: icc` keeps this profile rather than converting: RGB profiles only.
+    /// Whether `keep: icc` keeps this profile rather than converting: RGB profiles that every
+    /// output can embed (`ImageMetadata.maximumICCBytes`; a larger one is converted, since pixels
+    /// left in a profile the output cannot carry would show wrong colours).
     static func keepsProfile(_ profile: [UInt8]) -> Bool {
-        ICCProfileConverter.headerColorSpace(of: profile) == "RGB "
+        profile.count <= ImageMetadata.maximumICCBytes && ICCProfileConverter.headerColorSpace(of: profile) == "RGB "
     }
 
     /// `profile`, once lcms2 has shown it usable; nil when it is not and `strict` is off (the

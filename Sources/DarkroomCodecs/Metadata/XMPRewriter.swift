@@ -44,7 +44,8 @@ enum XMPRewriter {
         }
         // Cutting a property out can join the text around it into a new `exif:GPS`: drop the
         // packet rather than loop.
-        return find(marker, in: out, from: 0) == nil ? out : nil
+        // Nothing left is nothing to keep.
+        return !out.isEmpty && find(marker, in: out, from: 0) == nil ? out : nil
     }
 
     /// The index after `name="value"` starting at `nameStart`.

@@ -9,8 +9,9 @@ standard library only: empty file, 4 KB of seeded random bytes, HTML saved as .j
 corrupted JPEG, truncated PNG, bad PNG CRC, truncated WebP, a WebP whose RIFF size lies, a 900 MP
 all-zero PNG decompression bomb (~0.9 MB, streamed through zlib), absurd declared sizes (PNG
 100000x100000, JPEG SOF 65000x65000, GIF screen 65535x65535), zero widths (JPEG SOF, PNG), a GIF
-with 20,000 frames, a JPEG missing only its final EOI marker, and two positive controls (a PNG
-named .jpg, a valid JPEG), and three HEIC files: the committed 64x43 fixture, a grid claiming
+with 20,000 frames, a JPEG missing only its final EOI marker, a JPEG whose 64 KB Exif block
+points 400 tags at one 60 KB value (run with `--keep exif`: the block is dropped within bounds and
+the image succeeds), two positive controls (a PNG named .jpg, a valid JPEG), and three HEIC files: the committed 64x43 fixture, a grid claiming
 60,000 tiles and an `ispe` of 1,000,000x1,000,000. Without --plugins every HEIC case must end in
 `image.needs-module`; with --plugins DIR (a directory holding darkroom-heic.so, built by
 Plugins/HEIC/build.sh) the fixture must decode and the two bombs end in `image.too-large`, from the
@@ -258,6 +259,21 @@ def webp_with_riff_size(webp: bytes, riff_size: int) -> bytes:
 GIF_ONE_PIXEL_LZW = b"\x02" + b"\x02\x44\x01" + b"\x00"
 
 
+def jpeg_with_huge_exif(jpeg: bytes, entries: int = 400, value_bytes: int = 60_000) -> bytes:
+    """A JPEG whose APP1 Exif block fills its 64 KB segment with an IFD0 of `entries` distinct tags
+    that all point at one 60,000-byte value: copied entry by entry, it would cost 24 MB of memory and
+    copying from a 64 KB input."""
+    value_offset = 8 + 2 + entries * 12 + 4
+    ifd = struct.pack("<H", entries)
+    for index in range(entries):
+        ifd += struct.pack("<HHII", 0x1000 + index, 7, value_bytes, value_offset)
+    tiff = b"II*\x00" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0) + bytes(value_bytes)
+    payload = b"Exif\x00\x00" + tiff
+    if len(payload) + 2 > 0xFFFF:
+        raise RuntimeError("the huge Exif block does not fit one APP1 segment")
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+
+
 def gif_header(width: int, height: int) -> bytes:
     # Global colour table flag, 2 entries (size field 0), 1-bit colour resolution.
     screen = struct.pack("<HHBBB", width, height, 0x80, 0, 0)
@@ -362,9 +378,9 @@ def _spawn(args, out_path: str, err_path: str) -> int:
     return proc.pid
 
 
-def run_darkroom(darkroom: str, inputs, output_args, chain, lenient: bool, workdir: str) -> Run:
-    """Run `darkroom process INPUTS OUTPUT_ARGS --json [-p CHAIN] [--lenient]` once and measure it."""
-    args = [darkroom, "process", *inputs, *output_args, "--json", *EXTRA_ARGS]
+def run_darkroom(darkroom: str, inputs, output_args, chain, lenient: bool, workdir: str, extra=()) -> Run:
+    """Run `darkroom process INPUTS OUTPUT_ARGS --json [-p CHAIN] [--lenient] [EXTRA…]` once and measure it."""
+    args = [darkroom, "process", *inputs, *output_args, "--json", *EXTRA_ARGS, *extra]
     if chain:
         args += ["-p", chain]
     if lenient:
@@ -415,11 +431,12 @@ def run_darkroom(darkroom: str, inputs, output_args, chain, lenient: bool, workd
 # --------------------------------------------------------------------------------------------
 
 class Case:
-    def __init__(self, name: str, filename: str, expected: str, lenient_too: bool = False):
+    def __init__(self, name: str, filename: str, expected: str, lenient_too: bool = False, extra=()):
         self.name = name
         self.filename = filename
         self.expected = expected  # an error code, or "ok" for a positive control
         self.lenient_too = lenient_too
+        self.extra = tuple(extra)  # more `process` arguments for this case's own run
 
 
 def make_fixtures(darkroom: str, tmp: str):
@@ -449,10 +466,10 @@ def make_fixtures(darkroom: str, tmp: str):
 
     cases = []
 
-    def case(name, filename, data, expected, lenient_too=False):
+    def case(name, filename, data, expected, lenient_too=False, extra=()):
         if data is not None:
             put(filename, data)
-        cases.append(Case(name, filename, expected, lenient_too))
+        cases.append(Case(name, filename, expected, lenient_too, extra))
 
     case("empty file", "empty.jpg", b"", "image.empty")
     case("4 KB random bytes", "random.jpg", random.Random(1234).randbytes(4096), "image.unknown-format")
@@ -489,6 +506,10 @@ def make_fixtures(darkroom: str, tmp: str):
          "image.too-large" if with_module else "image.needs-module")
     case("HEIC ispe 1000000x1000000", "huge-ispe.heic", make_heic_absurd_ispe(),
          "image.too-large" if with_module else "image.needs-module")
+    # `--keep exif`: the rewriter stops once the copied values pass what one APP1 segment holds, and
+    # the block is dropped; the image itself is fine, so the job succeeds.
+    case("JPEG with a 64 KB Exif block of 400 tags on one 60 KB value, --keep exif", "huge-exif.jpg",
+         jpeg_with_huge_exif(jpeg), "ok", extra=("--keep", "exif"))
     case("control: valid PNG named .jpg", "png-named.jpg", gen_png, "ok")
     case("control: valid JPEG", "ok.jpg", None, "ok")
     stems = [os.path.splitext(c.filename)[0] for c in cases]
@@ -594,7 +615,7 @@ def main() -> int:
         for index, case in enumerate(cases):
             input_path = os.path.join(tmp, case.filename)
             output_path = os.path.join(outdir, f"{index:02d}.png")
-            run = run_darkroom(darkroom, [input_path], ["-o", output_path], opts.chain, False, tmp)
+            run = run_darkroom(darkroom, [input_path], ["-o", output_path], opts.chain, False, tmp, case.extra)
             reasons = verdict(case, run)
             if reasons:
                 failed += 1

@@ -31,7 +31,9 @@ struct JobPlan: Sendable {
         if let quality = job.quality { encoding.quality = quality }
         request = ImageRequest(
             source: SourceReference(job.source), chain: chain,
-            output: OutputOptions(format: format, encoding: encoding, frames: job.firstFrameOnly == true ? .first : .all))
+            output: OutputOptions(
+                format: format, encoding: encoding, frames: job.firstFrameOnly == true ? .first : .all,
+                keep: try MetadataKeep.parse(job.keep ?? []).get()))
         self.job = job
         template = try job.name.map { text throws(OutputNameError) in try OutputNameTemplate(parsing: text) }
     }

@@ -64,10 +64,14 @@ struct ProcessCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup
+    var keep: KeepOptions
+
+    @OptionGroup
     var rendering: LocalRenderOptions
 
     func run() async throws {
         let chain: ProcessorChain
+        let keepSet: MetadataKeep
         let outputFormat: ImageFormat?
         let plan: ProcessPlan
         let configuration: ImagePipeline.Configuration
@@ -85,6 +89,7 @@ struct ProcessCommand: AsyncParsableCommand {
                 return format
             }
             guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
+            keepSet = try keep.set()
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
             let renderLimits = try rendering.limits.renderLimits()
             plan = try ProcessPlan.make(
@@ -104,7 +109,7 @@ struct ProcessCommand: AsyncParsableCommand {
             output: OutputOptions(
                 format: plan.format,
                 encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
-                frames: firstFrameOnly ? .first : .all),
+                frames: firstFrameOnly ? .first : .all, keep: keepSet),
             // Downloads wait on the network, so more images than cores may be in flight; each holds
             // its source (≤ --max-source-mb), so the number stays small to bound memory.
             inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores))

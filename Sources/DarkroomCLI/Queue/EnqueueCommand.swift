@@ -45,6 +45,9 @@ struct EnqueueCommand: AsyncParsableCommand {
     @OptionGroup
     var jobList: JobListOptions
 
+    @OptionGroup
+    var keep: KeepOptions
+
     @Option(help: "Output format: jpeg, png or webp (default: keep the source's).")
     var format: String?
 
@@ -212,6 +215,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly, name: jobList.name)
         defaults.allowUnoffered = allowUnoffered
         defaults.webhook = webhook
+        defaults.keep = try keep.names()
         return defaults
     }
 

@@ -16,13 +16,16 @@ public enum DerivedIDs {
     /// 16-digit digest of it) and
     /// DIGEST is `ChainDigest.of` the fields that shape the output joined by NUL characters:
     /// canonical chain, format, quality, `1` for first frame only, absolute output directory,
-    /// output-name template (each empty when unset). So two sizes of one source are two jobs,
+    /// output-name template (each empty when unset), and `keep=` with the keep list only when
+    /// there is one (so ids of jobs that keep nothing are what they were). So two sizes of one source are two jobs,
     /// and the same work enqueued again is the same job.
     public static func jobID(
         source: String, chain: String, format: String?, quality: Int?, firstFrameOnly: Bool,
-        output: String?, name: String?
+        output: String?, name: String?, keep: [String]? = nil
     ) -> String {
-        let fields = [chain, format ?? "", quality.map { String($0) } ?? "", firstFrameOnly ? "1" : "", output ?? "", name ?? ""]
+        let fields =
+            [chain, format ?? "", quality.map { String($0) } ?? "", firstFrameOnly ? "1" : "", output ?? "", name ?? ""]
+            + (keep.map { ["keep=" + $0.joined(separator: ",")] } ?? [])
         return sourceKey(source) + "#" + ChainDigest.of(fields.joined(separator: "\u{0}"))
     }
 

@@ -34,6 +34,9 @@ public struct EnqueueDefaults: Sendable {
     /// only names it in the job records: whoever enqueues checks that it exists and subscribes
     /// the jobs (DarkroomWebhooks' `RedisWebhookSubscriptions`).
     public var webhook: String?
+    /// What every job's output keeps of its source (`--keep`), canonical (`JobKeep`); nil for
+    /// nothing.
+    public var keep: [String]?
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.
     public init(

@@ -60,7 +60,9 @@ extension EnqueuePlanner {
         let digest = digests[job.chain] ?? ChainDigest.of(job.chain)
         digests[job.chain] = digest
         let fields = OutputNameFields(job: job, ext: job.format.map(OutputFormats.fileExtension(of:)), chainDigest: digest)
-        let work = [job.source, job.chain, job.format ?? "", job.quality.map { "\($0)" } ?? "", job.firstFrameOnly == true ? "1" : ""]
+        let work =
+            [job.source, job.chain, job.format ?? "", job.quality.map { "\($0)" } ?? "", job.firstFrameOnly == true ? "1" : ""]
+            + (job.keep.map { ["keep=" + $0.joined(separator: ",")] } ?? [])
         return OutputClaim(
             directory: directory, template: template,
             fields: fields,

@@ -96,6 +96,7 @@ public enum EnqueuePlanner {
         let quality = request.quality ?? defaults.quality
         let output = request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output
         let firstFrameOnly = request.firstFrameOnly ?? defaults.firstFrameOnly
+        let keep = request.keep ?? defaults.keep
         let id: JobID
         if let text = request.id {
             guard let parsed = JobID(rawValue: text) else {
@@ -107,14 +108,14 @@ public enum EnqueuePlanner {
             // The source and what shapes the output: a second size of one source is a second job.
             let derived = DerivedIDs.jobID(
                 source: source, chain: chain, format: format, quality: quality, firstFrameOnly: firstFrameOnly,
-                output: output, name: name)
+                output: output, name: name, keep: keep)
             guard let parsed = JobID(rawValue: derived) else { preconditionFailure("a derived id is always valid: \(derived)") }
             id = parsed
         } else {
             id = JobID.make(now: now)
         }
         let requires = Capabilities.canonical(
-            try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name, metadata: request.metadata))
+            try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name, metadata: request.metadata, keep: keep))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,
@@ -122,7 +123,8 @@ public enum EnqueuePlanner {
             output: output, enqueuedAt: now, notBefore: notBefore,
             firstFrameOnly: firstFrameOnly ? true : nil,
             name: name, requires: requires, metadata: request.metadata,
-            webhook: request.webhook ?? defaults.webhook)
+            webhook: request.webhook ?? defaults.webhook,
+            keep: keep)
         if let problem = job.problem { throw EnqueueProblem(.invalidJob, location: nil, message: problem) }
         return job
     }

@@ -27,6 +27,8 @@ public struct JobRequest: Sendable, Equatable {
     public var metadata: String?
     /// Webhook endpoint overriding `EnqueueDefaults.webhook`.
     public var webhook: String?
+    /// The keep list (`JobKeep`, canonical) overriding `EnqueueDefaults.keep`.
+    public var keep: [String]?
 
     /// A request for `source`; every field left nil takes the batch's default.
     public init(

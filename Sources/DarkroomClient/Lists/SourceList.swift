@@ -13,13 +13,14 @@ import Foundation
 /// A line is JSON when it starts with `{`. Keys: `source` (required), `chain`, `format`,
 /// `quality` (1…100), `priority` (`high`/`normal`/`low`), `id`, `output`, `firstFrameOnly`
 /// (`true`/`false`), `name` (an output-name template), `metadata` (a JSON object, `JobMetadata`),
-/// `webhook` (an endpoint name); `null` means "use the
+/// `webhook` (an endpoint name), `keep` (a list of `copyright`, `exif`, `gps`, `icc`, `xmp`);
+/// `null` means "use the
 /// flag". Any other key is an error (a typo must not silently fall back to a default). Bare lines
 /// are taken verbatim except for surrounding ASCII blanks (spaces, tabs, a trailing `\r`).
 public enum SourceList {
     /// The keys a JSON line may have.
     public static let keys: Set<String> = [
-        "source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly", "name", "metadata", "webhook",
+        "source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly", "name", "metadata", "webhook", "keep",
     ]
 
     /// The bytes of a job list: the file at `file`, or standard input for `-`. Unreadable input —

@@ -52,6 +52,15 @@ struct LineRecord: Decodable {
             }
         }
         do {
+            if let keep = try container.decodeIfPresent([String].self, forKey: Key(stringValue: "keep")) {
+                request.keep = try JobKeep.checked(keep)
+            }
+        } catch let problem as JobKeep.Problem {
+            throw Problem(message: problem.message)
+        } catch {
+            throw Problem(message: "'keep' must be a list of strings, such as [\"icc\", \"exif\"]")
+        }
+        do {
             request.firstFrameOnly = try container.decodeIfPresent(Bool.self, forKey: Key(stringValue: "firstFrameOnly"))
         } catch {
             throw Problem(message: "'firstFrameOnly' must be true or false")

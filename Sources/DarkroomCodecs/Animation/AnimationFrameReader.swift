@@ -17,13 +17,17 @@ public struct AnimationFrameReader: ~Copyable {
     /// The header-level facts, known before the first frame.
     public let info: AnimationInfo
     private let session: any AnimationFrameSource
+    /// The source's profile (when `DecodeOptions.keep` kept it: the frames are in its space),
+    /// EXIF and XMP, as asked; empty by default.
+    public let metadata: ImageMetadata
     /// Frames handed out so far.
     public private(set) var framesRead = 0
     private var finished = false
 
-    init(info: AnimationInfo, session: any AnimationFrameSource) {
+    init(info: AnimationInfo, session: any AnimationFrameSource, metadata: ImageMetadata = ImageMetadata()) {
         self.info = info
         self.session = session
+        self.metadata = metadata
     }
 
     /// The next frame, or nil after the last one. After an error, or once it has returned nil,

@@ -41,8 +41,8 @@ enum EXIFOrientationReader {
     }
 }
 
-/// Bounds-checked integer reads in one byte order.
-private struct TIFFBytes {
+/// Bounds-checked integer reads in one byte order (shared with `EXIFRewriter`).
+struct TIFFBytes {
     let bytes: UnsafeBufferPointer<UInt8>
     let bigEndian: Bool
 

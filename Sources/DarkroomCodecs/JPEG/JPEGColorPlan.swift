@@ -20,6 +20,10 @@ struct JPEGColorPlan {
     }
 
     private let kind: Kind
+    /// The profile the pixels are left in when the caller asked to keep it (`keep: icc`): only
+    /// an RGB profile on a 3-component image. CMYK and grey images are converted to sRGB as
+    /// always (Darkroom's outputs are RGB), and their profile is dropped.
+    private(set) var keptProfile: [UInt8]?
 
     /// True when libjpeg must produce CMYK (4-component frames).
     var isCMYK: Bool {
@@ -29,7 +33,7 @@ struct JPEGColorPlan {
         }
     }
 
-    init(header: JPEGHeader, strict: Bool, source: String) throws(CodecError) {
+    init(header: JPEGHeader, strict: Bool, source: String, keepProfile: Bool = false) throws(CodecError) {
         // Photoshop (and libjpeg, which ImageMagick uses) writes an Adobe marker with CMYK and
         // stores it inverted; without the marker, CMYK is taken as plain ink amounts.
         let inverted = header.adobeTransform != nil
@@ -58,7 +62,11 @@ struct JPEGColorPlan {
         }
         do {
             let transform = try ICCProfileConverter.cachedTransform(profile: profile, layout: layout, sourceName: source)
-            if isCMYK {
+            if keepProfile && header.componentCount == 3 && ColorProfilePolicy.keepsProfile(profile) {
+                // Checked usable (the transform was made), then left unapplied and embedded.
+                kind = .none
+                keptProfile = profile
+            } else if isCMYK {
                 kind = .cmykProfile(transform)
             } else {
                 kind = transform.isIdentity ? .none : .profile(transform)

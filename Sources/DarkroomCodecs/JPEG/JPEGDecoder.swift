@@ -4,7 +4,8 @@ import DarkroomCore
 
 /// Decodes JPEG through TurboJPEG: baseline and progressive, any chroma subsampling, grey, CMYK
 /// and YCCK; shrink-on-load through DCT scaling; EXIF orientation applied; embedded ICC profiles
-/// converted to sRGB.
+/// converted to sRGB — or, with `DecodeOptions.keep`, an RGB profile kept and the EXIF and XMP
+/// blocks collected (`DecodedImage.metadata`).
 ///
 /// Strict mode (the default) turns every libjpeg warning into an error. One case is accepted on
 /// purpose: a file missing only its final EOI marker decodes when all of its image data is there
@@ -48,7 +49,7 @@ public struct JPEGDecoder: ImageDecoding {
         guard header.firstScanOffset != nil else {
             throw CodecError(.truncated, source: source, "truncated JPEG data: the file ends before the image data (no SOS marker)")
         }
-        let color = try JPEGColorPlan(header: header, strict: limits.strict, source: source)
+        let color = try JPEGColorPlan(header: header, strict: limits.strict, source: source, keepProfile: options.keep.contains(.icc))
         let (factor, size) = JPEGShrinkOnLoad.choose(stored: header.size, orientation: header.orientation, hint: options.hint)
         let input = try JPEGDecodeInput(image.bytes, header: header, strict: limits.strict, source: source)
 
@@ -77,7 +78,10 @@ public struct JPEGDecoder: ImageDecoding {
                 throw CodecError(.tooLarge, source: source, "cannot turn the image upright: \(error)")
             }
         }
-        return DecodedImage(bitmap: bitmap, info: info(for: header))
+        var metadata = ImageMetadata(icc: color.keptProfile)
+        if options.keep.needsEXIF, let range = header.exifRange { metadata.exif = Array(image.bytes[range]) }
+        if options.keep.contains(.xmp), let range = header.xmpRange { metadata.xmp = Array(image.bytes[range]) }
+        return DecodedImage(bitmap: bitmap, info: info(for: header), metadata: metadata)
     }
 
     /// Scans the header and checks the limits: nothing pixel-sized exists yet.

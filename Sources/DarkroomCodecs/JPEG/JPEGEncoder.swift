@@ -5,8 +5,9 @@ import DarkroomCore
 /// Encodes JPEG through TurboJPEG: quality 1…100, optional progressive scans, 4:2:0 chroma
 /// subsampling (the default of libvips, Pillow and cjpeg at these qualities), accurate DCT.
 ///
-/// No metadata is written: no EXIF (the pixels are already upright), no ICC profile (they are
-/// sRGB, which viewers assume for an untagged JPEG).
+/// By default no metadata is written: no EXIF (the pixels are already upright), no ICC profile
+/// (they are sRGB, which viewers assume for an untagged JPEG). `EncodeOptions.embedded` (a job's
+/// `keep`) adds EXIF, XMP and ICC segments (`JPEGMetadataSegments`).
 ///
 /// An opaque bitmap is compressed straight from its RGBA storage (TurboJPEG ignores the fourth
 /// byte). A bitmap with transparency is flattened onto `options.background` first, because
@@ -17,6 +18,12 @@ public struct JPEGEncoder: ImageEncoding {
     public var format: ImageFormat { .jpeg }
 
     public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8] {
+        let jpeg = try encodePixels(bitmap, options: options)
+        guard let embedded = options.embedded, !embedded.isEmpty else { return jpeg }
+        return JPEGMetadataSegments.embed(embedded, into: jpeg)
+    }
+
+    private func encodePixels(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8] {
         guard (1...100).contains(options.quality) else {
             throw CodecError(.encodeFailed, source: "output", "JPEG quality must be 1…100 (got \(options.quality))")
         }

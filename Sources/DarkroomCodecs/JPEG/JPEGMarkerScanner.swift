@@ -20,6 +20,10 @@ struct JPEGHeader: Sendable, Equatable {
     var adobeTransform: UInt8?
     /// Offset of the first SOS marker, or nil when the data ends before any scan.
     var firstScanOffset: Int?
+    /// Where the first Exif APP1 block's TIFF structure (after `Exif\0\0`) lies in the file.
+    var exifRange: Range<Int>? = nil
+    /// Where the first XMP APP1 packet (after its namespace header) lies in the file.
+    var xmpRange: Range<Int>? = nil
 }
 
 /// Walks a JPEG's marker segments up to the first scan (SOS): frame size and components from SOF,
@@ -44,6 +48,8 @@ enum JPEGMarkerScanner {
         var orientation: ImageOrientation?
         var icc = JPEGICCChunkAssembler()
         var adobeTransform: UInt8?
+        var exifRange: Range<Int>?
+        var xmpRange: Range<Int>?
         var position = 2
         while position < data.count {
             // Find the next marker: skip stray bytes, then any 0xFF fill bytes.
@@ -82,7 +88,7 @@ enum JPEGMarkerScanner {
                 return JPEGHeader(
                     size: frame.size, componentIDs: frame.componentIDs, isProgressive: frame.progressive,
                     orientation: orientation ?? .up, iccProfile: icc.profile(), adobeTransform: adobeTransform,
-                    firstScanOffset: position - 2)
+                    firstScanOffset: position - 2, exifRange: exifRange, xmpRange: xmpRange)
             }
             // A segment cut short by the end of the data is only usable for the frame header, whose
             // absence is reported below; other partial segments are simply not read.
@@ -100,6 +106,13 @@ enum JPEGMarkerScanner {
                     payload[4] == 0, payload[5] == 0
                 {  // "Exif\0\0"
                     orientation = EXIFOrientationReader.orientation(tiff: UnsafeBufferPointer(rebasing: payload[6...]))
+                    if exifRange == nil { exifRange = (payloadStart + 6)..<segmentEnd }
+                } else if xmpRange == nil, payload.starts(with: JPEGMetadataSegments.xmpHeader) {
+                    xmpRange = (payloadStart + JPEGMetadataSegments.xmpHeader.count)..<segmentEnd
+                }
+            case 0xE1 where complete && xmpRange == nil:
+                if payload.starts(with: JPEGMetadataSegments.xmpHeader) {
+                    xmpRange = (payloadStart + JPEGMetadataSegments.xmpHeader.count)..<segmentEnd
                 }
             case 0xE2 where complete:
                 icc.add(segment: payload)
@@ -118,7 +131,7 @@ enum JPEGMarkerScanner {
         return JPEGHeader(
             size: frame.size, componentIDs: frame.componentIDs, isProgressive: frame.progressive,
             orientation: orientation ?? .up, iccProfile: icc.profile(), adobeTransform: adobeTransform,
-            firstScanOffset: nil)
+            firstScanOffset: nil, exifRange: exifRange, xmpRange: xmpRange)
     }
 
     /// Reads SOFn: precision, height, width, component count; refuses processes libjpeg-turbo

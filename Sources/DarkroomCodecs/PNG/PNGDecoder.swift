@@ -3,7 +3,8 @@ import DarkroomChains
 import DarkroomCore
 
 /// Decodes PNG (every colour type and bit depth, tRNS, Adam7) with libspng to a premultiplied
-/// RGBA8 `Bitmap`, converting an embedded iCCP profile to sRGB.
+/// RGBA8 `Bitmap`, converting an embedded iCCP profile to sRGB (or, with `DecodeOptions.keep`,
+/// keeping an RGB one, and collecting eXIf and the `XML:com.adobe.xmp` iTXt).
 ///
 /// - The header is checked against `DecodeLimits` before any pixel memory exists, and libspng is
 ///   given its own image and chunk limits as a second line (`PNGLimits`), so neither a
@@ -53,13 +54,18 @@ public struct PNGDecoder: ImageDecoding {
             let bitmap = try PNGPixelDecoding.decode(
                 reader, header: header, hasAlpha: info.hasAlpha,
                 bitmapLimits: options.bitmapLimits, strict: limits.strict)
-            return (bitmap: bitmap, info: info, profile: profile)
+            // After the pixels: eXIf and iTXt may follow the image data.
+            let metadata = ImageMetadata(
+                exif: options.keep.needsEXIF ? reader.exif() : nil, xmp: options.keep.contains(.xmp) ? reader.xmp() : nil)
+            return (bitmap: bitmap, info: info, profile: profile, metadata: metadata)
         }
         var bitmap = decoded.bitmap
+        var metadata = decoded.metadata
         if let profile = decoded.profile {
-            try ColorProfilePolicy.convert(&bitmap, profile: profile, source: source, strict: limits.strict)
+            metadata.icc = try ColorProfilePolicy.apply(
+                &bitmap, profile: profile, source: source, strict: limits.strict, keep: options.keep.contains(.icc))
         }
-        return DecodedImage(bitmap: bitmap, info: decoded.info)
+        return DecodedImage(bitmap: bitmap, info: decoded.info, metadata: metadata)
     }
 
     /// The IHDR, checked against `limits`. When libspng itself refuses the size (zero, or over the

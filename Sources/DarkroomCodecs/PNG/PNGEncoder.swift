@@ -3,7 +3,8 @@ import DarkroomCore
 
 /// Encodes a bitmap as an 8-bit PNG: RGB when every pixel is opaque (a quarter smaller before
 /// compression), RGBA with straight alpha otherwise. No ancillary chunks are written (no gAMA,
-/// no sRGB, no text, no time): output is plain sRGB, metadata stripped.
+/// no sRGB, no text, no time): output is plain sRGB, metadata stripped — unless
+/// `EncodeOptions.embedded` asks for iCCP, eXIf or XMP chunks (`PNGFileWriter.writeMetadata`).
 ///
 /// Darkroom writes the file itself and compresses with libdeflate rather than zlib (libspng's
 /// encoder). The work is in three steps:
@@ -54,13 +55,14 @@ public struct PNGEncoder: ImageEncoding {
 
         var file = PNGFileWriter(capacity: compressed.length + 128)
         file.writeHeader(width: bitmap.width, height: bitmap.height, colorType: source.opaque ? 2 : 6)
+        if let embedded = options.embedded { try file.writeMetadata(embedded) }
         file.writeImageData(UnsafeRawBufferPointer(start: compressed.buffer, count: compressed.length))
         file.writeEnd()
         return file.bytes
     }
 
     /// The zlib stream of `length` bytes at `input`, in a buffer the caller deallocates.
-    private static func deflate(
+    static func deflate(
         _ input: UnsafePointer<UInt8>, length: Int, level: Int
     ) throws(CodecError) -> (buffer: UnsafeMutableRawPointer, length: Int) {
         guard let compressor = libdeflate_alloc_compressor(Int32(min(12, max(1, level)))) else {

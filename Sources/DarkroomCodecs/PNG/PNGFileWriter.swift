@@ -38,7 +38,7 @@ struct PNGFileWriter {
         writeChunk("IEND", UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
-    private mutating func writeChunk(_ type: StaticString, _ data: UnsafeRawBufferPointer) {
+    mutating func writeChunk(_ type: StaticString, _ data: UnsafeRawBufferPointer) {
         Self.appendBigEndian(UInt32(data.count), to: &bytes)
         let typeStart = bytes.count
         bytes.append(contentsOf: UnsafeRawBufferPointer(start: type.utf8Start, count: 4))

@@ -70,6 +70,31 @@ struct SpngReader: ~Copyable {
         }
     }
 
+    /// The eXIf chunk's TIFF block, if any; nil when absent or unreadable (metadata never fails a
+    /// decode).
+    func exif() -> [UInt8]? {
+        var exif = spng_exif()
+        guard spng_get_exif(ctx, &exif) == 0, let data = exif.data, exif.length > 0 else { return nil }
+        return data.withMemoryRebound(to: UInt8.self, capacity: exif.length) { Array(UnsafeBufferPointer(start: $0, count: exif.length)) }
+    }
+
+    /// The text of the first `XML:com.adobe.xmp` iTXt chunk, if any (libspng inflates a
+    /// compressed one within `PNGLimits`); nil when absent or unreadable.
+    func xmp() -> [UInt8]? {
+        var count: UInt32 = 0
+        guard spng_get_text(ctx, nil, &count) == 0, count > 0, count <= 1_024 else { return nil }
+        var texts = [spng_text](repeating: spng_text(), count: Int(count))
+        guard spng_get_text(ctx, &texts, &count) == 0 else { return nil }
+        for text in texts.prefix(Int(count)) where text.type == Int32(SPNG_ITXT.rawValue) {
+            let keyword = withUnsafeBytes(of: text.keyword) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard keyword == "XML:com.adobe.xmp", let body = text.text, text.length > 0 else { continue }
+            return body.withMemoryRebound(to: UInt8.self, capacity: text.length) { Array(UnsafeBufferPointer(start: $0, count: text.length)) }
+        }
+        return nil
+    }
+
     /// Starts a progressive decode to `format` with tRNS applied.
     func startDecoding(format: spng_format) throws(CodecError) {
         let flags = Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)

@@ -43,23 +43,36 @@ public struct DecodeOptions: Sendable {
     /// derives from it inherits. Checked after `limits`, at allocation: a hard stop even when
     /// `limits` were raised past it.
     public var bitmapLimits: BitmapLimits
+    /// What to keep of the source (a job's `keep`): with `.icc` an RGB profile is kept in
+    /// `DecodedImage.metadata` instead of converted to sRGB; with `.exif`, `.copyright` or `.xmp`
+    /// the raw blocks are collected there. Empty (the default): sRGB, nothing collected.
+    public var keep: MetadataKeep
 
-    public init(hint: DecodeHint? = nil, limits: DecodeLimits = DecodeLimits(), bitmapLimits: BitmapLimits = BitmapLimits()) {
+    public init(
+        hint: DecodeHint? = nil, limits: DecodeLimits = DecodeLimits(), bitmapLimits: BitmapLimits = BitmapLimits(),
+        keep: MetadataKeep = []
+    ) {
         self.hint = hint
         self.limits = limits
         self.bitmapLimits = bitmapLimits
+        self.keep = keep
     }
 }
 
 /// A decoded image and what was learnt about it.
 public struct DecodedImage: Sendable {
-    /// Upright, sRGB, premultiplied. `sizeBeforeShrinkOnLoad` is set when the decoder reduced it.
+    /// Upright, premultiplied, and sRGB unless `metadata.icc` holds the profile its colours are
+    /// in. `sizeBeforeShrinkOnLoad` is set when the decoder reduced it.
     public var bitmap: Bitmap
     public var info: ImageInfo
+    /// The source's profile (kept instead of converted), EXIF and XMP, as `DecodeOptions.keep`
+    /// asked; empty by default.
+    public var metadata: ImageMetadata
 
-    public init(bitmap: Bitmap, info: ImageInfo) {
+    public init(bitmap: Bitmap, info: ImageInfo, metadata: ImageMetadata = ImageMetadata()) {
         self.bitmap = bitmap
         self.info = info
+        self.metadata = metadata
     }
 }
 
@@ -92,16 +105,25 @@ public struct EncodeOptions: Sendable, Hashable {
     public var lossless: Bool = false
     /// The colour transparent pixels are flattened onto for formats without alpha (JPEG).
     public var background: RGBAColor = .white
+    /// Metadata to embed (ICC profile, EXIF, XMP), already prepared for the output
+    /// (`ImageMetadata.prepared`); nil (the default) writes none. The renderer sets it per image
+    /// from the source and the job's `keep`; every encoder that can hold a field writes it.
+    public var embedded: ImageMetadata?
 
-    public init(quality: Int = 80, progressive: Bool = false, lossless: Bool = false, background: RGBAColor = .white) {
+    public init(
+        quality: Int = 80, progressive: Bool = false, lossless: Bool = false, background: RGBAColor = .white,
+        embedded: ImageMetadata? = nil
+    ) {
         self.quality = quality
         self.progressive = progressive
         self.lossless = lossless
         self.background = background
+        self.embedded = embedded
     }
 }
 
-/// An encoder for one format (SDWebImage's coder, encode half). Output is sRGB with no metadata.
+/// An encoder for one format (SDWebImage's coder, encode half). Output is sRGB with no metadata,
+/// unless `EncodeOptions.embedded` carries some.
 public protocol ImageEncoding: Sendable {
     var format: ImageFormat { get }
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8]

@@ -133,6 +133,13 @@ public struct AnimatedWebPEncoder: Sendable {
 
     /// Ends the animation and returns the file.
     public consuming func finish() throws(CodecError) -> [UInt8] {
+        let assembled = try assemble()
+        // The frames carry no metadata; the file gets what `options.embedded` asks for.
+        guard let embedded = options.embedded else { return assembled }
+        return try WebPMetadataMux.embed(embedded, into: assembled)
+    }
+
+    private func assemble() throws(CodecError) -> [UInt8] {
         guard let firstFrame = encoded.first else {
             throw WebPEncoder.failure("an animation needs at least one frame; none was added")
         }

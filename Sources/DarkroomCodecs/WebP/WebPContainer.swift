@@ -83,8 +83,13 @@ struct WebPContainer: ~Copyable {
     /// The ICCP chunk's bytes, if the file has one.
     func iccProfile() -> [UInt8]? {
         guard hasICCProfile else { return nil }
+        return chunk("ICCP")
+    }
+
+    /// The first chunk with this FourCC (`ICCP`, `EXIF`, `XMP `), if the file has one.
+    func chunk(_ fourCC: String) -> [UInt8]? {
         var chunk = WebPChunkIterator()
-        guard WebPDemuxGetChunk(demuxer, "ICCP", 1, &chunk) != 0 else { return nil }
+        guard WebPDemuxGetChunk(demuxer, fourCC, 1, &chunk) != 0 else { return nil }
         defer { WebPDemuxReleaseChunkIterator(&chunk) }
         guard let start = chunk.chunk.bytes, chunk.chunk.size > 0 else { return nil }
         return Array(UnsafeBufferPointer(start: start, count: chunk.chunk.size))

@@ -26,7 +26,7 @@ extension WebPDecoder: AnimationDecoding {
         let owned = OwnedBytes(copying: image.bytes)
         let header = try Self.animationHeader(
             WebPContainer(bytes: owned.buffer, limits: options.limits, source: image.sourceName),
-            byteCount: owned.buffer.count, limits: options.limits)
+            byteCount: owned.buffer.count, options: options)
         return try Self.reader(owned, header: header, options: options, source: image.sourceName)
     }
 
@@ -37,11 +37,11 @@ extension WebPDecoder: AnimationDecoding {
         let opened = try PinnedBytes.with(image.bytes) { buffer throws(CodecError) -> Opened in
             let container = try WebPContainer(bytes: buffer, limits: options.limits, source: source)
             guard container.frameCount > 1 else { return .still(try Self.decodeFirstFrame(container, byteCount: buffer.count, options: options)) }
-            return .animation(try Self.animationHeader(container, byteCount: buffer.count, limits: options.limits))
+            return .animation(try Self.animationHeader(container, byteCount: buffer.count, options: options))
         }
         switch opened {
         case .still(let decoded):
-            return .still(try Self.convertingProfile(decoded, strict: options.limits.strict, source: source))
+            return .still(try Self.convertingProfile(decoded, options: options, source: source))
         case .animation(let header):
             return .animation(try Self.reader(OwnedBytes(copying: image.bytes), header: header, options: options, source: source))
         }
@@ -53,13 +53,15 @@ extension WebPDecoder: AnimationDecoding {
         case animation(AnimationHeader)
     }
 
-    /// An animation's facts and ICC profile.
-    typealias AnimationHeader = (info: AnimationInfo, profile: [UInt8]?)
+    /// An animation's facts, the ICC profile its frames are converted from (nil when none, or when
+    /// `keep: icc` keeps it), and what `DecodeOptions.keep` collected.
+    typealias AnimationHeader = (info: AnimationInfo, profile: [UInt8]?, metadata: ImageMetadata)
 
     /// The container's facts and ICC profile, with every limit checked.
     private static func animationHeader(
-        _ container: borrowing WebPContainer, byteCount: Int, limits: DecodeLimits
+        _ container: borrowing WebPContainer, byteCount: Int, options: DecodeOptions
     ) throws(CodecError) -> AnimationHeader {
+        let limits = options.limits
         let source = container.source
         guard container.isComplete else {
             throw CodecError(
@@ -68,7 +70,16 @@ extension WebPDecoder: AnimationDecoding {
             )
         }
         try limits.checkAnimation(canvas: container.canvasSize, frameCount: container.frameCount, source: source)
-        return (container.animationInfo, container.iccProfile())
+        var metadata = ImageMetadata(
+            exif: options.keep.needsEXIF ? container.chunk("EXIF") : nil,
+            xmp: options.keep.contains(.xmp) ? container.chunk("XMP ") : nil)
+        var profile = container.iccProfile()
+        if let found = profile, options.keep.contains(.icc), ColorProfilePolicy.keepsProfile(found) {
+            // Every frame stays in the profile's space, and the output carries it.
+            metadata.icc = try ColorProfilePolicy.checkedKept(found, source: source, strict: limits.strict)
+            profile = nil
+        }
+        return (container.animationInfo, profile, metadata)
     }
 
     /// A reader of the frames in `owned`, whose container gave `header`; the canvas is checked
@@ -83,6 +94,6 @@ extension WebPDecoder: AnimationDecoding {
             throw CodecBitmap.codecError(error, source: source)
         }
         let session = try WebPAnimationSession(input: owned, canvas: canvas, profile: header.profile, options: options, source: source)
-        return AnimationFrameReader(info: header.info, session: session)
+        return AnimationFrameReader(info: header.info, session: session, metadata: header.metadata)
     }
 }

@@ -11,7 +11,8 @@ import DarkroomCore
 ///   `WebPShrinkOnLoad.decodeSize` and `sizeBeforeShrinkOnLoad` records the full size.
 /// - Animations decode their first frame onto a transparent canvas of the animation's size (no
 ///   shrink-on-load); `ImageInfo.frameCount` says how many frames there are.
-/// - An ICCP profile is converted to sRGB. EXIF orientation in a WebP is ignored (browsers
+/// - An ICCP profile is converted to sRGB (or kept, RGB only, with `DecodeOptions.keep`, which
+///   also collects the EXIF and XMP chunks). EXIF orientation in a WebP is ignored (browsers
 ///   ignore it too; encoders apply orientation to the pixels).
 /// - Strict (default): a file shorter than its RIFF header says, or a bitstream that ends early,
 ///   is `.truncated`. Lenient: the rows decoded before the data ended are kept, the rest are
@@ -38,11 +39,12 @@ public struct WebPDecoder: ImageDecoding {
                 WebPContainer(bytes: buffer, limits: options.limits, source: image.sourceName), byteCount: buffer.count,
                 options: options)
         }
-        return try Self.convertingProfile(decoded, strict: options.limits.strict, source: image.sourceName)
+        return try Self.convertingProfile(decoded, options: options, source: image.sourceName)
     }
 
-    /// The first frame as decoded, before its ICC profile is applied.
-    typealias FirstFrame = (bitmap: Bitmap, info: ImageInfo, profile: [UInt8]?)
+    /// The first frame as decoded, before its ICC profile is applied, with the EXIF and XMP
+    /// chunks `DecodeOptions.keep` asked for.
+    typealias FirstFrame = (bitmap: Bitmap, info: ImageInfo, profile: [UInt8]?, metadata: ImageMetadata)
 
     /// Decodes the first frame of the file `container` was read from (`byteCount` bytes): a still
     /// image at its own or shrunk-on-load size, an animation's first frame on its canvas.
@@ -61,16 +63,22 @@ public struct WebPDecoder: ImageDecoding {
             container.isAnimated
             ? try decodeOntoCanvas(frame, canvas: container.canvasSize, bitmapLimits: options.bitmapLimits, strict: strict, source: source)
             : try decodeStill(frame, hint: options.hint, bitmapLimits: options.bitmapLimits, strict: strict, source: source)
-        return (bitmap: bitmap, info: container.info, profile: container.iccProfile())
+        let metadata = ImageMetadata(
+            exif: options.keep.needsEXIF ? container.chunk("EXIF") : nil,
+            xmp: options.keep.contains(.xmp) ? container.chunk("XMP ") : nil)
+        return (bitmap: bitmap, info: container.info, profile: container.iccProfile(), metadata: metadata)
     }
 
-    /// The decoded image, its ICC profile (if any) converted to sRGB.
-    static func convertingProfile(_ decoded: FirstFrame, strict: Bool, source: String) throws(CodecError) -> DecodedImage {
+    /// The decoded image, its ICC profile (if any) converted to sRGB, or kept when
+    /// `options.keep` asks and it is an RGB profile.
+    static func convertingProfile(_ decoded: FirstFrame, options: DecodeOptions, source: String) throws(CodecError) -> DecodedImage {
         var bitmap = decoded.bitmap
+        var metadata = decoded.metadata
         if let profile = decoded.profile {
-            try ColorProfilePolicy.convert(&bitmap, profile: profile, source: source, strict: strict)
+            metadata.icc = try ColorProfilePolicy.apply(
+                &bitmap, profile: profile, source: source, strict: options.limits.strict, keep: options.keep.contains(.icc))
         }
-        return DecodedImage(bitmap: bitmap, info: decoded.info)
+        return DecodedImage(bitmap: bitmap, info: decoded.info, metadata: metadata)
     }
 
     /// A still image, decoded straight into a bitmap of its own (or its shrunk-on-load) size.

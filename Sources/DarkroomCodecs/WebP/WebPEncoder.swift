@@ -3,7 +3,8 @@ import DarkroomCore
 
 /// Encodes a bitmap as WebP with libwebp: lossy at `EncodeOptions.quality`, or lossless when
 /// `EncodeOptions.lossless` is set. Alpha is kept (straight alpha, unpremultiplied with rounding
-/// first); an opaque bitmap is imported as RGBX so no alpha plane is written. No metadata chunks.
+/// first); an opaque bitmap is imported as RGBX so no alpha plane is written. No metadata chunks
+/// unless `EncodeOptions.embedded` asks for them (`WebPMetadataMux`).
 public struct WebPEncoder: ImageEncoding {
     /// libwebp's speed/size trade-off, 0 (fast) … 6 (small). 4 is cwebp's default; see the
     /// codecs report in the README for the measurement behind it.
@@ -22,7 +23,9 @@ public struct WebPEncoder: ImageEncoding {
     public var format: ImageFormat { .webp }
 
     public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8] {
-        try encode(bitmap, rect: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), options: options)
+        let webp = try encode(bitmap, rect: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), options: options)
+        guard let embedded = options.embedded else { return webp }
+        return try WebPMetadataMux.embed(embedded, into: webp)
     }
 
     /// Encodes the pixels of `rect` (inside `bitmap`) as a still WebP; `frameNumber` names the

@@ -16,6 +16,7 @@ struct SubmissionFields: Decodable {
     /// The keys of a batch body.
     static let batchKeys: Set<String> = [
         "jobs", "batch", "delay", "chain", "format", "quality", "priority", "output", "name", "firstFrameOnly", "idFromSource",
+        "keep",
     ]
 
     var batch: String?
@@ -28,6 +29,7 @@ struct SubmissionFields: Decodable {
     var name: String?
     var firstFrameOnly = false
     var idFromSource = false
+    var keep: [String]?
 
     init(from decoder: any Decoder) throws { try self.init(from: decoder, batchBody: false) }
 
@@ -63,16 +65,20 @@ struct SubmissionFields: Decodable {
         }
         firstFrameOnly = try container.decodeIfPresent(Bool.self, forKey: Key("firstFrameOnly")) ?? false
         idFromSource = try container.decodeIfPresent(Bool.self, forKey: Key("idFromSource")) ?? false
+        if let names = try container.decodeIfPresent([String].self, forKey: Key("keep")) {
+            do { keep = try JobKeep.checked(names) } catch { throw problem(error.message) }
+        }
     }
 
     /// The submission of `requests` with these fields. Without a batch, the batch is derived from
     /// the ids when every job names one (so the same request lands in the same batch, as
     /// `darkroom enqueue` does), else a new id.
     func submission(_ requests: [JobRequest], workingDirectory: String) throws -> JobSubmission {
-        let defaults = EnqueueDefaults(
+        var defaults = EnqueueDefaults(
             chain: chain, format: format, quality: quality, priority: priority, delay: delay, output: output,
             idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue, workingDirectory: workingDirectory,
             firstFrameOnly: firstFrameOnly, name: name)
+        defaults.keep = keep
         return JobSubmission(requests: requests, defaults: defaults, batchGiven: batch != nil)
     }
 

@@ -281,6 +281,9 @@ enum OpenAPIDocument {
               "minItems": 1,
               "type": "array"
              },
+             "keep": {
+              "$ref": "#/components/schemas/Keep"
+             },
              "name": {
               "type": [
                "string",
@@ -548,6 +551,9 @@ enum OpenAPIDocument {
                "null"
               ]
              },
+             "keep": {
+              "$ref": "#/components/schemas/Keep"
+             },
              "metadata": {
               "description": "At most 4096 bytes as JSON, nested at most 4 deep.",
               "type": [
@@ -607,6 +613,23 @@ enum OpenAPIDocument {
             ],
             "type": "object"
            },
+           "Keep": {
+            "description": "What the output keeps of the source: its ICC profile (icc, no conversion to sRGB), EXIF (exif), XMP (xmp), only its copyright and artist (copyright), and GPS inside EXIF or XMP (gps, with exif or xmp). Default: nothing (upright sRGB, no metadata). See docs/formats-and-color.md.",
+            "items": {
+             "enum": [
+              "copyright",
+              "exif",
+              "gps",
+              "icc",
+              "xmp"
+             ],
+             "type": "string"
+            },
+            "type": [
+             "array",
+             "null"
+            ]
+           },
            "SingleJob": {
             "additionalProperties": false,
             "properties": {
@@ -641,6 +664,9 @@ enum OpenAPIDocument {
                "string",
                "null"
               ]
+             },
+             "keep": {
+              "$ref": "#/components/schemas/Keep"
              },
              "metadata": {
               "description": "At most 4096 bytes as JSON, nested at most 4 deep.",

@@ -24,6 +24,8 @@ public struct ImageRequest: Sendable {
             + ";lossless=\(e.lossless ? 1 : 0);background=\(e.background)"
             // Always present: results cached before animations were processed hold first frames.
             + ";frames=\(output.frames.rawValue)"
+            // Only when asked for, so the keys of results that keep nothing stay as they were.
+            + (output.keep.isEmpty ? "" : ";keep=\(output.keep.canonicalNames.joined(separator: "+"))")
     }
 
     /// The result cache key for a source whose original is cached under `sourceKey`:

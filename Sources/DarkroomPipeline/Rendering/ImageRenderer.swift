@@ -23,7 +23,7 @@ public struct ImageRenderer: Sendable {
         let start = clock.now
         guard let decoder = animationDecoder(for: request) else { return try renderStill(request) }
         // One read of the header tells a still image from an animation, and serves either.
-        let opened = try decoder.decodeFrames(request.source, options: limits.decodeOptions(hint: request.chain.decodeHint))
+        let opened = try decoder.decodeFrames(request.source, options: limits.decodeOptions(hint: request.chain.decodeHint, keep: request.output.keep))
         switch consume opened {
         case .still(let decoded):
             return try renderStill(request, decoded: decoded, decodeTime: clock.now - start)
@@ -47,7 +47,8 @@ public struct ImageRenderer: Sendable {
     private func renderStill(_ request: RenderRequest) throws -> RenderResult {
         let clock = ContinuousClock()
         let start = clock.now
-        let decoded = try coders.decode(request.source, options: limits.decodeOptions(hint: request.chain.decodeHint))
+        let decoded = try coders.decode(
+            request.source, options: limits.decodeOptions(hint: request.chain.decodeHint, keep: request.output.keep))
         return try renderStill(request, decoded: decoded, decodeTime: clock.now - start)
     }
 
@@ -71,7 +72,12 @@ public struct ImageRenderer: Sendable {
             requested: request.output.format, source: decoded.info.format,
             chainIntroducesTransparency: request.chain.introducesTransparency,
             resultIsOpaque: bitmap.isOpaque)
-        let bytes = try coders.encoder(for: format).encode(bitmap, options: request.output.encoding)
+        var encoding = request.output.encoding
+        if !request.output.keep.isEmpty {
+            // The processors worked in the source's colour space when its profile was kept.
+            encoding.embedded = decoded.metadata.prepared(keeping: request.output.keep)
+        }
+        let bytes = try coders.encoder(for: format).encode(bitmap, options: encoding)
         timings.encode = (clock.now - start).inMilliseconds
 
         return RenderResult(bytes: bytes, format: format, size: bitmap.size, source: decoded.info, timings: timings)
@@ -95,6 +101,8 @@ public struct ImageRenderer: Sendable {
         let context = ImageProcessingContext(decoder: coders)
         let chain = request.chain
         let group = RowBands.animationGroupSize
+        var encoding = request.output.encoding
+        if !request.output.keep.isEmpty { encoding.embedded = reader.metadata.prepared(keeping: request.output.keep) }
         while true {
             var start = clock.now
             var frames: [AnimationFrame] = []
@@ -117,7 +125,7 @@ public struct ImageRenderer: Sendable {
                 if encoder == nil {
                     try limits.checkOutput(bitmap.size, source: source.sourceName)
                     size = bitmap.size
-                    encoder = try AnimatedWebPEncoder(canvasSize: bitmap.size, loopCount: info.loopCount, options: request.output.encoding)
+                    encoder = try AnimatedWebPEncoder(canvasSize: bitmap.size, loopCount: info.loopCount, options: encoding)
                 }
                 guard bitmap.size == size else {
                     throw CodecError(

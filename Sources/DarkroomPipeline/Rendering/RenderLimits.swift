@@ -22,8 +22,8 @@ public struct RenderLimits: Sendable, Hashable {
     }
 
     /// The options a decode under these limits runs with.
-    func decodeOptions(hint: DecodeHint? = nil) -> DecodeOptions {
-        DecodeOptions(hint: hint, limits: decode, bitmapLimits: bitmap)
+    func decodeOptions(hint: DecodeHint? = nil, keep: MetadataKeep = []) -> DecodeOptions {
+        DecodeOptions(hint: hint, limits: decode, bitmapLimits: bitmap, keep: keep)
     }
 
     /// Throws when a result is larger than allowed.

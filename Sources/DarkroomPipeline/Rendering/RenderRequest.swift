@@ -23,11 +23,15 @@ public struct OutputOptions: Sendable, Hashable {
     public var encoding: EncodeOptions
     /// Which frames of an animated source are processed.
     public var frames: FrameMode
+    /// What the output keeps of the source (a job's `keep`): its ICC profile instead of sRGB,
+    /// its EXIF, XMP, or copyright. Empty (the default): upright sRGB, no metadata.
+    public var keep: MetadataKeep
 
-    public init(format: ImageFormat? = nil, encoding: EncodeOptions = EncodeOptions(), frames: FrameMode = .all) {
+    public init(format: ImageFormat? = nil, encoding: EncodeOptions = EncodeOptions(), frames: FrameMode = .all, keep: MetadataKeep = []) {
         self.format = format
         self.encoding = encoding
         self.frames = frames
+        self.keep = keep
     }
 }
 

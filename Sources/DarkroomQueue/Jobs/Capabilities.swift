@@ -28,6 +28,10 @@ public enum Capabilities {
     /// only with a coder module loaded.
     public static let moduleDecodedFormats: Set<String> = ["heic"]
 
+    /// The feature a job with `keep` requires: a worker that keeps the source's profile and
+    /// metadata as asked, where an older one would strip them and report success.
+    public static let keep = "keep"
+
     /// The capability of running the processor `name`.
     public static func processor(_ name: String) -> String { "processor:\(name)" }
 
@@ -80,12 +84,13 @@ public enum Capabilities {
     /// The features of the job record this build's workers honour (advertised in heartbeats as
     /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
     /// worker to honour it.
-    public static let honouredFeatures: Set<String> = [outputName, metadata]
+    public static let honouredFeatures: Set<String> = [outputName, metadata, keep]
 
     /// The features a job record with these fields uses that not every worker honours:
-    /// `output-name` when it has an output-name template, `metadata` when it has metadata.
-    public static func features(name: String?, metadata: String? = nil) -> [String] {
-        (name != nil ? [outputName] : []) + (metadata != nil ? [Self.metadata] : [])
+    /// `output-name` when it has an output-name template, `metadata` when it has metadata, `keep`
+    /// when it keeps anything of the source.
+    public static func features(name: String?, metadata: String? = nil, keep: [String]? = nil) -> [String] {
+        (name != nil ? [outputName] : []) + (metadata != nil ? [Self.metadata] : []) + (keep != nil ? [Self.keep] : [])
     }
 
     /// What a worker offers: its features, and `processor:<name>` for each processor it runs.

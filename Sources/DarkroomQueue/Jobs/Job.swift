@@ -52,13 +52,18 @@ public struct Job: Sendable, Hashable {
     /// (DarkroomWebhooks' subscriptions), so a worker that predates the field, and drops it when it
     /// re-enqueues a retry, changes nothing: no capability is needed.
     public var webhook: String?
+    /// What the output keeps of the source (`JobKeep`): some of `copyright`, `exif`, `gps`, `icc`,
+    /// `xmp`, sorted, without duplicates; nil keeps nothing (upright sRGB, no metadata). A job
+    /// with `keep` requires the `keep` capability.
+    public var keep: [String]?
 
     public init(
         id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
         quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
         enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
         firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil, metadata: String? = nil,
-        webhook: String? = nil
+        webhook: String? = nil,
+        keep: [String]? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -77,6 +82,7 @@ public struct Job: Sendable, Hashable {
         self.requires = requires
         self.metadata = metadata
         self.webhook = webhook
+        self.keep = keep
     }
 
     /// Adds capabilities to `requires`, keeping it canonical.
@@ -100,6 +106,7 @@ public struct Job: Sendable, Hashable {
         if !(1...1_000_000).contains(attempt) { return "'attempt' must be 1 or more (got \(attempt))" }
         if let problem = Capabilities.problem(requires) { return problem }
         if let metadata, let problem = JobMetadata.problem(metadata) { return problem }
+        if let problem = JobKeep.problem(keep) { return problem }
         return nil
     }
 }

@@ -6,7 +6,7 @@ import DarkroomSystem
 /// spends storing it. `JobJSONWriterTests` holds it to `JSONEncoder`'s output on randomised jobs.
 ///
 /// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `firstFrameOnly`?, `format`?, `id`,
-/// `lastError`? (`code`, `message`), `metadata`?, `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `requires`?, `source`,
+/// `keep`?, `lastError`? (`code`, `message`), `metadata`?, `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `requires`?, `source`,
 /// `version`, `webhook`?. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
 package enum JobJSONWriter {
@@ -28,6 +28,7 @@ package enum JobJSONWriter {
         }
         if let format = job.format { field(#","format":"#, format, into: &out) }
         field(#","id":"#, job.id.rawValue, into: &out)
+        if let keep = job.keep { stringList(#","keep":["#, keep, into: &out) }
         if let error = job.lastError {
             field(#","lastError":{"code":"#, error.code, into: &out)
             field(#","message":"#, error.message, into: &out)
@@ -42,19 +43,22 @@ package enum JobJSONWriter {
             append(#","quality":"#, to: &out)
             integer(quality, into: &out)
         }
-        if let requires = job.requires {
-            append(#","requires":["#, to: &out)
-            for (index, name) in requires.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                string(name, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        }
+        if let requires = job.requires { stringList(#","requires":["#, requires, into: &out) }
         field(#","source":"#, job.source, into: &out)
         append(#","version":"#, to: &out)
         integer(Job.currentVersion, into: &out)
         if let webhook = job.webhook { field(#","webhook":"#, webhook, into: &out) }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `key` (which ends with the opening bracket) and `values` as JSON strings, then `]`.
+    private static func stringList(_ key: StaticString, _ values: [String], into out: inout [UInt8]) {
+        append(key, to: &out)
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            string(value, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// `key` (the separator, the quoted name and the colon, as written) and `value` as a JSON string.

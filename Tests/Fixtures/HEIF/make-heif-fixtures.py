@@ -210,9 +210,11 @@ class Item:
     """One item of the file being assembled: its type, its properties (whole boxes, each with
     its essential flag), its bytes, and whether they go in `idat` or `mdat`."""
 
-    def __init__(self, item_id, kind, data, properties=(), hidden=False, in_idat=False):
+    def __init__(self, item_id, kind, data, properties=(), hidden=False, in_idat=False, claimed_length=None):
         self.id, self.kind, self.data = item_id, kind, data
         self.properties, self.hidden, self.in_idat = list(properties), hidden, in_idat
+        # What `iloc` says the item's length is, when it lies (the hostile files).
+        self.claimed_length = len(data) if claimed_length is None else claimed_length
 
 
 def assemble(brand, items, references, primary):
@@ -248,7 +250,7 @@ def assemble(brand, items, references, primary):
                 offset, idat_pos = idat_pos, idat_pos + len(item.data)
             else:
                 offset, mdat_pos = mdat_pos, mdat_pos + len(item.data)
-            entries += struct.pack(">HHHHII", item.id, 1 if item.in_idat else 0, 0, 1, offset, len(item.data))
+            entries += struct.pack(">HHHHII", item.id, 1 if item.in_idat else 0, 0, 1, offset, item.claimed_length)
         return full_box("iloc", 1, 0, bytes([0x44, 0x00]) + struct.pack(">H", len(items)) + entries)
 
     def meta(mdat_start):
@@ -320,11 +322,13 @@ def encode_tile(work, px, width, height, channels=3, name="tile"):
     return heic
 
 
-def grid_heic(work, rows, columns, width, height, extra=(), exif=None, icc=None, declared=None, tile_items=None):
+def grid_heic(work, rows, columns, width, height, extra=(), exif=None, icc=None, declared=None, tile_items=None,
+              exif_claim=None):
     """A grid HEIC of rows x columns TILE-sized tiles cut from `pattern`, cropped to
     width x height. `extra` are transform properties of the grid (essential); `exif` an
     orientation written as an Exif item; `declared` (rows, columns, width, height) overrides
-    the grid descriptor and `tile_items` the number of tiles stored (for the hostile files)."""
+    the grid descriptor, `tile_items` the number of tiles stored and `exif_claim` the Exif item's
+    length in `iloc` (for the hostile files)."""
     full_w, full_h = columns * TILE, rows * TILE
     picture = pattern(full_w, full_h)
     tiles = []
@@ -343,7 +347,7 @@ def grid_heic(work, rows, columns, width, height, extra=(), exif=None, icc=None,
     grid = Item(1, "grid", grid_descriptor(d_rows, d_columns, d_width, d_height), grid_props, in_idat=True)
     items, references = [grid] + tiles, [("dimg", 1, [t.id for t in tiles])]
     if exif is not None:
-        exif_item = Item(len(items) + 1, "Exif", struct.pack(">I", 0) + exif_orientation(exif))
+        exif_item = Item(len(items) + 1, "Exif", struct.pack(">I", 0) + exif_orientation(exif), claimed_length=exif_claim)
         items.append(exif_item)
         references.append(("cdsc", exif_item.id, [1]))
     return assemble("heic", items, references, primary=1), crop(picture, full_w, 3, 0, 0, width, height)
@@ -374,6 +378,11 @@ def make_heic(out, work):
     data, _ = grid_heic(work, 2, 2, 128, 128, declared=(256, 256, 256 * TILE, 256 * TILE))
     made["hostile-tile-bomb.heic"] = (data, None)
     made["hostile-ispe-65535.heic"] = (absurd_ispe_heic(work), None)
+    # The Exif item's iloc extent claims 4 GiB - 1 in a 3 KB file: a reader must check the
+    # length against the file (and its metadata limit) before allocating. libheif decodes the
+    # picture (it reads Exif only when asked), so the check is only that it does not hang or crash.
+    data, px = grid_heic(work, 2, 2, 128, 128, exif=6, exif_claim=0xFFFFFFFF)
+    made["hostile-exif-length.heic"] = (data, "any")
     return made
 
 
@@ -443,6 +452,10 @@ def check(path, expected, work):
                              stdout=subprocess.PIPE, text=True).stdout.split("\n")
     assert any(line.startswith("FileType") for line in listing), f"{name}: exiftool does not read it"
     tool, decoded = decode(path, work)
+    if expected == "any":
+        outcome = f"{tool}: {decoded[0]}x{decoded[1]}" if decoded else "refused by heif-convert and avifdec"
+        print(f"  {name:28} {os.path.getsize(path):6} B  hostile metadata; {outcome}")
+        return
     if expected is None:
         assert decoded is None, f"{name}: hostile, but {tool} decoded it"
         print(f"  {name:28} {os.path.getsize(path):6} B  refused by heif-convert and avifdec")

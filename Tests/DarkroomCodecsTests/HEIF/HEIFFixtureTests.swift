@@ -12,7 +12,7 @@ enum HEIFFixtures {
 
     static let heic = [
         "grid-2x2.heic", "grid-3x2-cropped.heic", "grid-irot1-exif6.heic", "grid-imir0.heic", "grid-2x2-icc.heic", "alpha.heic",
-        "hostile-tile-bomb.heic", "hostile-ispe-65535.heic",
+        "hostile-tile-bomb.heic", "hostile-ispe-65535.heic", "hostile-exif-length.heic",
     ]
     static let avif = [
         "avif-irot1-exif6.avif", "avif-imir0.avif", "avif-imir1.avif", "avif-10bit.avif", "avif-12bit.avif", "avif-alpha.avif",

@@ -10,8 +10,10 @@ extension ImageProcessors {
     /// relative position lies on the image's point at the same relative position, so `(0, 0)` keeps
     /// the top-left corner, `(1, 1)` the bottom-right and `(0.5, 0.5)` (`center`) the middle. The
     /// origin is rounded to whole pixels. Where the image is smaller than the rectangle on an axis,
-    /// that axis keeps the image's size. Pixels are copied, not resampled.
+    /// that axis keeps the image's size, and so does a side left out (`crop(400x)` cuts only the
+    /// width, `crop(x300)` only the height). Pixels are copied, not resampled.
     public struct Crop: ImageProcessing, Hashable {
+        /// The rectangle; a free side is 0 (`PixelSize.isOneSided`) and keeps the image's size.
         public var size: PixelSize
         public var anchor: UnitPoint
 
@@ -21,17 +23,18 @@ extension ImageProcessors {
         }
 
         public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.crop) { args in
-            Crop(size: args.size("size"), anchor: args.anchor("anchor"))
+            Crop(size: args.box("size"), anchor: args.anchor("anchor"))
         }
 
         public var invocation: ProcessorInvocation {
             ProcessorInvocation(
                 name: "crop", version: Self.descriptor.version,
-                arguments: [("size", .size(size)), ("anchor", .point(anchor))], positionalCount: 1)
+                arguments: [("size", .box(size)), ("anchor", .point(anchor))], positionalCount: 1)
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {
-            let kept = PixelSize(width: min(size.width, bitmap.width), height: min(size.height, bitmap.height))
+            let box = size.bounded
+            let kept = PixelSize(width: min(box.width, bitmap.width), height: min(box.height, bitmap.height))
             return try bitmap.cropped(to: PixelRect(origin: anchor.origin(of: kept, in: bitmap.size), size: kept))
         }
     }

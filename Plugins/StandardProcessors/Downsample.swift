@@ -12,8 +12,13 @@ extension ImageProcessors {
     /// pixels are reduced to exactly the target with Lanczos-3 on premultiplied alpha (see
     /// `Bitmap.resampled(to:)`), mapping the decoded pixels' exact extent (`logicalRegion`) onto
     /// it. Agrees with `vipsthumbnail -s WxH`.
+    ///
+    /// A width alone (`downsample(400x)`, `PixelSize.width(400)`) or a height alone
+    /// (`downsample(x300)`) constrains only that side: the image is made that wide (or high),
+    /// the other side following the aspect ratio, when it is larger. The free side counts as the
+    /// longest side an image may have (`PixelSize.bounded`), for the fit and the decode hint alike.
     public struct Downsample: ImageProcessing, Hashable {
-        /// The box the image must fit inside.
+        /// The box the image must fit inside; a free side is 0 (`PixelSize.isOneSided`).
         public var size: PixelSize
 
         public init(size: PixelSize) {
@@ -21,25 +26,26 @@ extension ImageProcessors {
         }
 
         public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.downsample) { args in
-            Downsample(size: args.size("size"))
+            Downsample(size: args.box("size"))
         }
 
         public var invocation: ProcessorInvocation {
             ProcessorInvocation(
                 name: "downsample", version: Self.descriptor.version,
-                arguments: [("size", .size(size))], positionalCount: 1)
+                arguments: [("size", .box(size))], positionalCount: 1)
         }
 
-        public var decodeHint: DecodeHint? { DecodeHint(box: size, mode: .fit) }
+        public var decodeHint: DecodeHint? { DecodeHint(box: size.bounded, mode: .fit) }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {
             let logical = bitmap.logicalSize
-            guard logical.width > size.width || logical.height > size.height else {
+            let box = size.bounded
+            guard logical.width > box.width || logical.height > box.height else {
                 var unchanged = bitmap
                 unchanged.sizeBeforeShrinkOnLoad = nil
                 return unchanged
             }
-            return try bitmap.resampled(to: logical.fitting(in: size), from: bitmap.logicalRegion)
+            return try bitmap.resampled(to: logical.fitting(in: box), from: bitmap.logicalRegion)
         }
     }
 }

@@ -12,6 +12,12 @@ extension ImageProcessors {
     ///   always exactly WxH. Only the kept region is resampled.
     /// - `stretch`: exactly WxH, each axis scaled independently.
     ///
+    /// A width alone (`resize(400x)`, `PixelSize.width(400)`) or a height alone (`resize(x300)`):
+    /// with `fit`, the image is scaled to that width (or height), the other side following the
+    /// aspect ratio (never beyond 65535); with `stretch`, only that side changes and the other
+    /// keeps the image's. `fill` needs both sides: the chain syntax refuses it with a free side,
+    /// and the Swift API treats it as `fit`.
+    ///
     /// Sizes are computed from `Bitmap.logicalSize` (the size before shrink-on-load), sides rounded
     /// to the nearest pixel. Lanczos-3 on premultiplied alpha, as `downsample`. The decoder is
     /// always given a hint for the mode: it shrinks on load only when the image is larger than
@@ -22,6 +28,7 @@ extension ImageProcessors {
             case fit, fill, stretch
         }
 
+        /// The box; a free side is 0 (`PixelSize.isOneSided`).
         public var size: PixelSize
         public var mode: Mode
         /// Which part survives a `fill` crop; ignored by the other modes but part of the identity.
@@ -35,31 +42,36 @@ extension ImageProcessors {
 
         public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.resize) { args in
             // The binder has checked the word against the declared choices.
-            Resize(size: args.size("size"), mode: Mode(rawValue: args.word("mode")) ?? .fit, anchor: args.anchor("anchor"))
+            Resize(size: args.box("size"), mode: Mode(rawValue: args.word("mode")) ?? .fit, anchor: args.anchor("anchor"))
         }
 
         public var invocation: ProcessorInvocation {
             ProcessorInvocation(
                 name: "resize", version: Self.descriptor.version,
-                arguments: [("size", .size(size)), ("mode", .word(mode.rawValue)), ("anchor", .point(anchor))],
+                arguments: [("size", .box(size)), ("mode", .word(mode.rawValue)), ("anchor", .point(anchor))],
                 positionalCount: 1)
         }
 
+        /// `mode`, except that a one-sided box fills as it fits.
+        private var effectiveMode: Mode { mode == .fill && size.isOneSided ? .fit : mode }
+
+        /// A free side counts as 65535 (`PixelSize.bounded`): for `fit` it constrains nothing, for
+        /// `stretch` it keeps the decoder from shrinking that side.
         public var decodeHint: DecodeHint? {
-            switch mode {
-            case .fit: return DecodeHint(box: size, mode: .fit)
+            switch effectiveMode {
+            case .fit: return DecodeHint(box: size.bounded, mode: .fit)
             case .fill: return DecodeHint(box: size, mode: .fill)
-            case .stretch: return DecodeHint(box: size, mode: .stretch)
+            case .stretch: return DecodeHint(box: size.bounded, mode: .stretch)
             }
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {
             let logical = bitmap.logicalSize
-            switch mode {
+            switch effectiveMode {
             case .fit:
-                return try bitmap.resampled(to: logical.fitting(in: size), from: bitmap.logicalRegion)
+                return try bitmap.resampled(to: logical.fitting(in: size.bounded), from: bitmap.logicalRegion)
             case .stretch:
-                return try bitmap.resampled(to: size, from: bitmap.logicalRegion)
+                return try bitmap.resampled(to: size.completed(from: logical), from: bitmap.logicalRegion)
             case .fill:
                 // Crop in the covering size's pixel grid (as resizing then cropping would), then
                 // map that rectangle back onto the decoded pixels and resample only it.

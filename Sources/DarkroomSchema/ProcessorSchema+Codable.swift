@@ -9,7 +9,7 @@
 /// | `schema` | int | this record's format, `1` |
 /// | `name`, `version`, `summary` | string, int, string | the processor (an empty summary is omitted) |
 /// | `module` | object? | `{"name","version"}` of an external plugin module |
-/// | `parameters` | array | in positional order: `name`, `kind` (`number`, `positive`, `integer`, `size`, `color`, `choice`, `choiceSet`, `anchor`), `min`/`max` (number bounds, absent = unbounded; both present for `integer`; `max` alone for `positive`), `choices` (for `choice` and `choiceSet`), `default` (canonical chain text; absent = required), `summary` |
+/// | `parameters` | array | in positional order: `name`, `kind` (`number`, `positive`, `integer`, `size`, `color`, `choice`, `choiceSet`, `anchor`), `min`/`max` (number bounds, absent = unbounded; both present for `integer`; `max` alone for `positive`), `choices` (for `choice` and `choiceSet`), `oneSided` (`true` on a `size` that also takes a width or a height alone, `400x`, `x300`), `default` (canonical chain text; absent = required), `summary` |
 ///
 /// Decoding throws for a newer `schema`, an unknown `kind` or a missing key; unknown keys are
 /// ignored, so later formats may add keys without a version bump.
@@ -48,7 +48,7 @@ extension ProcessorSchema: Codable {
 
 extension ProcessorSchema.Parameter: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, kind, min, max, choices
+        case name, kind, min, max, choices, oneSided
         case defaultText = "default"
         case summary
     }
@@ -62,7 +62,7 @@ extension ProcessorSchema.Parameter: Codable {
                 min: try container.decodeIfPresent(Double.self, forKey: .min), max: try container.decodeIfPresent(Double.self, forKey: .max))
         case "positive": kind = .positive(max: try container.decodeIfPresent(Double.self, forKey: .max))
         case "integer": kind = .integer(min: try container.decode(Int.self, forKey: .min), max: try container.decode(Int.self, forKey: .max))
-        case "size": kind = .size
+        case "size": kind = try container.decodeIfPresent(Bool.self, forKey: .oneSided) == true ? .box : .size
         case "color": kind = .color
         case "choice": kind = .choice(try container.decode([String].self, forKey: .choices))
         case "choiceSet": kind = .choiceSet(try container.decode([String].self, forKey: .choices))
@@ -92,6 +92,9 @@ extension ProcessorSchema.Parameter: Codable {
             try container.encode(min, forKey: .min)
             try container.encode(max, forKey: .max)
         case .size: try container.encode("size", forKey: .kind)
+        case .box:
+            try container.encode("size", forKey: .kind)
+            try container.encode(true, forKey: .oneSided)
         case .color: try container.encode("color", forKey: .kind)
         case .choice(let words):
             try container.encode("choice", forKey: .kind)

@@ -65,6 +65,10 @@ public struct ProcessorSchema: Sendable, Hashable {
         case integer(min: Int, max: Int)
         /// `WxH`.
         case size
+        /// `WxH`, or a width `Wx` or a height `xH` alone (the standard geometry processors'
+        /// boxes). Written as a `size` with `"oneSided": true`, so a reader older than one-sided
+        /// boxes takes it for a size and refuses a free side rather than skipping the schema.
+        case box
         /// `#RRGGBB[AA]`.
         case color
         /// One of the listed words.

@@ -83,7 +83,7 @@ struct SchemaCorpus {
         case .number(let range): return ArgumentValue.format((range.lowerBound + range.upperBound) / 2 + 0.25)
         case .positive(let max): return ArgumentValue.format(min(max, 2.5))
         case .integer(let range): return String(range.lowerBound)
-        case .size: return "40x30"
+        case .size, .box: return "40x30"
         case .color: return "#11223344"
         case .choice(let words): return words.last ?? "x"
         case .choiceSet(let words): return words.reversed().joined(separator: "+")
@@ -97,6 +97,7 @@ struct SchemaCorpus {
         case .choiceSet(let words): return words.first
         case .anchor: return "bottomLeft"
         case .color: return "#ABCDEF"
+        case .box: return "x30"
         default: return nil
         }
     }
@@ -107,6 +108,7 @@ struct SchemaCorpus {
         case .positive(let max): return ["-3", "0", ArgumentValue.format(max * 2), "#FF0000"]
         case .integer(let range): return ["1.5", String(range.upperBound + 1)]
         case .size: return ["0x10", "10x70000", "12"]
+        case .box: return ["0x10", "10x70000", "12", "0x", "x0", "70000x", "x"]
         case .color: return ["red", "1x1"]
         case .choice(let words): return [String(words[0].dropLast()), "zzzzzz", "1"]
         case .choiceSet(let words): return [String(words[0].dropLast()), "\(words[0])+zzzzzz", "all+\(words[0])"]

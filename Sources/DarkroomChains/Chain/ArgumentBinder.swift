@@ -71,11 +71,18 @@ struct ArgumentBinder {
                 throw wrong("must be in \(range.lowerBound)…\(range.upperBound) (got \(ArgumentValue.format(v)))")
             }
             return value
-        case (.size, .size(let size)):
+        case (.size, .size(let size)), (.box, .size(let size)):
             guard size.width >= 1, size.height >= 1, size.width <= PixelSize.maximumDimension, size.height <= PixelSize.maximumDimension else {
                 throw wrong("must have sides in 1…\(PixelSize.maximumDimension) (got \(size))")
             }
             return value
+        case (.size, .oneSidedBox(let box)):
+            throw wrong("must be a size WxH with both sides (got \(box.boxText))")
+        case (.box, .oneSidedBox(let box)):
+            return try oneSided(box, written: box.boxText, wrong: wrong)
+        case (.box, .word(let word)):
+            guard let box = PixelSize(heightOnlyWord: word) else { throw wrong() }
+            return try oneSided(box, written: word.lowercased(), wrong: wrong)
         case (.color, .color):
             return value
         case (.choice(let options), .word(let word)):
@@ -106,6 +113,16 @@ struct ArgumentBinder {
         default:
             throw wrong()
         }
+    }
+
+    /// A width-only or height-only box whose given side is in 1…65535; `written` is how the
+    /// message shows it (`0x` and `x0` are both 0×0).
+    private func oneSided(_ box: PixelSize, written: String, wrong: (String?) -> ChainError) throws(ChainError) -> ArgumentValue {
+        let side = max(box.width, box.height)
+        guard box.isOneSided, side <= PixelSize.maximumDimension else {
+            throw wrong("must have sides in 1…\(PixelSize.maximumDimension) (got \(written))")
+        }
+        return .oneSidedBox(box)
     }
 
     private func normaliseSet(_ words: [String], options: [String], parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {

@@ -4,6 +4,10 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     case number(Double)
     /// `400x300`
     case size(PixelSize)
+    /// `400x` (a width alone) or `x300` (a height alone): the free side is 0. Only a `box`
+    /// parameter takes one (`ParameterSpec.Kind.box`). The parser makes it of `400x`; `x300` it
+    /// reads as a word, which a `box` parameter turns into this.
+    case oneSidedBox(PixelSize)
     /// `#RRGGBB` or `#RRGGBBAA`
     case color(RGBAColor)
     /// A bare word: `fit`, `center`, `horizontal`
@@ -18,6 +22,7 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .number(let value): return Self.format(value)
         case .size(let size): return size.description
+        case .oneSidedBox(let box): return box.boxText
         case .color(let color): return color.description
         case .word(let word): return word
         case .words(let words): return words.joined(separator: "+")
@@ -32,11 +37,18 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .number: return "a number"
         case .size: return "a size"
+        case .oneSidedBox: return "a one-sided box"
         case .color: return "a colour"
         case .word(let word): return "'\(word)'"
         case .words: return "a list"
         case .point: return "a point"
         }
+    }
+
+    /// A box as a value: `.size` when both sides are given, so a two-sided box keeps the
+    /// spelling (and the cache keys) it had before one-sided boxes existed; `.oneSidedBox` otherwise.
+    public static func box(_ box: PixelSize) -> ArgumentValue {
+        box.isOneSided ? .oneSidedBox(box) : .size(box)
     }
 
     /// Whole numbers print without a fraction (`20`, not `20.0`); others with the shortest

@@ -6,11 +6,13 @@
 ///     call      = name [ "(" [ argument { "," argument } ] ")" ]
 ///     argument  = [ name ":" ] value
 ///     value     = number | size | colour | word { "+" word } | "(" number "," number ")"
-///     size      = digits ("x" | "X") digits              e.g. 400x300
+///     size      = digits ("x" | "X") [ digits ]          e.g. 400x300, 400x (a width alone)
 ///     colour    = "#" 6 or 8 hex digits                   e.g. #FF000080
 ///     number    = [ "-" | "+" ] digits [ "." digits ]     e.g. -0.5
 ///
-/// Positional arguments come before named ones. Columns in errors are 1-based.
+/// A height alone (`x300`) reads as a word, as a plugin's choice may be spelled so; a parameter
+/// of kind `box` reads it as a height (`ArgumentBinder`). Positional arguments come before named
+/// ones. Columns in errors are 1-based.
 public enum ChainParser {
     public static func parse(_ text: String) throws(ChainError) -> ParsedChain {
         var scanner = Scanner(Array(text.unicodeScalars))
@@ -128,13 +130,17 @@ public enum ChainParser {
             s.advance()
             let heightColumn = s.column
             let digits = s.take { ("0"..."9").contains($0) }
-            guard !digits.isEmpty, number == number.rounded(), number >= 0,
-                let width = Int(exactly: number), let height = Int(digits)
+            // After a width alone, a letter or a '.' means a mistyped size, not the next token.
+            let widthAlone = digits.isEmpty && !(s.peek.map { $0.properties.isAlphabetic || $0 == "." } ?? false)
+            guard number == number.rounded(), number >= 0, let width = Int(exactly: number),
+                widthAlone || Int(digits) != nil
             else {
                 throw ChainError(
                     code: .syntax, column: digits.isEmpty ? heightColumn : column,
-                    message: "a size is two whole numbers WxH, e.g. 400x300")
+                    message: "a size is two whole numbers WxH, e.g. 400x300, or a width alone, e.g. 400x")
             }
+            // `400x`: a width alone, which only a `box` parameter takes.
+            guard let height = Int(digits) else { return .oneSidedBox(.width(width)) }
             return .size(PixelSize(width: width, height: height))
         }
         return .number(number)

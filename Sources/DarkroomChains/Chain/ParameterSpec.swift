@@ -10,6 +10,10 @@ public struct ParameterSpec: Sendable {
         case integer(ClosedRange<Int>)
         /// `WxH`; each side 1…65535.
         case size
+        /// A box: `WxH`, or a width alone `Wx` or a height alone `xH`; each given side 1…65535.
+        /// For the standard geometry processors only: a plugin declares `size` (the C ABI's
+        /// `DARKROOM_KIND_SIZE`), and so never receives a free side.
+        case box
         /// `#RRGGBB[AA]`.
         case color
         /// One of the listed words.
@@ -43,6 +47,7 @@ public struct ParameterSpec: Sendable {
         case .positive(let max): return "a number > 0 and ≤ \(ArgumentValue.format(max))"
         case .integer(let range): return "a whole number in \(range.lowerBound)…\(range.upperBound)"
         case .size: return "a size WxH"
+        case .box: return "a size WxH, a width Wx or a height xH"
         case .color: return "a colour #RRGGBB or #RRGGBBAA"
         case .choice(let words): return "one of " + words.joined(separator: ", ")
         case .choiceSet(let words): return "one or more of " + words.joined(separator: ", ") + " joined with +, or all"

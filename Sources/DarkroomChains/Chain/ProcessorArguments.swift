@@ -32,6 +32,14 @@ public struct ProcessorArguments: Sendable {
         return v
     }
 
+    /// A `box` parameter's value: both sides, or one with the free side 0 (`PixelSize.isOneSided`).
+    public func box(_ name: String) -> PixelSize {
+        switch value(name) {
+        case .size(let v), .oneSidedBox(let v): return v
+        default: preconditionFailure("\(processor).\(name) is not a box")
+        }
+    }
+
     public func color(_ name: String) -> RGBAColor {
         guard case .color(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a colour") }
         return v
@@ -53,9 +61,9 @@ public struct ProcessorArguments: Sendable {
     }
 
     /// An error for argument `name`: `blur: radius must be > 0 (got -3) at column 31`.
-    public func invalid(_ name: String, _ message: String) -> ChainError {
+    public func invalid(_ name: String, _ message: String, suggestion: String? = nil) -> ChainError {
         ChainError(
             code: .invalidArgument, processor: processor, argument: name,
-            column: values[name]?.column ?? column, message: "\(name) \(message)")
+            column: values[name]?.column ?? column, message: "\(name) \(message)", suggestion: suggestion)
     }
 }

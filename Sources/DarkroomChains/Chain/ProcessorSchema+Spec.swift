@@ -25,6 +25,7 @@ extension ProcessorSchema.Kind {
         case .positive(let max): self = .positive(max: bound(max))
         case .integer(let range): self = .integer(min: range.lowerBound, max: range.upperBound)
         case .size: self = .size
+        case .box: self = .box
         case .color: self = .color
         case .choice(let words): self = .choice(words)
         case .choiceSet(let words): self = .choiceSet(words)
@@ -73,19 +74,23 @@ extension ParameterSpec {
                 } catch {
                     throw problem("the default of \(parameter.name), '\(text)', is not a value: \(error.message)")
                 }
+                if case .size = kind, case .oneSidedBox = spec.defaultValue {
+                    throw problem("the default of \(parameter.name), '\(text)', is not a size WxH with both sides")
+                }
             }
             parameters.append(spec)
         }
         return parameters
     }
 
-    /// The value a default's canonical text stands for under `kind`. Printing loses two
+    /// The value a default's canonical text stands for under `kind`. Printing loses three
     /// distinctions the parser cannot restore on its own: a named anchor prints as its name, and
-    /// a set of one word as the word.
+    /// a set of one word as the word; a height alone (`x300`) reads as a word.
     static func defaultValue(_ parsed: ArgumentValue, for kind: ParameterSpec.Kind) -> ArgumentValue {
         switch (kind, parsed) {
         case (.anchor, .word(let word)): return UnitPoint.named.first { $0.name == word }.map { .point($0.point) } ?? parsed
         case (.choiceSet, .word(let word)): return .words([word])
+        case (.box, .word(let word)): return PixelSize(heightOnlyWord: word).map(ArgumentValue.oneSidedBox) ?? parsed
         default: return parsed
         }
     }
@@ -106,6 +111,7 @@ extension ProcessorSchema.Kind {
             guard min <= max else { return nil }
             return .integer(min...max)
         case .size: return .size
+        case .box: return .box
         case .color: return .color
         case .choice(let words): return .choice(words)
         case .choiceSet(let words): return .choiceSet(words)

@@ -1,28 +1,44 @@
 extension StandardProcessorSpecs {
-    /// `downsample(WxH)`: fit inside a box, never enlarge.
+    /// `downsample(WxH)`, `downsample(400x)`, `downsample(x300)`: fit inside a box, never enlarge.
     public static let downsample = ProcessorSpec(
         name: "downsample", version: 1,
         summary: "fit inside a WxH box keeping the aspect ratio, shrinking on load; never enlarges",
-        parameters: [ParameterSpec("size", .size, summary: "the box the image must fit inside, WxH")])
+        parameters: [
+            ParameterSpec("size", .box, summary: "the box the image must fit inside, WxH, or a width Wx or a height xH alone")
+        ])
 
-    /// `resize(WxH, mode: fit, anchor: center)`.
+    /// `resize(WxH, mode: fit, anchor: center)`; a width or height alone with `fit` or `stretch`.
     public static let resize = ProcessorSpec(
         name: "resize", version: 1,
         summary: "scale to a WxH box: fit inside, fill and crop, or stretch; may enlarge",
         parameters: [
-            ParameterSpec("size", .size, summary: "the target box, WxH"),
+            ParameterSpec(
+                "size", .box,
+                summary: "the target box, WxH; a width Wx or a height xH alone with fit (the other side keeps the aspect ratio) "
+                    + "or stretch (the other side stays)"),
             ParameterSpec(
                 "mode", .choice(resizeModes), default: .word("fit"),
                 summary: "fit (inside the box), fill (cover, then crop to the box) or stretch (ignore the aspect ratio)"),
             ParameterSpec("anchor", .anchor, default: .point(.center), summary: "for fill: which part is kept, " + anchorSummary),
-        ])
+        ],
+        check: { arguments throws(ChainError) in
+            // fill crops the covering size to the box: with a free side there is nothing to crop to.
+            let size = arguments.box("size")
+            guard size.isOneSided, arguments.word("mode") == "fill" else { return }
+            let side = size.width == 0 ? "that height" : "that width"
+            throw arguments.invalid(
+                "mode", "fill needs both sides of the box (got \(size.boxText)); fit scales to \(side) keeping the aspect ratio",
+                suggestion: "fit")
+        })
 
     /// `crop(WxH, anchor: center)`.
     public static let crop = ProcessorSpec(
         name: "crop", version: 1,
         summary: "cut out a WxH rectangle placed by an anchor; no resampling",
         parameters: [
-            ParameterSpec("size", .size, summary: "the rectangle, WxH; an axis larger than the image keeps the image's size"),
+            ParameterSpec(
+                "size", .box,
+                summary: "the rectangle, WxH; an axis larger than the image, or left out (Wx, xH), keeps the image's size"),
             ParameterSpec("anchor", .anchor, default: .point(.center), summary: "which part is kept: " + anchorSummary),
         ])
 

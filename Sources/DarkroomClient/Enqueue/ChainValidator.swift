@@ -50,12 +50,23 @@ public struct ChainValidator {
     }
 
     /// `processor:<name>` for each processor of a canonical chain outside
-    /// `Capabilities.baselineProcessors`, sorted (empty when it uses only those): what a worker
-    /// must offer to run it.
+    /// `Capabilities.baselineProcessors`, and `box-size` when an argument is a width-only or
+    /// height-only box (`downsample(400x)`), sorted (empty when it needs none of these): what a
+    /// worker must offer to run it.
     public mutating func processorRequirements(ofCanonical text: String) throws -> [String] {
         if let known = required[text] { return known }
-        let names = try ChainParser.parse(text).calls.map(\.name).filter { !Capabilities.baselineProcessors.contains($0) }
-        let result = Capabilities.canonical(names.map(Capabilities.processor)) ?? []
+        let calls = try ChainParser.parse(text).calls
+        let names = calls.map(\.name).filter { !Capabilities.baselineProcessors.contains($0) }
+        var features: [String] = []
+        for call in calls {
+            // Only a processor this build binds can take a one-sided box (a `box` parameter).
+            guard registry.spec(named: call.name) != nil else { continue }
+            let arguments = try registry.invocation(of: call).arguments
+            if arguments.contains(where: { if case .oneSidedBox = $0.value { true } else { false } }) {
+                features.append(Capabilities.boxSize)
+            }
+        }
+        let result = Capabilities.canonical(names.map(Capabilities.processor) + features) ?? []
         required[text] = result
         return result
     }

@@ -32,6 +32,11 @@ public enum Capabilities {
     /// metadata as asked, where an older one would strip them and report success.
     public static let keep = "keep"
 
+    /// The feature a job whose chain has a width-only or height-only box (`downsample(400x)`,
+    /// `resize(x300)`, `crop(400x)`) requires: a worker older than such boxes would refuse the
+    /// chain as a permanent failure instead of leaving the job for one that reads it.
+    public static let boxSize = "box-size"
+
     /// The capability of running the processor `name`.
     public static func processor(_ name: String) -> String { "processor:\(name)" }
 
@@ -84,7 +89,7 @@ public enum Capabilities {
     /// The features of the job record this build's workers honour (advertised in heartbeats as
     /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
     /// worker to honour it.
-    public static let honouredFeatures: Set<String> = [outputName, metadata, keep]
+    public static let honouredFeatures: Set<String> = [outputName, metadata, keep, boxSize]
 
     /// The features a job record with these fields uses that not every worker honours:
     /// `output-name` when it has an output-name template, `metadata` when it has metadata, `keep`

@@ -108,7 +108,7 @@ struct ChainParserTests {
             ("shape(1x1, 1) plain", .syntax, 15),
             ("shape(1x1, 1)|>", .syntax, 16),
             ("shape(radius: 1, 1x1)", .syntax, 18),
-            ("shape(1x, 1)", .syntax, 9),
+            ("shape(1xy, 1)", .syntax, 9),  // `1x` alone is a width-only box: OneSidedBoxTests
             ("shape(1x1, 1, background: #12345)", .syntax, 27),
             ("shape(1x1, 1, anchor: (0.5 0.5))", .syntax, 28),
         ])

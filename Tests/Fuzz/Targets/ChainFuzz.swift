@@ -3,7 +3,9 @@ import DarkroomCore
 import DarkroomStandardProcessors
 
 /// Chain text: parse and bind against the standard processors. A chain that binds prints a
-/// canonical text, which must bind again and print itself (a property, not only "no crash").
+/// canonical text, which must bind again and print itself (a property, not only "no crash"); a
+/// width-only or height-only box (`400x`, `x300`) may reach only `downsample`, `resize` and `crop`,
+/// with its given side in 1…65535 (what keeps a free side from any plugin).
 enum ChainFuzz {
     static let target = FuzzTarget(
         name: "chain",
@@ -18,6 +20,16 @@ enum ChainFuzz {
             return  // a typed ChainError is the expected end for bad text
         }
         let canonical = chain.canonicalText
+        for processor in chain.processors {
+            let invocation = processor.invocation
+            for argument in invocation.arguments {
+                guard case .oneSidedBox(let box) = argument.value else { continue }
+                let side = max(box.width, box.height)
+                if !["downsample", "resize", "crop"].contains(invocation.name) || !box.isOneSided || !(1...65_535).contains(side) {
+                    FuzzFailure.stop("chain", "\(text.debugDescription) gives \(invocation.name) the one-sided box \(box)")
+                }
+            }
+        }
         do throws(ChainError) {
             let again = try registry.chain(from: canonical).canonicalText
             if again != canonical {

@@ -45,7 +45,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     @OptionGroup
     var jobList: JobListOptions
 
-    @Option(help: "Output format: jpeg, png or webp (default: keep the source's).")
+    @Option(help: "Output format: jpeg, png, webp or avif (default: keep the source's).")
     var format: String?
 
     @Option(help: "Quality 1-100 for JPEG and lossy WebP (default: the worker's).")

@@ -24,6 +24,8 @@ public struct ImageRequest: Sendable {
             + ";lossless=\(e.lossless ? 1 : 0);background=\(e.background)"
             // Always present: results cached before animations were processed hold first frames.
             + ";frames=\(output.frames.rawValue)"
+            // Only AVIF keys name the encoder, speed and quantizer, so other formats' keys stay as they were.
+            + (output.format == .avif ? AVIFSettings(e).cacheKeyPart : "")
     }
 
     /// The result cache key for a source whose original is cached under `sourceKey`:

@@ -65,9 +65,12 @@ public struct WorkerInfo: Sendable, Hashable {
 }
 
 extension WorkerInfo {
-    /// Every capability it offers: its `capabilities` and `processor:<name>` for each processor.
-    /// A job is for this worker when its `requires` are all in here.
-    public var offers: Set<String> { Capabilities.offered(features: Set(capabilities), processors: processors.keys) }
+    /// Every capability it offers: its `capabilities`, `processor:<name>` for each processor and
+    /// `format:<name>` for each output format. A job is for this worker when its `requires` are
+    /// all in here.
+    public var offers: Set<String> {
+        Capabilities.offered(features: Set(capabilities), processors: processors.keys, formats: formats)
+    }
 }
 
 /// The heartbeat record's JSON: the keys above; `schemas` is a list of `ProcessorSchema` records,

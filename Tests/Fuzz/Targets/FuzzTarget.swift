@@ -22,6 +22,7 @@ public struct FuzzTarget: Sendable {
         ImageDecodingFuzz.target, AnimationFuzz.target, ChainFuzz.target, JobRecordFuzz.target, DataURIFuzz.target,
         TextParsersFuzz.target, AddressPolicyFuzz.target, AllowListFuzz.target, JobListFuzz.target,
         CacheEntryNameFuzz.target, RedisReplyFuzz.target, PluginDescriptorFuzz.target,
+        AVIFHeaderFuzz.target,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -11,8 +11,8 @@ public struct AVIFSettings: Sendable, Hashable {
     /// The colour and alpha quantizer, 0 … 63.
     public var quantizer: Int
 
-    /// Speed 8: against 6 it costs a third to a half of the CPU for the same bytes and 0.3–0.6 dB
-    /// less PSNR; 10 saves more time but writes up to 35 % more bytes (docs/formats-and-color.md).
+    /// Speed 8: against 6 it takes a third to a half of the time for the same bytes and 0.3–0.7 dB
+    /// less PSNR; 10 saves more time but wrote 37 % more bytes (docs/formats-and-color.md#avif).
     public static let defaultSpeed = 8
 
     public init(_ options: EncodeOptions) {

@@ -22,7 +22,7 @@ public struct WorkerInfo: Sendable, Hashable {
     /// Plugin module name → version, for every module it runs with, built in or loaded (empty
     /// from workers that predate plugin modules).
     public var modules: [String: String]
-    /// The output formats it can write (`jpeg`, `png`, `webp`, and any a plugin module adds);
+    /// The output formats it can write (`jpeg`, `png`, `webp`, `avif`, and any a plugin module adds);
     /// empty from workers that predate plugin modules.
     public var formats: [String]
     /// The features of the job record it honours (`Capabilities`), sorted; empty from workers

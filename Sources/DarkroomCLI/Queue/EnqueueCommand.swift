@@ -48,7 +48,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: "Output format: jpeg, png, webp or avif (default: keep the source's).")
     var format: String?
 
-    @Option(help: "Quality 1-100 for JPEG and lossy WebP (default: the worker's).")
+    @Option(help: "Quality 1-100 for JPEG, lossy WebP and AVIF (default: the worker's).")
     var quality: Int?
 
     @Flag(

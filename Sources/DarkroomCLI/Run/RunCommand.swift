@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Output format: jpeg, png, webp or avif (default: keep the source's).")
     var format: String?
 
-    @Option(help: "Quality 1-100 for JPEG and lossy WebP (default 80).")
+    @Option(help: "Quality 1-100 for JPEG, lossy WebP and AVIF (default 80).")
     var quality: Int?
 
     @Flag(

@@ -68,6 +68,10 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // AVIF read and written: libavif 0.11 (dav1d decodes, aom encodes).
+        .systemLibrary(
+            name: "CAvif", pkgConfig: "libavif",
+            providers: [.apt(["libavif-dev"])]),
         // Whole-buffer DEFLATE for PNG output: several times zlib's speed at the same size.
         .systemLibrary(
             name: "CDeflate", pkgConfig: "libdeflate",
@@ -98,7 +102,10 @@ let package = Package(
         .target(name: "DarkroomCore", dependencies: ["DarkroomChains", "DarkroomSystem", "DarkroomSchema"], swiftSettings: strictSettings),
         .target(
             name: "DarkroomCodecs",
-            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2", "CDeflate"],
+            dependencies: [
+                "DarkroomChains", "DarkroomCore", "DarkroomSystem", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CLcms2", "CDeflate",
+                "CAvif",
+            ],
             swiftSettings: strictSettings),
         // Plugin modules: the catalog, the loader of shared libraries, the C ABI adapters; and
         // the built-in modules, registered through the same API as external ones.

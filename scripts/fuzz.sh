@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 build_path=.build-fuzz
 binary="$build_path/debug/darkroom-fuzz"
-targets="decode animation chain job datauri text address allowlist joblist cachename reply plugin"
+targets="decode animation chain job datauri text address allowlist joblist cachename reply plugin avif"
 fixtures=Tests/DarkroomCodecsTests/Fixtures
 
 build() {
@@ -46,6 +46,7 @@ flags_for() {
         cachename) echo "-max_len=80" ;;
         reply) echo "-max_len=2048 -dict=Tests/Fuzz/Dictionaries/resp.dict" ;;
         plugin) echo "-max_len=1024" ;;
+        avif) echo "-max_len=65536 -dict=Tests/Fuzz/Dictionaries/avif.dict" ;;
         *) echo "scripts/fuzz.sh: no target '$1' (targets: $targets)" >&2; exit 2 ;;
     esac
 }
@@ -54,6 +55,7 @@ seeds_for() {
     case "$1" in
         decode) echo "$fixtures/jpeg $fixtures/png $fixtures/webp $fixtures/gif" ;;
         animation) echo "$fixtures/gif $fixtures/webp" ;;
+        avif) echo "$fixtures/avif" ;;
         *) echo "" ;;
     esac
 }

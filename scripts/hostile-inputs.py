@@ -9,14 +9,16 @@ standard library only: empty file, 4 KB of seeded random bytes, HTML saved as .j
 corrupted JPEG, truncated PNG, bad PNG CRC, truncated WebP, a WebP whose RIFF size lies, a 900 MP
 all-zero PNG decompression bomb (~0.9 MB, streamed through zlib), absurd declared sizes (PNG
 100000x100000, JPEG SOF 65000x65000, GIF screen 65535x65535), zero widths (JPEG SOF, PNG), a GIF
-with 20,000 frames, a JPEG missing only its final EOI marker, a JPEG whose 64 KB Exif block
-points 400 tags at one 60 KB value (run with `--keep exif`: the block is dropped within bounds and
-the image succeeds), two positive controls (a PNG named .jpg, a valid JPEG), and three HEIC files: the committed 64x43 fixture, a grid claiming
-60,000 tiles and an `ispe` of 1,000,000x1,000,000. Without --plugins every HEIC case must end in
-`image.needs-module`; with --plugins DIR (a directory holding darkroom-heic.so, built by
-Plugins/HEIC/build.sh) the fixture must decode and the two bombs end in `image.too-large`, from the
-host's own box walk before the module parses them. The standard library has no JPEG or WebP encoder, so the small valid
-JPEG and WebP are made by Darkroom itself from a generated PNG, and then damaged.
+with 20,000 frames, an AVIF whose `ispe` declares 1000000x1000000, an AVIF sequence header declaring
+10,000 frames, a truncated AVIF, a JPEG missing only its final EOI marker, a JPEG whose 64 KB Exif
+block points 400 tags at one 60 KB value (run with `--keep exif`: the block is dropped within
+bounds and the image succeeds), two positive controls (a PNG named .jpg, a valid JPEG), and three
+HEIC files: the committed 64x43 fixture, a grid claiming 60,000 tiles and an `ispe` of
+1,000,000x1,000,000. Without --plugins every HEIC case must end in `image.needs-module`; with
+--plugins DIR (a directory holding darkroom-heic.so, built by Plugins/HEIC/build.sh) the fixture
+must decode and the two bombs end in `image.too-large`, from the host's own box walk before the
+module parses them. The standard library has no JPEG or WebP encoder, so the small valid JPEG, WebP
+and AVIF are made by Darkroom itself from a generated PNG, and then damaged.
 
 Each case runs `darkroom process INPUT -p CHAIN -o OUT.png --json` once (10 s timeout), then all
 inputs run together in one call (`--out DIR`, the parallel batch path). Measured with os.wait4:
@@ -274,6 +276,26 @@ def jpeg_with_huge_exif(jpeg: bytes, entries: int = 400, value_bytes: int = 60_0
     return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
 
 
+def iso_box(kind: bytes, payload: bytes) -> bytes:
+    return struct.pack(">I", 8 + len(payload)) + kind + payload
+
+
+def avif_with_ispe(avif: bytes, width: int, height: int) -> bytes:
+    """The AVIF with its first `ispe` (the primary item's) declaring width x height."""
+    at = avif.index(b"ispe")
+    return avif[:at + 8] + struct.pack(">II", width, height) + avif[at + 16:]
+
+
+def avif_sequence_header(avif: bytes, frames: int) -> bytes:
+    """The still AVIF made an `avis` sequence whose one track declares `frames` samples: a `moov`
+    with a constant-size `stsz` (20 bytes declare any count), no sample data behind it."""
+    tkhd = struct.pack(">I", 0) + bytes(76) + struct.pack(">II", 64 << 16, 64 << 16)
+    stsz = struct.pack(">IIII", 0, 100, frames, 0)[:12]
+    stbl = iso_box(b"stbl", iso_box(b"stsz", stsz))
+    trak = iso_box(b"trak", iso_box(b"tkhd", tkhd) + iso_box(b"mdia", iso_box(b"minf", stbl)))
+    return avif[:8] + b"avis" + avif[12:] + iso_box(b"moov", trak)
+
+
 def gif_header(width: int, height: int) -> bytes:
     # Global colour table flag, 2 entries (size field 0), 1-bit colour resolution.
     screen = struct.pack("<HHBBB", width, height, 0x80, 0, 0)
@@ -450,7 +472,7 @@ def make_fixtures(darkroom: str, tmp: str):
     # Valid sources: a generated PNG, and the JPEG / WebP Darkroom makes from it.
     gen_png = make_gradient_png()
     put("gen.png", gen_png)
-    for target in ("ok.jpg", "ok.webp"):
+    for target in ("ok.jpg", "ok.webp", "ok.avif"):
         made = run_darkroom(darkroom, [os.path.join(tmp, "gen.png")], ["-o", os.path.join(tmp, target)], None, False,
                             tmp)
         if made.exit != 0 or not os.path.exists(os.path.join(tmp, target)):
@@ -460,6 +482,8 @@ def make_fixtures(darkroom: str, tmp: str):
         jpeg = f.read()
     with open(os.path.join(tmp, "ok.webp"), "rb") as f:
         webp = f.read()
+    with open(os.path.join(tmp, "ok.avif"), "rb") as f:
+        avif = f.read()
     sof_marker, _ = jpeg_sof(jpeg)
     if sof_marker != 0xC0:
         raise RuntimeError(f"expected a baseline (SOF0) JPEG from darkroom, got marker FF{sof_marker:02X}")
@@ -510,6 +534,10 @@ def make_fixtures(darkroom: str, tmp: str):
     # the block is dropped; the image itself is fine, so the job succeeds.
     case("JPEG with a 64 KB Exif block of 400 tags on one 60 KB value, --keep exif", "huge-exif.jpg",
          jpeg_with_huge_exif(jpeg), "ok", extra=("--keep", "exif"))
+    case("AVIF ispe 1000000x1000000", "huge-ispe.avif", avif_with_ispe(avif, 1_000_000, 1_000_000), "image.too-large")
+    case("AVIF sequence header declaring 10,000 frames", "avif-frames.avif", avif_sequence_header(avif, 10_000),
+         "image.too-many-frames")
+    case("AVIF truncated at half", "truncated-avif.avif", avif[:len(avif) // 2], "image.truncated", lenient_too=True)
     case("control: valid PNG named .jpg", "png-named.jpg", gen_png, "ok")
     case("control: valid JPEG", "ok.jpg", None, "ok")
     stems = [os.path.splitext(c.filename)[0] for c in cases]

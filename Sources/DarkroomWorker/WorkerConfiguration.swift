@@ -110,8 +110,8 @@ public struct WorkerConfiguration: Sendable {
         Dictionary(processors.all.map { ($0.name, $0.version) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The capabilities it reserves and reclaims with: its features and its processors.
-    var offers: Set<String> { Capabilities.offered(features: features, processors: processors.all.map(\.name)) }
+    /// The capabilities it reserves and reclaims with: its features, processors and output formats.
+    var offers: Set<String> { Capabilities.offered(features: features, processors: processors.all.map(\.name), formats: formats) }
 
     /// Every processor's schema, by name, as heartbeats advertise them: what lets `enqueue`
     /// check a chain naming a processor its own build lacks.

@@ -146,7 +146,7 @@ struct PluginCommandTests {
 
         let unknown = try await WorkerCLITestKit.run(["process", "in.png", "--format", "tpx", "-o", "x", "--plugins", "plugins"], in: dir)
         #expect(unknown.status == 2)
-        #expect(unknown.error.contains("unknown --format 'tpx'; use jpeg, png, webp or tpix"))
+        #expect(unknown.error.contains("unknown --format 'tpx'; use jpeg, png, webp, avif or tpix"))
     }
 
     @Test("A plugin processor's bad argument is a usage error with the built-ins' message and column")

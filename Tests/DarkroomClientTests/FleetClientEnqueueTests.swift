@@ -174,7 +174,7 @@ struct FleetClientEnqueueTests {
         let refusal = await #expect(throws: EnqueueRefusal.self) {
             _ = try await client.prepare([JobRequest(source: "a.jpg")], defaults: defaults)
         }
-        #expect(refusal?.problems.first?.message == "unknown format 'tpx'; use jpeg, png, webp or tpix")
+        #expect(refusal?.problems.first?.message == "unknown format 'tpx'; use jpeg, png, webp, avif or tpix")
     }
 
     @Test(

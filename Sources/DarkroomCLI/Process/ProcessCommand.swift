@@ -22,7 +22,7 @@ struct ProcessCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Images to process: paths, http(s):// URLs or data: URIs (JPEG, PNG, WebP or GIF).")
+    @Argument(help: "Images to process: paths, http(s):// URLs or data: URIs (JPEG, PNG, WebP, GIF or AVIF).")
     var inputs: [String] = []
 
     @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\". Omit to only re-encode.")
@@ -40,10 +40,10 @@ struct ProcessCommand: AsyncParsableCommand {
             valueName: "template"))
     var name: String?
 
-    @Option(help: "Output format: jpeg, png or webp. Default: from -o's extension, else the source's (JPEG with transparency becomes PNG).")
+    @Option(help: "Output format: jpeg, png, webp or avif. Default: from -o's extension, else the source's (JPEG with transparency becomes PNG).")
     var format: String?
 
-    @Option(help: "Quality 1-100 for JPEG and lossy WebP.")
+    @Option(help: "Quality 1-100 for JPEG, lossy WebP and AVIF.")
     var quality: Int = 80
 
     @Flag(
@@ -54,8 +54,13 @@ struct ProcessCommand: AsyncParsableCommand {
     @Flag(help: "Write progressive JPEG.")
     var progressive = false
 
-    @Flag(help: "Write lossless WebP.")
+    @Flag(help: "Write lossless WebP or AVIF.")
     var lossless = false
+
+    @Option(
+        name: .customLong("avif-speed"),
+        help: "AVIF encoder speed, 0 (slowest, smallest) to 10 (fastest); default 8 (see docs/formats-and-color.md#avif).")
+    var avifSpeed: Int?
 
     @Option(name: [.customShort("j"), .long], help: "Images processed at once (default: the number of cores).")
     var concurrency: Int?
@@ -108,7 +113,7 @@ struct ProcessCommand: AsyncParsableCommand {
             plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
             output: OutputOptions(
                 format: plan.format,
-                encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
+                encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless, avifSpeed: avifSpeed),
                 frames: firstFrameOnly ? .first : .all, keep: keepSet),
             // Downloads wait on the network, so more images than cores may be in flight; each holds
             // its source (≤ --max-source-mb), so the number stays small to bound memory.

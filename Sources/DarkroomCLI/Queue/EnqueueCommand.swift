@@ -48,10 +48,10 @@ struct EnqueueCommand: AsyncParsableCommand {
     @OptionGroup
     var keep: KeepOptions
 
-    @Option(help: "Output format: jpeg, png or webp (default: keep the source's).")
+    @Option(help: "Output format: jpeg, png, webp or avif (default: keep the source's).")
     var format: String?
 
-    @Option(help: "Quality 1-100 for JPEG and lossy WebP (default: the worker's).")
+    @Option(help: "Quality 1-100 for JPEG, lossy WebP and AVIF (default: the worker's).")
     var quality: Int?
 
     @Flag(

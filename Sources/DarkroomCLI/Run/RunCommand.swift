@@ -46,10 +46,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: [.customShort("j"), .long], help: "Jobs run at once (default: the number of cores; 4x that with network sources).")
     var concurrency: Int?
 
-    @Option(help: "Output format: jpeg, png or webp (default: keep the source's).")
+    @Option(help: "Output format: jpeg, png, webp or avif (default: keep the source's).")
     var format: String?
 
-    @Option(help: "Quality 1-100 for JPEG and lossy WebP (default 80).")
+    @Option(help: "Quality 1-100 for JPEG, lossy WebP and AVIF (default 80).")
     var quality: Int?
 
     @Flag(
@@ -97,6 +97,8 @@ struct RunCommand: AsyncParsableCommand {
                 // outlive, so outputs are written like `darkroom process` writes them, without fsync.
                 outputs: VolumeSink(roots: [directory], durable: false), processors: catalog.processors, version: DarkroomBuild.version)
             workerConfiguration.modules = catalog.moduleVersions
+            // Offered as `format:<name>`: jobs for AVIF or a plugin's format require it.
+            workerConfiguration.formats = catalog.coders.encoders.map(\.format.rawValue)
         } catch let failure as UsageFailure {
             throw failure.exit()
         }

@@ -11,8 +11,8 @@ public struct OutputFormats: Sendable, Hashable {
     /// Other spellings of the built-in formats, as file extensions write them.
     public static let aliases: [String: String] = ["jpg": "jpeg", "jpe": "jpeg"]
 
-    /// JPEG, PNG and WebP: what the standard encoders write (GIF is read, never written).
-    public static let standard = OutputFormats(["jpeg", "png", "webp"])
+    /// JPEG, PNG, WebP and AVIF: what the standard encoders write (GIF is read, never written).
+    public static let standard = OutputFormats(["jpeg", "png", "webp", "avif"])
 
     /// Formats named `names` (lower-cased; a repeated name is kept once).
     public init(_ names: [String]) {

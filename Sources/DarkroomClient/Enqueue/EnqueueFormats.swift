@@ -24,7 +24,7 @@ public struct EnqueueFormats: Sendable {
         return offeredByWorkers.contains(name.lowercased()) ? name.lowercased() : nil
     }
 
-    /// The names to suggest in an error: `jpeg, png or webp`, and the workers' own.
+    /// The names to suggest in an error: `jpeg, png, webp or avif`, and the workers' own.
     var names: String {
         let extra = offeredByWorkers.subtracting(local.names).sorted()
         let all = local.names + extra

@@ -115,7 +115,8 @@ public enum EnqueuePlanner {
             id = JobID.make(now: now)
         }
         let requires = Capabilities.canonical(
-            try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name, metadata: request.metadata, keep: keep))
+            try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name, metadata: request.metadata, keep: keep)
+                + Capabilities.formatRequirements(format))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,

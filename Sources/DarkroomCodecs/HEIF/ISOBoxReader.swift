@@ -69,7 +69,7 @@ enum HEIFPrimaryItem {
     }
 
     /// `pitm`: version 0 has a 16-bit item id, version 1 a 32-bit one.
-    private static func primaryID(_ reader: ISOBoxReader, in range: Range<Int>) -> UInt32? {
+    static func primaryID(_ reader: ISOBoxReader, in range: Range<Int>) -> UInt32? {
         guard let pitm = reader.first("pitm", in: range), pitm.payload.count >= 6 else { return nil }
         let start = pitm.payload.lowerBound
         if reader.bytes[start] == 0 { return UInt32(reader.readUInt16(at: start + 4)) }

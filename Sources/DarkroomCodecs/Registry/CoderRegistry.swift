@@ -23,7 +23,7 @@ public struct CoderRegistry: Sendable {
         }
         if ImageFormat.sniff(image.bytes) == .heic { throw Self.needsHEICModule(image.sourceName) }
         let plugins = decoders.map(\.format).filter { !$0.isBuiltIn }.map { $0.rawValue.uppercased() }
-        let known = (["JPEG", "PNG", "WebP", "GIF"] + plugins)
+        let known = (["JPEG", "PNG", "WebP", "GIF", "AVIF"] + plugins)
         throw CodecError(.unknownFormat, source: image.sourceName, "is not a \(known.joinedWithOr) image (\(Self.describeStart(image.bytes)))")
     }
 
@@ -46,13 +46,13 @@ public struct CoderRegistry: Sendable {
     }
 
     /// The output format `name` asks for, when an encoder here writes it: a built-in spelling
-    /// (`jpeg`, `jpg`, `png`, `webp`) or a plugin format's name. Nil otherwise.
+    /// (`jpeg`, `jpg`, `png`, `webp`, `avif`) or a plugin format's name. Nil otherwise.
     public func writableFormat(named name: String) -> ImageFormat? {
         let format = ImageFormat(name: name) ?? ImageFormat(rawValue: name.lowercased())
         return encoders.contains { $0.format == format } ? format : nil
     }
 
-    /// The names of the formats written here, for messages (`jpeg, png or webp`).
+    /// The names of the formats written here, for messages (`jpeg, png, webp or avif`).
     public var writableFormatNames: String {
         let names = encoders.map(\.format.rawValue)
         return names.joinedWithOr

@@ -97,11 +97,11 @@ extension ImageDecoding {
 
 /// How to encode.
 public struct EncodeOptions: Sendable, Hashable {
-    /// 1…100 for lossy formats (JPEG, lossy WebP). Default 80.
+    /// 1…100 for lossy formats (JPEG, lossy WebP, AVIF). Default 80.
     public var quality: Int = 80
     /// JPEG: write progressive scans.
     public var progressive: Bool = false
-    /// WebP: lossless instead of lossy.
+    /// WebP and AVIF: lossless instead of lossy.
     public var lossless: Bool = false
     /// The colour transparent pixels are flattened onto for formats without alpha (JPEG).
     public var background: RGBAColor = .white
@@ -110,15 +110,20 @@ public struct EncodeOptions: Sendable, Hashable {
     /// from the source and the job's `keep`; every encoder that can hold a field writes it.
     public var embedded: ImageMetadata?
 
+    /// AVIF: libavif's speed, 0 (slowest, smallest) … 10 (fastest); nil for
+    /// `AVIFSettings.defaultSpeed`.
+    public var avifSpeed: Int?
+
     public init(
         quality: Int = 80, progressive: Bool = false, lossless: Bool = false, background: RGBAColor = .white,
-        embedded: ImageMetadata? = nil
+        embedded: ImageMetadata? = nil, avifSpeed: Int? = nil
     ) {
         self.quality = quality
         self.progressive = progressive
         self.lossless = lossless
         self.background = background
         self.embedded = embedded
+        self.avifSpeed = avifSpeed
     }
 }
 

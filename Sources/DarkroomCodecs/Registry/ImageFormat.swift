@@ -1,7 +1,7 @@
 import DarkroomChains
 import DarkroomCore
 
-/// An encoded format Darkroom reads or writes: the four built-in ones, or one a plugin module's
+/// An encoded format Darkroom reads or writes: the five built-in ones, or one a plugin module's
 /// coder adds (named by the plugin, e.g. `qoi`). A struct rather than an enum so plugins can add
 /// formats; the built-in ones are the static members.
 public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
@@ -21,7 +21,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let heic = ImageFormat(rawValue: "heic")
 
     /// The formats Darkroom's own coders handle.
-    public static let builtIn: [ImageFormat] = [.jpeg, .png, .webp, .gif]
+    public static let builtIn: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif]
 
     public var description: String { rawValue }
 
@@ -33,21 +33,22 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
 
     /// Whether Darkroom's own encoders write it (a plugin format's writability is its coder's:
     /// see `CoderRegistry.writableFormat(named:)`).
-    public var isWritable: Bool { self == .jpeg || self == .png || self == .webp }
+    public var isWritable: Bool { self == .jpeg || self == .png || self == .webp || self == .avif }
 
     /// The built-in format an output file name asks for, from its extension (`.jpg`, `.jpeg`,
-    /// `.png`, `.webp`, `.gif`). Only output names are read this way: inputs are always sniffed.
+    /// `.png`, `.webp`, `.gif`, `.avif`). Only output names are read this way: inputs are always sniffed.
     public init?(fileExtension ext: String) {
         switch ext.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
         case "gif": self = .gif
+        case "avif": self = .avif
         default: return nil
         }
     }
 
-    /// The built-in format named on the command line (`jpeg`, `jpg`, `png`, `webp`).
+    /// The built-in format named on the command line (`jpeg`, `jpg`, `png`, `webp`, `avif`).
     public init?(name: String) {
         self.init(fileExtension: name)
     }

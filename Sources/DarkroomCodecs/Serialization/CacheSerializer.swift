@@ -6,7 +6,8 @@ import DarkroomCore
 /// exceptions: a JPEG source whose result has transparency (a round corner, a rotation by a
 /// non-right angle, a transparent background) is written as PNG, because JPEG would flatten the
 /// corners to a solid colour; and a GIF source is written as PNG, since Darkroom does not write GIF, as is
-/// a source in a plugin module's format.
+/// a source in a plugin module's format. An AVIF source is written as PNG too: AVIF is written
+/// only when asked for, so its encoder settings are always in the result's cache key.
 public enum CacheSerializer {
     public static func outputFormat(
         requested: ImageFormat?, source: ImageFormat,
@@ -22,7 +23,7 @@ public enum CacheSerializer {
         case .png, .webp:
             return source
         default:
-            // GIF, and a plugin's format: written as PNG unless a format is asked for.
+            // GIF, AVIF, and a plugin's format: written as PNG unless a format is asked for.
             return .png
         }
     }

@@ -72,6 +72,14 @@ public enum RowBands {
 }
 
 extension RowBands {
+    /// The threads a codec library's own threading may use for one `width`-wide image of `rows`
+    /// rows (libavif's `maxThreads`): as many as a kernel over it would split into now, so a
+    /// batch with an image per core stays single-threaded and a lone large image uses every
+    /// idle core.
+    public static func threadBudget(rows: Int, width: Int) -> Int {
+        count(rows: rows, width: width)
+    }
+
     /// `forEach` for a body that cannot fail.
     public static func forEachNonThrowing(rows: Int, width: Int, _ body: (Range<Int>) -> Void) {
         // `forEach` only rethrows what a band throws, and these bands throw nothing.

@@ -26,6 +26,8 @@ public struct ImageRequest: Sendable {
             + ";frames=\(output.frames.rawValue)"
             // Only when asked for, so the keys of results that keep nothing stay as they were.
             + (output.keep.isEmpty ? "" : ";keep=\(output.keep.canonicalNames.joined(separator: "+"))")
+            // Only AVIF keys name the encoder, speed and quantizer, so other formats' keys stay as they were.
+            + (output.format == .avif ? AVIFSettings(e).cacheKeyPart : "")
     }
 
     /// The result cache key for a source whose original is cached under `sourceKey`:

@@ -22,7 +22,7 @@ public struct WorkerInfo: Sendable, Hashable {
     /// Plugin module name → version, for every module it runs with, built in or loaded (empty
     /// from workers that predate plugin modules).
     public var modules: [String: String]
-    /// The output formats it can write (`jpeg`, `png`, `webp`, and any a plugin module adds);
+    /// The output formats it can write (`jpeg`, `png`, `webp`, `avif`, and any a plugin module adds);
     /// empty from workers that predate plugin modules.
     public var formats: [String]
     /// The features of the job record it honours (`Capabilities`), sorted; empty from workers
@@ -65,9 +65,12 @@ public struct WorkerInfo: Sendable, Hashable {
 }
 
 extension WorkerInfo {
-    /// Every capability it offers: its `capabilities` and `processor:<name>` for each processor.
-    /// A job is for this worker when its `requires` are all in here.
-    public var offers: Set<String> { Capabilities.offered(features: Set(capabilities), processors: processors.keys) }
+    /// Every capability it offers: its `capabilities`, `processor:<name>` for each processor and
+    /// `format:<name>` for each output format. A job is for this worker when its `requires` are
+    /// all in here.
+    public var offers: Set<String> {
+        Capabilities.offered(features: Set(capabilities), processors: processors.keys, formats: formats)
+    }
 }
 
 /// The heartbeat record's JSON: the keys above; `schemas` is a list of `ProcessorSchema` records,

@@ -5,9 +5,10 @@
 /// instead of running it wrongly and reporting success.
 ///
 /// A capability is a name of 1–64 bytes of ASCII letters, digits and `-`, `.`, `_`, `:`, `@`
-/// (so a set of them can be joined with `,` into a key or a delivery tag). Two families:
+/// (so a set of them can be joined with `,` into a key or a delivery tag). Three families:
 /// - features of the job record that a worker must understand, such as `output-name`;
-/// - `processor:<name>` for a processor outside `baselineProcessors`.
+/// - `processor:<name>` for a processor outside `baselineProcessors`;
+/// - `format:<name>` for an output format outside `baselineFormats` (`format:avif`, a plugin's).
 public enum Capabilities {
     /// The most capabilities one job may require.
     public static let maximumPerJob = 16
@@ -48,6 +49,20 @@ public enum Capabilities {
         "blackWhite", "blend", "blur", "border", "colorControls", "crop", "downsample", "flip",
         "overlay", "resize", "rotate", "roundCorner", "tint",
     ]
+
+    /// The capability of writing the output format `name` (canonical, lower-case).
+    public static func format(_ name: String) -> String { "format:\(name)" }
+
+    /// The output formats every Darkroom worker has written since before capabilities existed: a
+    /// job asking for one of these (or for none) requires nothing. Any other format (AVIF, a
+    /// plugin's) makes its job require `format:<name>`. Frozen, as `baselineProcessors` is.
+    public static let baselineFormats: Set<String> = ["jpeg", "png", "webp"]
+
+    /// `format:<name>` when a job's output `format` is outside `baselineFormats`, else nothing.
+    public static func formatRequirements(_ format: String?) -> [String] {
+        guard let format, !baselineFormats.contains(format) else { return [] }
+        return [Self.format(format)]
+    }
 
     /// Whether `name` is a well-formed capability name.
     public static func isValidName(_ name: String) -> Bool {
@@ -98,9 +113,10 @@ public enum Capabilities {
         (name != nil ? [outputName] : []) + (metadata != nil ? [Self.metadata] : []) + (keep != nil ? [Self.keep] : [])
     }
 
-    /// What a worker offers: its features, and `processor:<name>` for each processor it runs.
-    public static func offered<S: Sequence<String>>(features: Set<String>, processors: S) -> Set<String> {
-        features.union(processors.lazy.map(processor))
+    /// What a worker offers: its features, `processor:<name>` for each processor it runs, and
+    /// `format:<name>` for each output format it writes.
+    public static func offered<S: Sequence<String>>(features: Set<String>, processors: S, formats: [String] = []) -> Set<String> {
+        features.union(processors.lazy.map(processor)).union(formats.lazy.map(format))
     }
 
     /// Whether a worker offering `offered` can honour a job requiring `requires`.

@@ -31,6 +31,6 @@ public struct WorkerError: CodedDarkroomError, Equatable {
     static func unsupportedFormat(_ name: String) -> WorkerError {
         WorkerError(
             code: .unsupportedFormat,
-            message: "cannot write format '\(name)'; use jpeg, png or webp", isTransient: false)
+            message: "cannot write format '\(name)'; use jpeg, png, webp or avif", isTransient: false)
     }
 }

@@ -18,7 +18,7 @@ struct OutputFormatsTests {
     @Test("Given a plugin's format, when added, then it is known lower-case, once, after the standard ones")
     func pluginFormats() {
         let formats = OutputFormats(OutputFormats.standard.names + ["QOI", "qoi"])
-        #expect(formats.names == ["jpeg", "png", "webp", "qoi"])
+        #expect(formats.names == ["jpeg", "png", "webp", "avif", "qoi"])
         #expect(formats.canonicalName("Qoi") == "qoi")
     }
 }

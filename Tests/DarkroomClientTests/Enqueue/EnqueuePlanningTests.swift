@@ -199,6 +199,6 @@ struct EnqueuePlanningTests {
         #expect(lineProblems.map(\.location) == ["l:1", "l:2", "l:3"])
         #expect(lineProblems[0].message.hasPrefix("bad chain [chain.unknown-processor]: unknown processor 'nope'"))
         #expect(lineProblems[1].message == "no chain: pass -p CHAIN, or give this line a \"chain\" key")
-        #expect(lineProblems[2].message == "unknown format 'bmp'; use jpeg, png or webp")
+        #expect(lineProblems[2].message == "unknown format 'bmp'; use jpeg, png, webp or avif")
     }
 }

@@ -10,7 +10,7 @@ enum ImageDecodingFuzz {
 
     static let target = FuzzTarget(
         name: "decode",
-        summary: "JPEG, PNG, WebP and GIF: sniffing, header, full decode (strict and lenient), under 4 MP"
+        summary: "JPEG, PNG, WebP, GIF and AVIF: sniffing, header, full decode (strict and lenient), under 4 MP"
     ) { bytes in
         let input = Array(bytes)
         var limits = Self.limits

@@ -65,7 +65,7 @@ struct KeepMetadataTests {
 
     @Test(
         "Given a tagged photo, when rendered keeping icc, exif and xmp, then each format carries the profile, the EXIF without orientation, thumbnail or GPS, and the XMP without GPS",
-        arguments: [ImageFormat.jpeg, .png, .webp])
+        arguments: [ImageFormat.jpeg, .png, .webp, .avif])
     func keepsIntoEveryFormat(format: ImageFormat) throws {
         let directory = try TestImages.makeDirectory("keep")
         let source = try Self.source(in: directory)
@@ -81,6 +81,26 @@ struct KeepMetadataTests {
         #expect((tags["ICC_Profile:ProfileDescription"] as? String)?.contains("A98") == true)
         // Darkroom reads back the very profile bytes it was given.
         let back = try CoderRegistry.standard.decode(EncodedImage(bytes: result.bytes, sourceName: "out"), options: DecodeOptions(keep: [.icc]))
+        #expect(back.metadata.icc == source.profile)
+    }
+
+    @Test(
+        "Given an AVIF that kept a photo's profile, EXIF and XMP, when it is the source of a job keeping them, then they reach the next output, oriented once"
+    )
+    func avifSourceKeeps() throws {
+        let directory = try TestImages.makeDirectory("keep-avif")
+        let source = try Self.source(in: directory)
+        let avif = try Self.render(source.photo, format: .avif, keep: [.icc, .exif, .xmp]).bytes
+        let again = try ImageRenderer().render(
+            RenderRequest(
+                source: EncodedImage(bytes: avif, sourceName: "kept.avif"), chain: try PipelineTestSupport.chain("blur(1)"),
+                output: OutputOptions(format: .jpeg, keep: [.icc, .exif, .xmp])))
+        #expect(again.size == PixelSize(width: 64, height: 48), "the AVIF's EXIF says orientation 1 and it has no irot: not turned again")
+        let tags = try Self.tags(again.bytes, "again.jpg", in: directory)
+        #expect(tags["IFD0:Copyright"] as? String == "(c) Ann Example")
+        #expect(tags["IFD0:Orientation"] as? String == "Horizontal (normal)")
+        #expect(tags["XMP-dc:Creator"] as? String == "Ann Example")
+        let back = try CoderRegistry.standard.decode(EncodedImage(bytes: again.bytes, sourceName: "again"), options: DecodeOptions(keep: [.icc]))
         #expect(back.metadata.icc == source.profile)
     }
 
@@ -140,7 +160,7 @@ struct KeepMetadataTests {
     func defaultKeepsNothing() throws {
         let directory = try TestImages.makeDirectory("keep")
         let source = try Self.source(in: directory)
-        for format in [ImageFormat.jpeg, .png, .webp] {
+        for format in [ImageFormat.jpeg, .png, .webp, .avif] {
             let tags = try Self.tags(try Self.render(source.photo, format: format, keep: []).bytes, "d." + format.fileExtension, in: directory)
             #expect(!tags.keys.contains { $0.hasPrefix("IFD0:") || $0.hasPrefix("XMP") || $0.hasPrefix("ICC") }, "\(tags.keys.sorted())")
         }

@@ -14,7 +14,9 @@ import DarkroomCore
 /// - Orientation: `irot` and `imir` are applied here (libavif only reports them). An Exif
 ///   orientation inside the file is ignored, so nothing is turned twice.
 /// - Colour: an ICC profile is converted to sRGB; without one, CICP primaries and transfer other
-///   than sRGB's are converted through a profile built from them (`CICPProfile`).
+///   than sRGB's are converted through a profile built from them (`CICPProfile`). With
+///   `DecodeOptions.keep` holding `.icc`, that profile is kept instead (`DecodedImage.metadata`),
+///   and the Exif and XMP items are collected for `.exif`/`.copyright` and `.xmp`.
 /// - A sequence (`avis`) decodes its first frame; `ImageInfo.frameCount` says how many there are,
 ///   and more than `DecodeLimits.maxFrames` is refused (`image.too-many-frames`).
 /// - No shrink-on-load: AV1 has no reduced-resolution decode, so the full size is decoded.
@@ -38,8 +40,11 @@ public struct AVIFDecoder: ImageDecoding {
             try AVIFFrameDecoding.firstFrame(buffer, header: header, options: options, source: source)
         }
         var bitmap = frame.bitmap
+        var metadata = ImageMetadata(exif: frame.exif, xmp: frame.xmp)
         if let profile = frame.profile {
-            try ColorProfilePolicy.convert(&bitmap, profile: profile, source: source, strict: options.limits.strict)
+            // `keep: icc` keeps the file's profile (or the one its CICP values describe).
+            metadata.icc = try ColorProfilePolicy.apply(
+                &bitmap, profile: profile, source: source, strict: options.limits.strict, keep: options.keep.contains(.icc))
         }
         if frame.orientation != .up {
             do {
@@ -52,7 +57,7 @@ public struct AVIFDecoder: ImageDecoding {
         }
         var decodedInfo = info
         decodedInfo.orientation = frame.orientation
-        return DecodedImage(bitmap: bitmap, info: decodedInfo)
+        return DecodedImage(bitmap: bitmap, info: decodedInfo, metadata: metadata)
     }
 
     /// The header, checked against `limits`, and what it says as an `ImageInfo`.

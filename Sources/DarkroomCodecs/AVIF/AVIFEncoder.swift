@@ -5,7 +5,8 @@ import DarkroomCore
 /// build): 8-bit YUV 4:2:0 at `AVIFSettings.quantizer(quality:)`, or lossless (4:4:4, identity
 /// matrix, quantizer 0) when `EncodeOptions.lossless` is set; alpha kept (an alpha plane, at the
 /// same quantizer, only when the bitmap is not opaque). Speed from `EncodeOptions.avifSpeed`, else
-/// `AVIFSettings.defaultSpeed`. sRGB (CICP 1/13), no metadata. The encoder's threads are the cores
+/// `AVIFSettings.defaultSpeed`. sRGB (CICP 1/13) with no metadata, unless `EncodeOptions.embedded`
+/// carries a kept profile, Exif or XMP. The encoder's threads are the cores
 /// no other image uses (`RowBands.threadBudget`), as the other encoders' bands are.
 public struct AVIFEncoder: ImageEncoding {
     public init() {}
@@ -29,6 +30,7 @@ public struct AVIFEncoder: ImageEncoding {
         image.pointee.yuvRange = AVIF_RANGE_FULL
 
         try convert(bitmap, opaque: opaque, into: image)
+        if let embedded = options.embedded { Self.embed(embedded, in: image) }
 
         guard let encoder = avifEncoderCreate() else { throw Self.failure("libavif could not allocate an encoder (out of memory)") }
         defer { avifEncoderDestroy(encoder) }
@@ -46,6 +48,19 @@ public struct AVIFEncoder: ImageEncoding {
             throw Self.failure("libavif could not encode the image (\(String(cString: avifResultToString(result))))")
         }
         return Array(UnsafeBufferPointer(start: data, count: output.size))
+    }
+
+    /// Writes the kept profile (`colr` `prof`, which readers take over the CICP values), Exif and
+    /// XMP items (`EncodeOptions.embedded`, already rewritten for the output).
+    static func embed(_ metadata: ImageMetadata, in image: UnsafeMutablePointer<avifImage>) {
+        if let icc = metadata.icc {
+            icc.withUnsafeBufferPointer { avifImageSetProfileICC(image, $0.baseAddress, $0.count) }
+            // The pixels are in the kept profile, not sRGB: the CICP values say "unspecified".
+            image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_UNSPECIFIED)
+            image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED)
+        }
+        if let exif = metadata.exif { exif.withUnsafeBufferPointer { avifImageSetMetadataExif(image, $0.baseAddress, $0.count) } }
+        if let xmp = metadata.xmp { xmp.withUnsafeBufferPointer { avifImageSetMetadataXMP(image, $0.baseAddress, $0.count) } }
     }
 
     /// Fills the image's YUV (and alpha, when not opaque) planes from the bitmap, through one

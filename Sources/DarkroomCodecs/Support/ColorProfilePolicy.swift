@@ -1,11 +1,11 @@
 import DarkroomCore
 
-/// How the PNG and WebP decoders apply an embedded ICC profile.
+/// How decoders apply an embedded ICC profile (the built-in ones, and the host for a plugin coder's).
 ///
 /// Strict mode fails an image whose profile cannot be used (`.colorProfile`); lenient mode keeps
 /// the pixels as they are, treated as sRGB, which is what browsers do with a profile they cannot
 /// read.
-enum ColorProfilePolicy {
+public enum ColorProfilePolicy {
     static func convert(_ bitmap: inout Bitmap, profile: [UInt8], source: String, strict: Bool) throws(CodecError) {
         do {
             try ICCProfileConverter.convertToSRGB(&bitmap, profile: profile, sourceName: source)
@@ -18,7 +18,7 @@ enum ColorProfilePolicy {
     /// use: then the pixels stay in it and the profile is returned, for the encoder to embed.
     /// Grey and other profiles are converted as always: outputs are RGB, so a grey profile could
     /// not describe them.
-    static func apply(_ bitmap: inout Bitmap, profile: [UInt8], source: String, strict: Bool, keep: Bool) throws(CodecError) -> [UInt8]? {
+    public static func apply(_ bitmap: inout Bitmap, profile: [UInt8], source: String, strict: Bool, keep: Bool) throws(CodecError) -> [UInt8]? {
         if keep, keepsProfile(profile) {
             return try checkedKept(profile, source: source, strict: strict)
         }

@@ -5,7 +5,7 @@ import DarkroomCore
 
 /// The decode of a coder with `decode_ex`: the host tells it the shrink-on-load target and how
 /// many threads it may use, collects the ICC profile it finds, and converts the pixels to sRGB
-/// with it, as the built-in decoders do.
+/// with it, as the built-in decoders do (or keeps it, when the job keeps `icc`).
 extension ExternalDecoder {
     /// The most bytes an embedded ICC profile may have (larger ones fail the image: no real
     /// profile comes near it, and the host keeps the bytes while it converts).
@@ -50,15 +50,15 @@ extension ExternalDecoder {
         bitmap = try shrunk(bitmap, request: request, full: full, source: image.sourceName)
         var decodedInfo = info
         let profile = profileSink.bytes
+        var metadata = ImageMetadata()
         if !profile.isEmpty {
             decodedInfo.hasICCProfile = true
-            do {
-                try ICCProfileConverter.convertToSRGB(&bitmap, profile: profile, sourceName: image.sourceName)
-            } catch  where !options.limits.strict {
-                // Lenient: the pixels stay as they are, treated as sRGB (what browsers do).
-            }
+            // Converted to sRGB (lenient: a profile lcms2 cannot use leaves the pixels as sRGB, as
+            // browsers do), or kept for the encoder when the job keeps `icc`.
+            metadata.icc = try ColorProfilePolicy.apply(
+                &bitmap, profile: profile, source: image.sourceName, strict: options.limits.strict, keep: options.keep.contains(.icc))
         }
-        return DecodedImage(bitmap: bitmap, info: decodedInfo)
+        return DecodedImage(bitmap: bitmap, info: decodedInfo, metadata: metadata)
     }
 
     /// The part of `bitmap` the coder wrote when it decoded smaller than the full size (its

@@ -63,6 +63,9 @@ struct ProcessCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON record per image on standard output.")
     var json = false
 
+    @OptionGroup(title: "Renditions")
+    var renditionOptions: RenditionOptions
+
     @OptionGroup
     var rendering: LocalRenderOptions
 
@@ -70,6 +73,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let chain: ProcessorChain
         let outputFormat: ImageFormat?
         let plan: ProcessPlan
+        let renditions: [ProcessRunner.Rendition]
         let configuration: ImagePipeline.Configuration
         let cores = concurrency ?? Cores.count
         let catalog = rendering.plugins.loadCatalog()
@@ -87,9 +91,10 @@ struct ProcessCommand: AsyncParsableCommand {
             guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
             let renderLimits = try rendering.limits.renderLimits()
+            renditions = try planRenditions(catalog: catalog, format: outputFormat)
             plan = try ProcessPlan.make(
                 inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat, coders: catalog.coders,
-                name: name, chain: chain.canonicalText)
+                name: name, chain: chain.canonicalText, renditions: renditions.count)
             configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
@@ -100,7 +105,7 @@ struct ProcessCommand: AsyncParsableCommand {
 
         let hasNetworkSources = plan.items.contains { SourceReference($0.input).scheme.hasPrefix("http") }
         let runner = ProcessRunner(
-            plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
+            plan: plan, chain: chain, renditions: renditions, pipeline: ImagePipeline(configuration: configuration),
             output: OutputOptions(
                 format: plan.format,
                 encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
@@ -130,6 +135,12 @@ struct ProcessCommand: AsyncParsableCommand {
 
     static func summary(of record: ImageRecord) -> String {
         guard let result = record.result else { return SourceDisplay.short(record.source) }
+        if let renditions = result.renditions {
+            let lines = renditions.map { rendition in
+                "\(SourceDisplay.short(record.source)) → \(rendition.output ?? "?")  \(rendition.width)x\(rendition.height) \(rendition.format) \(rendition.bytes) bytes  (\(rendition.name), \(rendition.cache == .miss ? "made" : "from the \(rendition.cache.rawValue) cache"))"
+            }
+            return lines.joined(separator: "\n")
+        }
         let ms = result.ms
         let timing =
             result.cache == .miss

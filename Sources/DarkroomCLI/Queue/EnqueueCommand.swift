@@ -212,6 +212,7 @@ struct EnqueueCommand: AsyncParsableCommand {
             workingDirectory: FileManager.default.currentDirectoryPath, firstFrameOnly: firstFrameOnly, name: jobList.name)
         defaults.allowUnoffered = allowUnoffered
         defaults.webhook = webhook
+        defaults.renditions = try jobList.renditionList()
         return defaults
     }
 

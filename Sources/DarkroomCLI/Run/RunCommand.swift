@@ -129,12 +129,13 @@ struct RunCommand: AsyncParsableCommand {
         var requests = try jobList.requests(verb: "run")
         // Everything goes to --out: the embedded worker writes nowhere else.
         for index in requests.indices { requests[index].output = nil }
-        let defaults = EnqueueDefaults(
+        var defaults = EnqueueDefaults(
             chain: jobList.chain, format: format, quality: quality, output: directory,
             // A batch of its own per run: the worker fails a job whose name another job of the same
             // batch wrote, and an earlier run's files are another batch's.
             batch: "run-" + JobID.make().rawValue, workingDirectory: workingDirectory, firstFrameOnly: firstFrameOnly,
             name: jobList.name)
+        defaults.renditions = try jobList.renditionList()
         var validator = ChainValidator(registry: processors.validationOnly, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,

@@ -34,6 +34,9 @@ public struct EnqueueDefaults: Sendable {
     /// only names it in the job records: whoever enqueues checks that it exists and subscribes
     /// the jobs (DarkroomWebhooks' `RedisWebhookSubscriptions`).
     public var webhook: String?
+    /// Renditions for requests that give none (`--rendition`): several outputs of each source
+    /// from one decode. Their chains as given (canonicalised when planned).
+    public var renditions: [JobRendition]?
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.
     public init(

@@ -27,6 +27,9 @@ public struct JobRequest: Sendable, Equatable {
     public var metadata: String?
     /// Webhook endpoint overriding `EnqueueDefaults.webhook`.
     public var webhook: String?
+    /// Renditions overriding `EnqueueDefaults.renditions`; their chains as given (canonicalised
+    /// when planned).
+    public var renditions: [JobRendition]?
 
     /// A request for `source`; every field left nil takes the batch's default.
     public init(

@@ -19,7 +19,7 @@ import Foundation
 public enum SourceList {
     /// The keys a JSON line may have.
     public static let keys: Set<String> = [
-        "source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly", "name", "metadata", "webhook",
+        "source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly", "name", "metadata", "webhook", "renditions",
     ]
 
     /// The bytes of a job list: the file at `file`, or standard input for `-`. Unreadable input —

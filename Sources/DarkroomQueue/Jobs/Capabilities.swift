@@ -18,6 +18,9 @@ public enum Capabilities {
     /// The feature a job with `metadata` requires: a worker that carries it into the job's events.
     public static let metadata = "metadata"
 
+    /// The feature a job with `renditions` requires: a worker that makes every rendition from one decode.
+    public static let renditions = "renditions"
+
     /// The capability of running the processor `name`.
     public static func processor(_ name: String) -> String { "processor:\(name)" }
 
@@ -70,12 +73,13 @@ public enum Capabilities {
     /// The features of the job record this build's workers honour (advertised in heartbeats as
     /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
     /// worker to honour it.
-    public static let honouredFeatures: Set<String> = [outputName, metadata]
+    public static let honouredFeatures: Set<String> = [outputName, metadata, renditions]
 
     /// The features a job record with these fields uses that not every worker honours:
-    /// `output-name` when it has an output-name template, `metadata` when it has metadata.
-    public static func features(name: String?, metadata: String? = nil) -> [String] {
-        (name != nil ? [outputName] : []) + (metadata != nil ? [Self.metadata] : [])
+    /// `output-name` when it has an output-name template, `metadata` when it has metadata,
+    /// `renditions` when it has renditions.
+    public static func features(name: String?, metadata: String? = nil, renditions: Bool = false) -> [String] {
+        (name != nil ? [outputName] : []) + (metadata != nil ? [Self.metadata] : []) + (renditions ? [Self.renditions] : [])
     }
 
     /// What a worker offers: its features, and `processor:<name>` for each processor it runs.

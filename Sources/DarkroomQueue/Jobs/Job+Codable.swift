@@ -22,6 +22,7 @@ import Foundation
 /// | `requires` | [string]? | capabilities the worker must offer (`Capabilities`), sorted, no duplicates; absent = none |
 /// | `metadata` | string? | the caller's JSON object as text (`JobMetadata`), ≤ 4,096 bytes, depth ≤ 4; absent = none |
 /// | `webhook` | string? | the webhook endpoint notified when the job ends, 1–64 bytes; absent = none |
+/// | `renditions` | [object]? | several outputs from one decode (`JobRendition`), 1–64; `chain` is then `renditions` |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
 /// ignored on decode, so newer writers may add keys without a version bump; a change that older
@@ -30,6 +31,7 @@ extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
         case firstFrameOnly, name, requires, metadata, webhook
+        case renditions
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -60,7 +62,8 @@ extension Job: Codable {
             name: try container.decodeIfPresent(String.self, forKey: .name),
             requires: try container.decodeIfPresent([String].self, forKey: .requires),
             metadata: try container.decodeIfPresent(String.self, forKey: .metadata),
-            webhook: try container.decodeIfPresent(String.self, forKey: .webhook))
+            webhook: try container.decodeIfPresent(String.self, forKey: .webhook),
+            renditions: try container.decodeIfPresent([JobRendition].self, forKey: .renditions))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -86,6 +89,7 @@ extension Job: Codable {
         try container.encodeIfPresent(requires, forKey: .requires)
         try container.encodeIfPresent(metadata, forKey: .metadata)
         try container.encodeIfPresent(webhook, forKey: .webhook)
+        try container.encodeIfPresent(renditions, forKey: .renditions)
     }
 
     /// The record as compact JSON, ready for a stream entry.

@@ -4,8 +4,10 @@ import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomSources
+import DarkroomSystem
 import DarkroomTestSupport
 import Foundation
+import Glibc
 import Testing
 
 @Suite("ImagePipeline: renditions from one decode")
@@ -127,5 +129,40 @@ struct ImagePipelineRenditionsTests {
         await #expect { try await fixture.pipeline.retrieveRenditions(source: fixture.source, two) } throws: { error in
             (error as? RenderError)?.code == .renditionPixels
         }
+    }
+
+    @Test("Two pipelines sharing a disk cache and leases, given one set of renditions at once, decode once; the other waits for the results")
+    func leasedOnce() async throws {
+        let dir = try TestImages.makeDirectory("renditions-leases")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let jpeg = try TestImages.gradient(.jpeg, width: 320, height: 240, tint: 50)
+        let server = try TestHTTPServer { _ in
+            usleep(400_000)  // keep the first computation going while the second arrives
+            return .ok(jpeg)
+        }
+        defer { server.stop() }
+        let leases = MemoryWorkLeases()
+        func pipeline() throws -> ImagePipeline {
+            var configuration = ImagePipeline.Configuration()
+            configuration.sourcePolicy.allowedSourcePrefixes = [server.origin + "/"]
+            configuration.diskCache = try DiskCache(directory: "\(dir)/cache")
+            configuration.leases = leases
+            configuration.maxConcurrentProcessing = 2
+            return ImagePipeline(configuration: configuration)
+        }
+        let renditions = [try Self.rendition("a", "downsample(100x100)"), try Self.rendition("b", "downsample(30x30)")]
+        let source = SourceReference(server.url("/shared.jpg"))
+        let first = try pipeline()
+        let second = try pipeline()
+
+        async let a = first.retrieveRenditions(source: source, renditions)
+        async let b = second.retrieveRenditions(source: source, renditions)
+        let made = try await [a, b]
+
+        #expect(made.filter { $0.timings.decode != nil }.count == 1)
+        let origins = made.map { result in result.results.map { (try? $0.get().origin)?.rawValue ?? "failed" } }
+        #expect(origins.sorted { $0[0] < $1[0] } == [["disk", "disk"], ["miss", "miss"]])
+        #expect(try made[0].results[1].get().bytes == made[1].results[1].get().bytes)
+        #expect(server.requestCount("/shared.jpg") == 1)
     }
 }

@@ -4,37 +4,6 @@ import DarkroomCore
 import DarkroomSources
 import DarkroomSystem
 
-/// One output of several made from one source (`ImagePipeline.retrieveRenditions`).
-public struct RenditionRequest: Sendable {
-    /// The rendition's name (for messages).
-    public var name: String
-    public var chain: ProcessorChain
-    /// How it is encoded. Renditions are still images: `frames` is always `.first`.
-    public var output: OutputOptions
-
-    public init(name: String, chain: ProcessorChain, output: OutputOptions = OutputOptions()) {
-        self.name = name
-        self.chain = chain
-        self.output = output
-        self.output.frames = .first
-    }
-}
-
-/// What `retrieveRenditions` made.
-public struct RenditionsResult: Sendable {
-    /// Each rendition's result (from a cache or this decode), or why it failed, in order.
-    public var results: [Result<ImageResult, any Error>]
-    /// Each rendition's result cache key (`RenditionDecode.key`), in order.
-    public var keys: [String]
-    /// The hint of the shared decode (`RenditionDecode.sharedHint`).
-    public var decodeHint: DecodeHint?
-    /// The job's stages: the lookups and the fetch (`fetch`), the one decode, the renditions'
-    /// processing and encoding summed, and the cache writes.
-    public var timings: StageTimings
-    /// Where the source came from; nil when every rendition was in a cache.
-    public var sourceOrigin: SourceOrigin?
-}
-
 extension ImagePipeline {
     /// Several renditions of one source from one fetch and one decode. Each rendition's result is
     /// looked up in the caches first under its own key (`RenditionDecode.key`); only when some
@@ -48,11 +17,12 @@ extension ImagePipeline {
         try configuration.limits.checkRenditionCount(renditions.count, source: source.description)
         let policy = configuration.sourcePolicy
         let clock = ContinuousClock()
-        var start = clock.now
-        var prefetched: FetchedSource?
+        let start = clock.now
+        let prefetched: FetchedSource?
         let sourceKey: String
         if let key = try await ioPool.run({ [fetcher] in try fetcher.registry.cacheKey(for: source, policy: policy) }) {
             sourceKey = key
+            prefetched = nil
         } else {
             let fetched = try await fetcher.fetch(source, policy: policy)
             prefetched = fetched
@@ -73,45 +43,28 @@ extension ImagePipeline {
             return RenditionsResult(results: results.map { $0! }, keys: keys, decodeHint: hint, timings: timings, sourceOrigin: nil)
         }
 
-        // As `compute`: a local file is read when a CPU thread is near.
-        let waitsForCPU = prefetched == nil && source.scheme == "file"
-        if waitsForCPU { try await localSourceReads.acquire() }
-        defer { if waitsForCPU { localSourceReads.release() } }
-        start = clock.now
-        let (original, sourceOrigin) = try await original(for: source, sourceKey: sourceKey, prefetched: prefetched)
-        timings.add((clock.now - start).inMilliseconds, to: \.fetch)
-
-        let encoded = EncodedImage(bytes: original, sourceName: source.description)
-        let work = missing.map { (chain: renditions[$0].chain, output: renditions[$0].output) }
-        let rendered = try await cpuPool.run { [renderer] in
-            try RowBands.countingImage { try renderer.renderRenditions(encoded, hint: hint, renditions: work) }
+        // Fleet-wide, as `computeOnce`: one worker makes a set of missing renditions, the others
+        // wait for all of them to appear in the shared cache.
+        let work: @Sendable () async throws -> MadeRenditions = { [self] in
+            try await make(missing, of: renditions, keys: keys, hint: hint, source: source, sourceKey: sourceKey, prefetched: prefetched)
         }
-        timings.decode = rendered.decodeMilliseconds
-        for (slot, index) in missing.enumerated() {
-            switch rendered.results[slot] {
-            case .failure(let error):
-                results[index] = .failure(error)
-            case .success(let made):
-                timings.add(made.timings.process ?? 0, to: \.process)
-                timings.add(made.timings.encode ?? 0, to: \.encode)
-                start = clock.now
-                do {
-                    results[index] = .success(try await store(made, key: keys[index], sourceOrigin: sourceOrigin))
-                } catch {
-                    results[index] = .failure(error)
-                }
-                timings.add((clock.now - start).inMilliseconds, to: \.store)
-            }
+        let made: MadeRenditions
+        if let leases = configuration.leases, configuration.diskCache != nil {
+            let missingKeys = missing.map { keys[$0] }
+            let missingRequests = missing.map { requests[$0] }
+            made = try await LeasedWork.run(
+                key: "renditions:" + missingKeys.joined(separator: "\n"), leases: leases, timing: configuration.leaseTiming,
+                lookup: { [self] in try await cachedAll(missingKeys, requests: missingRequests) }, work: work)
+        } else {
+            made = try await work()
         }
-        return RenditionsResult(results: results.map { $0! }, keys: keys, decodeHint: hint, timings: timings, sourceOrigin: sourceOrigin)
-    }
-
-    /// Stores one rendition under `key` in the disk and memory caches, as `compute` stores a result.
-    private func store(_ made: RenderResult, key: String, sourceOrigin: SourceOrigin) async throws -> ImageResult {
-        let cachePath = try await storeResult(made.bytes, key: key)
-        return ImageResult(
-            bytes: made.bytes, format: made.format, size: made.size, cachePath: cachePath, origin: .miss,
-            sourceOrigin: sourceOrigin, source: made.source, timings: made.timings,
-            processedFirstFrameOnly: made.processedFirstFrameOnly)
+        for (slot, index) in missing.enumerated() { results[index] = made.results[slot] }
+        timings.add(made.timings.fetch ?? 0, to: \.fetch)
+        timings.decode = made.timings.decode
+        timings.process = made.timings.process
+        timings.encode = made.timings.encode
+        timings.store = made.timings.store
+        return RenditionsResult(
+            results: results.map { $0! }, keys: keys, decodeHint: hint, timings: timings, sourceOrigin: made.sourceOrigin)
     }
 }

@@ -16,19 +16,23 @@ struct JobPlan: Sendable {
     /// The job's output-name template; nil for the default (`{stem}.{ext}`, stepping around
     /// another batch's file to the id's name).
     var template: OutputNameTemplate?
+    /// The job's renditions, planned; nil for a job with one output.
+    var renditions: [PlannedRendition]?
 
     /// - Throws: `ChainError` (`.unknownProcessor` when this worker lacks a processor the chain
     ///   names; the caller hands such jobs back), `WorkerError` for an unwritable format,
     ///   `OutputNameError` for a bad `name`.
     init(job: Job, processors: ProcessorRegistry, coders: CoderRegistry = .standard, chains: ChainCache? = nil) throws {
-        let chain = try chains?.chain(job.chain, processors: processors) ?? processors.chain(from: job.chain)
-        var format: ImageFormat?
-        if let name = job.format {
-            guard let known = coders.writableFormat(named: name) else { throw WorkerError.unsupportedFormat(name) }
-            format = known
-        }
+        // A job with renditions has no chain of its own (`Job.renditionsChain`).
+        let chain =
+            job.renditions != nil
+            ? ProcessorChain() : try chains?.chain(job.chain, processors: processors) ?? processors.chain(from: job.chain)
+        let format = try Self.format(job.format, coders: coders)
         var encoding = EncodeOptions()
         if let quality = job.quality { encoding.quality = quality }
+        renditions = try job.renditions?.map { rendition in
+            try PlannedRendition(rendition, job: job, processors: processors, coders: coders, chains: chains)
+        }
         request = ImageRequest(
             source: SourceReference(job.source), chain: chain,
             output: OutputOptions(
@@ -36,6 +40,13 @@ struct JobPlan: Sendable {
                 keep: try MetadataKeep.parse(job.keep ?? []).get()))
         self.job = job
         template = try job.name.map { text throws(OutputNameError) in try OutputNameTemplate(parsing: text) }
+    }
+
+    /// The writable format named `name`, or nil for none. - Throws: `WorkerError` for an unwritable one.
+    static func format(_ name: String?, coders: CoderRegistry) throws -> ImageFormat? {
+        guard let name else { return nil }
+        guard let known = coders.writableFormat(named: name) else { throw WorkerError.unsupportedFormat(name) }
+        return known
     }
 
     /// Who the output is recorded as written by.

@@ -101,6 +101,7 @@ extension Worker {
     /// blocking step is awaited detachably, so an abandoned job (shutdown past the grace period)
     /// stops waiting at once.
     private func execute(_ plan: JobPlan, output: String?) async throws -> JobResult {
+        if let renditions = plan.renditions { return try await executeRenditions(plan, renditions: renditions, output: output) }
         let sink = configuration.outputs
         if let output {
             // Checked before any work, so a refused output costs nothing.
@@ -163,7 +164,11 @@ extension Worker {
     /// Permanent errors fail the job at once; transient ones schedule a retry after the backoff
     /// (the queue dead-letters the last allowed attempt).
     private func finish(_ delivery: JobDelivery, failedWith error: any Error, logger: Logger) async {
-        let classified = UnresolvedHostRule.apply(ErrorClassifier.classify(error), job: delivery.job)
+        // A job with renditions that failed part-way says which renditions it stored.
+        let partial = error as? RenditionsFailure
+        var found = UnresolvedHostRule.apply(ErrorClassifier.classify(partial?.underlying ?? error), job: delivery.job)
+        if let partial { found.error.written = partial.written }
+        let classified = found
         if await handBack(delivery, refusal: classified.error, logger: logger) { return }
         let queue = self.queue
         if classified.isTransient {

@@ -68,6 +68,9 @@ struct ProcessCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON record per image on standard output.")
     var json = false
 
+    @OptionGroup(title: "Renditions")
+    var renditionOptions: RenditionOptions
+
     @OptionGroup
     var keep: KeepOptions
 
@@ -79,6 +82,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let keepSet: MetadataKeep
         let outputFormat: ImageFormat?
         let plan: ProcessPlan
+        let renditions: [ProcessRunner.Rendition]
         let configuration: ImagePipeline.Configuration
         let cores = concurrency ?? Cores.count
         let catalog = rendering.plugins.loadCatalog()
@@ -97,9 +101,10 @@ struct ProcessCommand: AsyncParsableCommand {
             keepSet = try keep.set()
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
             let renderLimits = try rendering.limits.renderLimits()
+            renditions = try planRenditions(catalog: catalog, format: outputFormat, keep: keepSet)
             plan = try ProcessPlan.make(
                 inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat, coders: catalog.coders,
-                name: name, chain: chain.canonicalText)
+                name: name, chain: chain.canonicalText, renditions: renditions.count)
             configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             if let outputDirectory {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
@@ -110,7 +115,7 @@ struct ProcessCommand: AsyncParsableCommand {
 
         let hasNetworkSources = plan.items.contains { SourceReference($0.input).scheme.hasPrefix("http") }
         let runner = ProcessRunner(
-            plan: plan, chain: chain, pipeline: ImagePipeline(configuration: configuration),
+            plan: plan, chain: chain, renditions: renditions, pipeline: ImagePipeline(configuration: configuration),
             output: OutputOptions(
                 format: plan.format,
                 encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless, avifSpeed: avifSpeed),
@@ -140,6 +145,12 @@ struct ProcessCommand: AsyncParsableCommand {
 
     static func summary(of record: ImageRecord) -> String {
         guard let result = record.result else { return SourceDisplay.short(record.source) }
+        if let renditions = result.renditions {
+            let lines = renditions.map { rendition in
+                "\(SourceDisplay.short(record.source)) → \(rendition.output ?? "?")  \(rendition.width)x\(rendition.height) \(rendition.format) \(rendition.bytes) bytes  (\(rendition.name), \(rendition.cache == .miss ? "made" : "from the \(rendition.cache.rawValue) cache"))"
+            }
+            return lines.joined(separator: "\n")
+        }
         let ms = result.ms
         let timing =
             result.cache == .miss

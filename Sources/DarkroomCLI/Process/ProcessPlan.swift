@@ -27,6 +27,16 @@ struct ProcessPlan: Sendable {
                 return "\(directory)/\(try (template ?? .default).render(fields))"
             }
         }
+
+        /// The path of rendition `name` (chain digest `chainDigest`) in `format`: under `--out`
+        /// only, named by the template or `{stem}-{name}.{ext}`.
+        func path(for format: ImageFormat, rendition name: String, chainDigest: String) throws(OutputNameError) -> String {
+            guard case .directory(let directory, let template, var fields) = self else { return try path(for: format) }
+            fields.ext = format.fileExtension
+            fields.name = name
+            fields.chain = chainDigest
+            return "\(directory)/\(try (template ?? .renditionsDefault).render(fields))"
+        }
     }
 
     var items: [Item]
@@ -36,7 +46,7 @@ struct ProcessPlan: Sendable {
     /// `name` is `--name` (nil: the default template); `chain` the canonical chain text, for `{chain}`.
     static func make(
         inputs: [String], outputFile: String?, outputDirectory: String?, format: ImageFormat?, coders: CoderRegistry = .standard,
-        name: String? = nil, chain: String = ""
+        name: String? = nil, chain: String = "", renditions: Int = 0
     ) throws(UsageFailure) -> ProcessPlan {
         guard !inputs.isEmpty else { throw UsageFailure("no inputs; give one or more image paths") }
         switch (outputFile, outputDirectory) {
@@ -44,6 +54,8 @@ struct ProcessPlan: Sendable {
             throw UsageFailure("say where to write: -o FILE for one input, or --out DIR")
         case (.some, .some):
             throw UsageFailure("give either -o FILE or --out DIR, not both")
+        case (.some, nil) where renditions > 0:
+            throw UsageFailure("--rendition writes several files: use --out DIR instead of -o")
         case (.some, nil) where name != nil:
             throw UsageFailure("--name names the files --out DIR gets; -o FILE names its file itself")
         case (.some(let file), nil):
@@ -62,7 +74,8 @@ struct ProcessPlan: Sendable {
             return ProcessPlan(items: [Item(input: inputs[0], destination: .file(file))], format: resolved)
         case (nil, .some(let directory)):
             return ProcessPlan(
-                items: try directoryItems(inputs: inputs, directory: directory, format: format, name: name, chain: chain), format: format)
+                items: try directoryItems(inputs: inputs, directory: directory, format: format, name: name, chain: chain, renditions: renditions),
+                format: format)
         }
     }
 
@@ -70,21 +83,26 @@ struct ProcessPlan: Sendable {
     /// `{stem}` falls back to `image-N` (the input's position), which is also `{id}`; `{batch}`
     /// is `process`. A clash the rules cannot settle is refused, naming both inputs.
     static func directoryItems(
-        inputs: [String], directory: String, format: ImageFormat?, name: String?, chain: String
+        inputs: [String], directory: String, format: ImageFormat?, name: String?, chain: String, renditions: Int = 0
     ) throws(UsageFailure) -> [Item] {
         var template: OutputNameTemplate?
         if let name {
             do throws(OutputNameError) { template = try OutputNameTemplate(parsing: name) } catch {
                 throw UsageFailure("--name: \(error.message) [\(error.code.rawValue)]")
             }
+            if renditions > 1, template?.fields.contains(.name) == false {
+                throw UsageFailure("--name '\(name)' has no {name}, so every rendition would get one name; add {name}, e.g. {stem}-{name}.{ext}")
+            }
         }
+        // Renditions are named by their own default, never renamed: a clash is refused.
+        let claimTemplate = renditions > 0 ? template ?? .renditionsDefault : template
         let digest = ChainDigest.of(chain)
         let claims = inputs.enumerated().map { index, input in
             let id = "image-\(index + 1)"
             let fields = OutputNameFields(
                 stem: baseName(ofSource: input, position: index + 1), id: id, batch: "process", chain: digest,
-                ext: format?.fileExtension)
-            return OutputClaim(directory: directory, template: template, fields: fields, work: input, label: "'\(input)'")
+                ext: format?.fileExtension, name: renditions > 0 ? "{name}" : "")
+            return OutputClaim(directory: directory, template: claimTemplate, fields: fields, work: input, label: "'\(input)'")
         }
         let settlement = OutputClaims.settle(claims, maxProblems: 1)
         if let problem = settlement.problems.first {

@@ -3,6 +3,7 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
+import DarkroomSystem
 import DarkroomWorker
 import Foundation
 
@@ -12,6 +13,8 @@ import Foundation
 struct ProcessRunner: Sendable {
     var plan: ProcessPlan
     var chain: ProcessorChain
+    /// `--rendition`s: when any, each input makes all of them from one decode instead of `chain`.
+    var renditions: [Rendition] = []
     var pipeline: ImagePipeline
     var output: OutputOptions
     /// Images in flight at once. With network sources more than the CPU count may wait on the
@@ -43,7 +46,15 @@ struct ProcessRunner: Sendable {
         return (succeeded, failed)
     }
 
+    /// One `--rendition`, bound.
+    struct Rendition: Sendable {
+        var request: RenditionRequest
+        /// `{chain}` in its output name.
+        var chainDigest: String
+    }
+
     private func processOne(_ item: ProcessPlan.Item) async -> ImageRecord {
+        if !renditions.isEmpty { return await processRenditions(item) }
         do {
             let request = ImageRequest(source: SourceReference(item.input), chain: chain, output: output)
             let result = try await pipeline.retrieve(request)
@@ -68,6 +79,45 @@ struct ProcessRunner: Sendable {
         } catch {
             return ImageRecord(
                 error: JobError(code: ErrorReport.code(of: error), message: ErrorReport.message(of: error, input: item.input)),
+                source: item.input, status: JobEventType.failed.rawValue)
+        }
+    }
+
+    /// Every rendition of one input from one decode, each written atomically. A rendition that
+    /// fails fails the input (the others are still written); the record's error says which were.
+    private func processRenditions(_ item: ProcessPlan.Item) async -> ImageRecord {
+        var written: [String] = []
+        do {
+            let made = try await pipeline.retrieveRenditions(source: SourceReference(item.input), renditions.map(\.request))
+            let clock = ContinuousClock()
+            let writeStart = clock.now
+            var results: [RenditionResult] = []
+            var failure: (any Error)?
+            for (rendition, outcome) in zip(renditions, made.results) {
+                do {
+                    let image = try outcome.get()
+                    let path = try item.destination.path(for: image.format, rendition: rendition.request.name, chainDigest: rendition.chainDigest)
+                    let bytes = image.bytes
+                    try await pipeline.runBlocking { try FileIO.writeAtomically(bytes, to: path) }
+                    written.append(rendition.request.name)
+                    results.append(
+                        RenditionResult(
+                            name: rendition.request.name, output: path, format: image.format.rawValue, width: image.size.width,
+                            height: image.size.height, bytes: image.bytes.count, cache: image.origin))
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            if let failure { throw failure }
+            let origin = JobResult.origin(of: results)
+            let result = JobResult(
+                renditions: results, ms: Worker.stages(made.timings, origin: origin, outputWrite: (clock.now - writeStart).inMilliseconds))
+            return ImageRecord(result: result, source: item.input, status: JobEventType.succeeded.rawValue)
+        } catch {
+            return ImageRecord(
+                error: JobError(
+                    code: ErrorReport.code(of: error), message: ErrorReport.message(of: error, input: item.input),
+                    written: written),
                 source: item.input, status: JobEventType.failed.rawValue)
         }
     }

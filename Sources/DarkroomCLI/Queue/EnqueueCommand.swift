@@ -216,6 +216,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         defaults.allowUnoffered = allowUnoffered
         defaults.webhook = webhook
         defaults.keep = try keep.names()
+        defaults.renditions = try jobList.renditionList()
         return defaults
     }
 

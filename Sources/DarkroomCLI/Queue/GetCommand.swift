@@ -4,7 +4,7 @@ import DarkroomQueue
 import DarkroomRedis
 import Foundation
 
-/// `darkroom get JOB -o FILE`.
+/// `darkroom get JOB [NAME] -o FILE`.
 struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
@@ -14,7 +14,8 @@ struct GetCommand: AsyncParsableCommand {
             else in the event stream) and copies its result — the file the \
             worker wrote under the job's --out directory, or its entry in the shared cache — to FILE \
             atomically (FILE appears whole or not at all; - writes to standard output; an existing \
-            directory receives the result under its own name). The result's path must be readable \
+            directory receives the result under its own name). For a job with renditions, NAME picks \
+            the rendition to copy (default: the first). The result's path must be readable \
             here: run it on a host that mounts the workers' shared volume.
 
             Limits: without a coordinator only events the stream still holds are searched (about the \
@@ -29,6 +30,9 @@ struct GetCommand: AsyncParsableCommand {
 
     @Argument(help: "A job id, or a source enqueued with --id-from-source (its latest job; --print-ids shows each id).")
     var job: String
+
+    @Argument(help: "For a job with renditions: the rendition to copy (default: the first).")
+    var rendition: String?
 
     @Option(name: .short, help: ArgumentHelp("Where to write the result (- for standard output).", valueName: "file"))
     var output: String
@@ -48,7 +52,7 @@ struct GetCommand: AsyncParsableCommand {
             let status = try await FleetClient(commandQueue: queue).lookup(id)
             let result: JobResult
             do {
-                result = try ResultFetch.result(of: status, job: id, searched: search)
+                result = try ResultFetch.rendition(rendition, of: ResultFetch.result(of: status, job: id, searched: search), job: id)
             } catch let failure as ResultFetch.Failure {
                 StandardError.line("darkroom: \(failure.message)")
                 throw QueueExit.failed

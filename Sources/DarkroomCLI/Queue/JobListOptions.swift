@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomClient
+import DarkroomQueue
 
 /// The job list of the commands that take many jobs (`enqueue`, `run`): sources as arguments or
 /// `--from FILE`, and the chain and output-name template they share. One definition, so both read jobs the same way.
@@ -19,6 +20,16 @@ struct JobListOptions: ParsableArguments {
             "Output file name template: {stem} {id} {batch} {chain} {ext}, {{ and }} for braces (default: {stem}.{ext}; see docs/queue.md#output-names).",
             valueName: "template"))
     var name: String?
+
+    @OptionGroup(title: "Renditions")
+    var renditions: RenditionOptions
+
+    /// The `--rendition` options (nil: none); refused beside `-p`, since each rendition has its chain.
+    func renditionList() throws(UsageFailure) -> [JobRendition]? {
+        guard let list = try renditions.renditions() else { return nil }
+        if chain != nil { throw UsageFailure("give each --rendition its chain instead of -p") }
+        return list
+    }
 
     /// How messages name the list file: `<stdin>` for `-`; nil without `--from`.
     var listName: String? { listFile.map { $0 == "-" ? "<stdin>" : $0 } }

@@ -64,5 +64,24 @@ enum ResultFetch {
         }
     }
 
+    /// The result to copy for rendition `name` of a succeeded job's `result`: that rendition's
+    /// output, described as a result of its own; `result` itself for no name.
+    static func rendition(_ name: String?, of result: JobResult, job: JobID) throws(Failure) -> JobResult {
+        guard let name else { return result }
+        let job = "job \(EventFormatting.sanitized(job.rawValue))"
+        guard let renditions = result.renditions else { throw failure("\(job) has no renditions; leave out the rendition name") }
+        guard let found = renditions.first(where: { $0.name == name }) else {
+            throw failure(
+                "\(job) has no rendition '\(EventFormatting.sanitized(String(name.prefix(64))))'; its renditions are \(renditions.map(\.name).joined(separator: ", "))"
+            )
+        }
+        guard let output = found.output, !output.isEmpty else {
+            throw failure("\(job)'s rendition \(name) was kept only in the worker's memory; run it again with --out DIR")
+        }
+        return JobResult(
+            output: output, format: found.format, width: found.width, height: found.height, bytes: found.bytes, cache: found.cache,
+            sha256: found.sha256)
+    }
+
     private static func failure(_ message: String) -> Failure { Failure(message: message) }
 }

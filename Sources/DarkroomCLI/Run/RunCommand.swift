@@ -141,6 +141,7 @@ struct RunCommand: AsyncParsableCommand {
             batch: "run-" + JobID.make().rawValue, workingDirectory: workingDirectory, firstFrameOnly: firstFrameOnly,
             name: jobList.name)
         defaults.keep = try keep.names()
+        defaults.renditions = try jobList.renditionList()
         var validator = ChainValidator(registry: processors.validationOnly, workers: { [] })
         switch try await EnqueuePlanner.plan(
             requests, defaults: defaults, validator: &validator,

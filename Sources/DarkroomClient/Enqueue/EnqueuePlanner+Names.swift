@@ -59,10 +59,17 @@ extension EnqueuePlanner {
         }
         let digest = digests[job.chain] ?? ChainDigest.of(job.chain)
         digests[job.chain] = digest
-        let fields = OutputNameFields(job: job, ext: job.format.map(OutputFormats.fileExtension(of:)), chainDigest: digest)
-        let work =
+        var fields = OutputNameFields(job: job, ext: job.format.map(OutputFormats.fileExtension(of:)), chainDigest: digest)
+        var work =
             [job.source, job.chain, job.format ?? "", job.quality.map { "\($0)" } ?? "", job.firstFrameOnly == true ? "1" : ""]
             + (job.keep.map { ["keep=" + $0.joined(separator: ",")] } ?? [])
+        if let renditions = job.renditions {
+            // Renditions are named by their own default, which is never renamed: the claim stands
+            // for every rendition, its `{name}` shown as the field.
+            template = template ?? .renditionsDefault
+            fields.name = "{name}"
+            work.append(renditionsWork(renditions))
+        }
         return OutputClaim(
             directory: directory, template: template,
             fields: fields,

@@ -74,8 +74,14 @@ public enum EnqueuePlanner {
         notBefore: Timestamp?, now: Timestamp, validator: inout ChainValidator, formats: EnqueueFormats
     ) async throws -> Job {
         let source = PathResolver.source(request.source, from: defaults.workingDirectory)
+        if request.renditions != nil, request.chain != nil {
+            throw EnqueueProblem(.invalidJob, location: nil, message: "give \"chain\" or \"renditions\", not both: each rendition has its chain")
+        }
+        let renditions = try await canonicalRenditions(request.renditions ?? defaults.renditions, validator: &validator, formats: formats)
         let chain: String
-        if let text = request.chain {
+        if renditions != nil {
+            chain = Job.renditionsChain
+        } else if let text = request.chain {
             do {
                 chain = try await validator.canonicalize(text)
             } catch let error as ChainError {
@@ -93,6 +99,7 @@ public enum EnqueuePlanner {
         }
         if let name = request.name, let problem = nameProblem(name) { throw problem }
         let name = request.name ?? defaults.name
+        if let renditions, let problem = renditionsNameProblem(name, count: renditions.count) { throw problem }
         let quality = request.quality ?? defaults.quality
         let output = request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output
         let firstFrameOnly = request.firstFrameOnly ?? defaults.firstFrameOnly
@@ -107,16 +114,19 @@ public enum EnqueuePlanner {
         } else if defaults.idFromSource {
             // The source and what shapes the output: a second size of one source is a second job.
             let derived = DerivedIDs.jobID(
-                source: source, chain: chain, format: format, quality: quality, firstFrameOnly: firstFrameOnly,
+                source: source, chain: renditions.map(renditionsWork) ?? chain, format: format, quality: quality, firstFrameOnly: firstFrameOnly,
                 output: output, name: name, keep: keep)
             guard let parsed = JobID(rawValue: derived) else { preconditionFailure("a derived id is always valid: \(derived)") }
             id = parsed
         } else {
             id = JobID.make(now: now)
         }
+        let chainRequirements =
+            try renditions.map { try renditionRequirements($0, validator: &validator) }
+            ?? validator.processorRequirements(ofCanonical: chain)
         let requires = Capabilities.canonical(
-            try validator.processorRequirements(ofCanonical: chain) + Capabilities.features(name: name, metadata: request.metadata, keep: keep)
-                + Capabilities.formatRequirements(format))
+            chainRequirements + Capabilities.features(name: name, metadata: request.metadata, keep: keep, renditions: renditions != nil)
+                + Capabilities.formatRequirements(format) + (renditions ?? []).flatMap { Capabilities.formatRequirements($0.format) })
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,
@@ -125,7 +135,7 @@ public enum EnqueuePlanner {
             firstFrameOnly: firstFrameOnly ? true : nil,
             name: name, requires: requires, metadata: request.metadata,
             webhook: request.webhook ?? defaults.webhook,
-            keep: keep)
+            renditions: renditions, keep: keep)
         if let problem = job.problem { throw EnqueueProblem(.invalidJob, location: nil, message: problem) }
         return job
     }

@@ -30,6 +30,10 @@ public struct JobRequest: Sendable, Equatable {
     /// The keep list (`JobKeep`, canonical) overriding `EnqueueDefaults.keep`.
     public var keep: [String]?
 
+    /// Renditions overriding `EnqueueDefaults.renditions`; their chains as given (canonicalised
+    /// when planned).
+    public var renditions: [JobRendition]?
+
     /// A request for `source`; every field left nil takes the batch's default.
     public init(
         line: Int? = nil, source: String, chain: String? = nil, format: String? = nil, quality: Int? = nil,

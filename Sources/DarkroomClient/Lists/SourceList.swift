@@ -21,6 +21,7 @@ public enum SourceList {
     /// The keys a JSON line may have.
     public static let keys: Set<String> = [
         "source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly", "name", "metadata", "webhook", "keep",
+        "renditions",
     ]
 
     /// The bytes of a job list: the file at `file`, or standard input for `-`. Unreadable input —

@@ -61,6 +61,12 @@ struct LineRecord: Decodable {
             throw Problem(message: "'keep' must be a list of strings, such as [\"icc\", \"exif\"]")
         }
         do {
+            request.renditions = try container.decodeIfPresent([JobRendition].self, forKey: Key(stringValue: "renditions"))
+        } catch {
+            throw Problem(message: "'renditions' must be a list of objects with keys name, chain, format, quality")
+        }
+        if let renditions = request.renditions, renditions.isEmpty { throw Problem(message: "'renditions' is empty; leave it out") }
+        do {
             request.firstFrameOnly = try container.decodeIfPresent(Bool.self, forKey: Key(stringValue: "firstFrameOnly"))
         } catch {
             throw Problem(message: "'firstFrameOnly' must be true or false")

@@ -593,6 +593,18 @@ enum OpenAPIDocument {
                "null"
               ]
              },
+             "renditions": {
+              "description": "Several outputs of the source from one decode, instead of chain (docs/renditions.md).",
+              "items": {
+               "$ref": "#/components/schemas/Rendition"
+              },
+              "maxItems": 64,
+              "minItems": 1,
+              "type": [
+               "array",
+               "null"
+              ]
+             },
              "source": {
               "description": "An absolute path, an http(s):// URL or a data: URI.",
               "minLength": 1,
@@ -629,6 +641,40 @@ enum OpenAPIDocument {
              "array",
              "null"
             ]
+           },
+           "Rendition": {
+            "additionalProperties": false,
+            "description": "One output of a job with renditions, made from the decode all the job's renditions share (docs/renditions.md).",
+            "properties": {
+             "chain": {
+              "description": "Chain text; empty: only re-encode.",
+              "type": "string"
+             },
+             "format": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "name": {
+              "description": "1-64 of A-Z a-z 0-9 _ -, unique within the job.",
+              "pattern": "^[A-Za-z0-9_-]{1,64}$",
+              "type": "string"
+             },
+             "quality": {
+              "maximum": 100,
+              "minimum": 1,
+              "type": [
+               "integer",
+               "null"
+              ]
+             }
+            },
+            "required": [
+             "name",
+             "chain"
+            ],
+            "type": "object"
            },
            "SingleJob": {
             "additionalProperties": false,
@@ -704,6 +750,18 @@ enum OpenAPIDocument {
               "minimum": 1,
               "type": [
                "integer",
+               "null"
+              ]
+             },
+             "renditions": {
+              "description": "Several outputs of the source from one decode, instead of chain (docs/renditions.md).",
+              "items": {
+               "$ref": "#/components/schemas/Rendition"
+              },
+              "maxItems": 64,
+              "minItems": 1,
+              "type": [
+               "array",
                "null"
               ]
              },

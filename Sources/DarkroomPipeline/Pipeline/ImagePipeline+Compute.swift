@@ -45,15 +45,7 @@ extension ImagePipeline {
         timings.encode = rendered.timings.encode
 
         start = clock.now
-        var cachePath: String?
-        if let disk = configuration.diskCache {
-            let bytes = rendered.bytes
-            try await ioPool.run { try disk.store(bytes, for: resultKey, in: .results) }
-            cachePath = disk.path(for: resultKey, in: .results)
-        }
-        if rendered.bytes.count <= configuration.memoryCacheMaxResultBytes {
-            memory?.set(rendered.bytes, for: "r:" + resultKey, cost: rendered.bytes.count)
-        }
+        let cachePath = try await storeResult(rendered.bytes, key: resultKey)
         timings.store = (clock.now - start).inMilliseconds
 
         return ImageResult(
@@ -62,10 +54,24 @@ extension ImagePipeline {
             processedFirstFrameOnly: rendered.processedFirstFrameOnly)
     }
 
+    /// Stores a result under `key` in the disk cache and (when small enough) the memory cache;
+    /// its disk cache path, nil without a disk cache.
+    func storeResult(_ bytes: [UInt8], key: String) async throws -> String? {
+        var cachePath: String?
+        if let disk = configuration.diskCache {
+            try await ioPool.run { try disk.store(bytes, for: key, in: .results) }
+            cachePath = disk.path(for: key, in: .results)
+        }
+        if bytes.count <= configuration.memoryCacheMaxResultBytes {
+            memory?.set(bytes, for: "r:" + key, cost: bytes.count)
+        }
+        return cachePath
+    }
+
     /// The source bytes: memory, then the disk's originals (network sources only: local files
     /// and `data:` URIs are already at hand), then the provider. Network originals are stored
     /// so a second chain on the same URL does not download again.
-    private func original(for reference: SourceReference, sourceKey: String, prefetched: FetchedSource?) async throws -> ([UInt8], SourceOrigin) {
+    func original(for reference: SourceReference, sourceKey: String, prefetched: FetchedSource?) async throws -> ([UInt8], SourceOrigin) {
         let isNetwork = reference.scheme == "http" || reference.scheme == "https"
         if let prefetched { return (prefetched.bytes, .local) }
         if let bytes = memory?.value(for: "o:" + sourceKey) { return (bytes, .memory) }

@@ -22,6 +22,7 @@ import Foundation
 /// | `requires` | [string]? | capabilities the worker must offer (`Capabilities`), sorted, no duplicates; absent = none |
 /// | `metadata` | string? | the caller's JSON object as text (`JobMetadata`), ≤ 4,096 bytes, depth ≤ 4; absent = none |
 /// | `webhook` | string? | the webhook endpoint notified when the job ends, 1–64 bytes; absent = none |
+/// | `renditions` | [object]? | several outputs from one decode (`JobRendition`), 1–64; `chain` is then `renditions` |
 /// | `keep` | [string]? | what the output keeps (`JobKeep`): `copyright`, `exif`, `gps`, `icc`, `xmp`, sorted; absent = nothing |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
@@ -31,6 +32,7 @@ extension Job: Codable {
     enum CodingKeys: String, CodingKey {
         case version, id, batch, source, chain, format, quality, priority, output, attempt, enqueuedAt, notBefore, lastError
         case firstFrameOnly, name, requires, metadata, webhook
+        case renditions
         case keep
     }
 
@@ -63,6 +65,7 @@ extension Job: Codable {
             requires: try container.decodeIfPresent([String].self, forKey: .requires),
             metadata: try container.decodeIfPresent(String.self, forKey: .metadata),
             webhook: try container.decodeIfPresent(String.self, forKey: .webhook),
+            renditions: try container.decodeIfPresent([JobRendition].self, forKey: .renditions),
             keep: try container.decodeIfPresent([String].self, forKey: .keep))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
@@ -89,6 +92,7 @@ extension Job: Codable {
         try container.encodeIfPresent(requires, forKey: .requires)
         try container.encodeIfPresent(metadata, forKey: .metadata)
         try container.encodeIfPresent(webhook, forKey: .webhook)
+        try container.encodeIfPresent(renditions, forKey: .renditions)
         try container.encodeIfPresent(keep, forKey: .keep)
     }
 

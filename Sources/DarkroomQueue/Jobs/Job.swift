@@ -52,6 +52,15 @@ public struct Job: Sendable, Hashable {
     /// (DarkroomWebhooks' subscriptions), so a worker that predates the field, and drops it when it
     /// re-enqueues a retry, changes nothing: no capability is needed.
     public var webhook: String?
+    /// Several outputs from one fetch and one decode (`JobRendition`), or nil for the one output
+    /// `chain`, `format` and `quality` describe. With renditions, `chain` is `renditionsChain`, and
+    /// `format` and `quality` are the defaults of renditions that give none. Requires the
+    /// `renditions` capability.
+    public var renditions: [JobRendition]?
+
+    /// What `chain` holds in a job with renditions: each rendition has its own chain.
+    public static let renditionsChain = "renditions"
+
     /// What the output keeps of the source (`JobKeep`): some of `copyright`, `exif`, `gps`, `icc`,
     /// `xmp`, sorted, without duplicates; nil keeps nothing (upright sRGB, no metadata). A job
     /// with `keep` requires the `keep` capability.
@@ -63,7 +72,7 @@ public struct Job: Sendable, Hashable {
         enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
         firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil, metadata: String? = nil,
         webhook: String? = nil,
-        keep: [String]? = nil
+        renditions: [JobRendition]? = nil, keep: [String]? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -82,6 +91,7 @@ public struct Job: Sendable, Hashable {
         self.requires = requires
         self.metadata = metadata
         self.webhook = webhook
+        self.renditions = renditions
         self.keep = keep
     }
 
@@ -107,6 +117,23 @@ public struct Job: Sendable, Hashable {
         if let problem = Capabilities.problem(requires) { return problem }
         if let metadata, let problem = JobMetadata.problem(metadata) { return problem }
         if let problem = JobKeep.problem(keep) { return problem }
+        if let problem = renditionsProblem { return problem }
+        return nil
+    }
+}
+
+extension Job {
+    /// What the renditions (or their absence) break: the list's own rules, `chain` being
+    /// `renditionsChain`, and a `name` template naming `{name}` only in a job with renditions.
+    var renditionsProblem: String? {
+        guard let renditions else {
+            if let name, name.contains("{name}"), (try? OutputNameTemplate(parsing: name))?.fields.contains(.name) == true {
+                return "'name' uses {name}, which only a job with renditions has"
+            }
+            return nil
+        }
+        if let problem = JobRendition.problem(renditions) { return problem }
+        if chain != Self.renditionsChain { return "'chain' must be '\(Self.renditionsChain)' in a job with renditions" }
         return nil
     }
 }

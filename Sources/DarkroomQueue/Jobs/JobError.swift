@@ -6,9 +6,14 @@ public struct JobError: Sendable, Hashable, Codable, CustomStringConvertible {
     public var code: String
     /// What went wrong and, where possible, what to do about it. At most 2,000 characters.
     public var message: String
+    /// For a job with renditions: the renditions whose outputs this attempt stored before it
+    /// failed (in the job's order), so a caller knows which files exist; a retry finds them in the
+    /// cache. Nil for other jobs (and in events of older workers).
+    public var written: [String]?
 
-    public init(code: String, message: String) {
+    public init(code: String, message: String, written: [String]? = nil) {
         self.code = code
+        self.written = written
         // Events are small records in a trimmed stream; a huge message must not bloat them.
         self.message = message.count > 2000 ? String(message.prefix(1999)) + "…" : message
     }

@@ -13,8 +13,8 @@ import Foundation
 /// | `worker` | string | `started`, `succeeded`, `failed`, worker events; `dead` when a worker gave up | the worker (queue consumer) name |
 /// | `attempt` | int | job events | attempt number (1-based, counting retries and redeliveries) |
 /// | `count` | int | `batchEnqueued` | new jobs added by that enqueue call |
-/// | `result` | object | `succeeded` | `output` (string, optional), `format`, `width`, `height`, `bytes`, `cache` (`memory`/`disk`/`miss`), `ms` (`fetch`, `decode`, `process`, `encode`, `store`; each optional, milliseconds) |
-/// | `error` | object | `failed`, `dead` | `code`, `message`, `willRetry` (bool; always false for `dead`) |
+/// | `result` | object | `succeeded` | `output` (string, optional), `format`, `width`, `height`, `bytes`, `cache` (`memory`/`disk`/`miss`), `renditions` (optional: per rendition `name`, `output`, `format`, `width`, `height`, `bytes`, `cache`, `sha256`), `ms` (`fetch`, `decode`, `process`, `encode`, `store`; each optional, milliseconds) |
+/// | `error` | object | `failed`, `dead` | `code`, `message`, `willRetry` (bool; always false for `dead`), `written` ([string], optional: the renditions stored before a job with renditions failed) |
 /// | `source` | string | terminal events (optional: absent from older writers' events) | the job's source, redacted (`SourceRedaction`) |
 /// | `chain` | string | terminal events (optional, as `source`) | the job's chain, canonical text |
 /// | `metadata` | string | terminal events of jobs with metadata | the job's `metadata`, byte for byte |
@@ -31,6 +31,7 @@ extension JobEvent: Codable {
         var code: String
         var message: String
         var willRetry: Bool
+        var written: [String]?
     }
 
     struct Unsupported: Error { var reason: String }
@@ -51,7 +52,7 @@ extension JobEvent: Codable {
             attempt: try container.decodeIfPresent(Int.self, forKey: .attempt),
             count: try container.decodeIfPresent(Int.self, forKey: .count),
             result: try container.decodeIfPresent(JobResult.self, forKey: .result),
-            error: errorRecord.map { JobError(code: $0.code, message: $0.message) },
+            error: errorRecord.map { JobError(code: $0.code, message: $0.message, written: $0.written) },
             willRetry: type == .failed ? errorRecord?.willRetry : nil,
             source: try container.decodeIfPresent(String.self, forKey: .source),
             chain: try container.decodeIfPresent(String.self, forKey: .chain),
@@ -75,7 +76,7 @@ extension JobEvent: Codable {
         try container.encodeIfPresent(result, forKey: .result)
         if let error {
             try container.encode(
-                ErrorRecord(code: error.code, message: error.message, willRetry: willRetry ?? false),
+                ErrorRecord(code: error.code, message: error.message, willRetry: willRetry ?? false, written: error.written),
                 forKey: .error)
         }
         try container.encodeIfPresent(source, forKey: .source)

@@ -21,10 +21,15 @@ public struct JobResult: Sendable, Hashable, Codable {
     public var sha256: String?
     /// Milliseconds per stage; stages that did not run are absent.
     public var ms: StageTimings
+    /// For a job with renditions: every rendition's output, in the job's order (the fields above
+    /// then describe the first rendition, so a reader that predates renditions sees one valid
+    /// output). Nil for other jobs.
+    public var renditions: [RenditionResult]?
 
     public init(
         output: String?, format: String, width: Int, height: Int, bytes: Int,
-        cache: CacheOutcome, sha256: String? = nil, ms: StageTimings = StageTimings()
+        cache: CacheOutcome, sha256: String? = nil, ms: StageTimings = StageTimings(),
+        renditions: [RenditionResult]? = nil
     ) {
         self.output = output
         self.format = format
@@ -34,5 +39,6 @@ public struct JobResult: Sendable, Hashable, Codable {
         self.cache = cache
         self.sha256 = sha256
         self.ms = ms
+        self.renditions = renditions
     }
 }

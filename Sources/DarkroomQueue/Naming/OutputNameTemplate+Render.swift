@@ -11,8 +11,11 @@ public struct OutputNameFields: Sendable, Hashable {
     /// The output format's extension without the dot (`jpg`, `png`, `webp`); nil when not known
     /// yet (a job that keeps its source's format, at enqueue).
     public var ext: String?
+    /// The rendition's name (`{name}`); empty for a job without renditions.
+    public var name: String
 
-    public init(stem: String, id: String, batch: String, chain: String, ext: String?) {
+    public init(stem: String, id: String, batch: String, chain: String, ext: String?, name: String = "") {
+        self.name = name
         self.stem = stem
         self.id = id
         self.batch = batch
@@ -54,6 +57,7 @@ extension OutputNameTemplate {
             case .field(.batch): value = fields.batch
             case .field(.chain): value = fields.chain
             case .field(.ext): value = fields.ext ?? Self.unknownExtension
+            case .field(.name): value = fields.name
             }
             if case .field(.ext) = piece, fields.ext == nil {
                 bytes += Self.unknownExtensionBytes

@@ -8,7 +8,8 @@
 ///
 /// Fields: `{stem}` (the source's base name, or the `{id}` name when it has none), `{id}` (the
 /// job id as a file name), `{batch}` (the batch, by the same rule), `{chain}` (`ChainDigest` of
-/// the canonical chain) and `{ext}` (the output format's extension, `jpg` for JPEG). `{{` and
+/// the canonical chain), `{ext}` (the output format's extension, `jpg` for JPEG) and `{name}` (a
+/// rendition's name; only in jobs with renditions). `{{` and
 /// `}}` are literal braces. Refused when parsed: an unknown field, an unbalanced brace, a `/`,
 /// NUL or control character, no `{ext}` (the name must say the file's format), a leading `.`,
 /// and literal text alone longer than 255 bytes. A rendered name longer than 255 bytes or
@@ -16,7 +17,7 @@
 public struct OutputNameTemplate: Sendable, Hashable, CustomStringConvertible {
     /// A field a template may name.
     public enum Field: String, Sendable, Hashable, CaseIterable {
-        case stem, id, batch, chain, ext
+        case stem, id, batch, chain, ext, name
     }
 
     enum Piece: Sendable, Hashable {
@@ -33,6 +34,11 @@ public struct OutputNameTemplate: Sendable, Hashable, CustomStringConvertible {
     /// `{stem}-{chain}.{ext}`: what enqueue gives a job under the default template whose name
     /// another job of the same request already has.
     public static let collisionText = "{stem}-{chain}.{ext}"
+    /// `{stem}-{name}.{ext}`: what a rendition of a job without a `name` gets.
+    public static let renditionsDefaultText = "{stem}-{name}.{ext}"
+    /// `{id}-{name}.{ext}`: what a rendition is named instead when another batch's file has its
+    /// default name (the job id's name, which only that job writes).
+    public static let renditionsFallbackText = "{id}-{name}.{ext}"
     /// The longest template text accepted (a job record's `name`).
     public static let maxTemplateBytes = 1024
     /// The longest name (Linux's `NAME_MAX`).
@@ -41,6 +47,8 @@ public struct OutputNameTemplate: Sendable, Hashable, CustomStringConvertible {
     // Force-unwrapped: both are constants this file's tests parse.
     public static let `default` = try! OutputNameTemplate(parsing: defaultText)
     public static let collision = try! OutputNameTemplate(parsing: collisionText)
+    public static let renditionsDefault = try! OutputNameTemplate(parsing: renditionsDefaultText)
+    public static let renditionsFallback = try! OutputNameTemplate(parsing: renditionsFallbackText)
 
     /// Parses `text`. - Throws: `OutputNameError` saying what is wrong and where.
     public init(parsing text: String) throws(OutputNameError) {

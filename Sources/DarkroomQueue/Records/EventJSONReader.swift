@@ -152,7 +152,7 @@ package enum EventJSONReader {
             var batch: String?
             var chain: String?
             var count: Int?
-            var error: (code: String, message: String, willRetry: Bool)?
+            var error: (code: String, message: String, willRetry: Bool, written: [String]?)?
             var job: JobID?
             var metadata: String?
             var result: JobResult?
@@ -176,9 +176,15 @@ package enum EventJSONReader {
             }
             if key(#","error":{"code":"#) {
                 guard let code = string(), literal(#","message":"#), let message = string(), literal(#","willRetry":"#),
-                    let willRetry = boolean(), literal("}")
+                    let willRetry = boolean()
                 else { return nil }
-                error = (code, message, willRetry)
+                var written: [String]?
+                if key(#","written":"#) {
+                    guard let value = stringList() else { return nil }
+                    written = value
+                }
+                guard literal("}") else { return nil }
+                error = (code, message, willRetry, written)
             }
             guard key(#","id":"#), let id = string() else { return nil }
             if key(#","job":"#) {
@@ -207,7 +213,7 @@ package enum EventJSONReader {
             guard literal("}") else { return nil }
             return JobEvent(
                 id: id, type: type, at: at, batch: batch, job: job, worker: worker, attempt: attempt, count: count,
-                result: result, error: error.map { JobError(code: $0.code, message: $0.message) },
+                result: result, error: error.map { JobError(code: $0.code, message: $0.message, written: $0.written) },
                 willRetry: type == .failed ? error?.willRetry : nil, source: source, chain: chain, metadata: metadata)
         }
 
@@ -241,6 +247,16 @@ package enum EventJSONReader {
                 guard let value = string() else { return nil }
                 output = value
             }
+            var renditions: [RenditionResult]?
+            if key(#","renditions":["#) {
+                var list: [RenditionResult] = []
+                repeat {
+                    guard let rendition = self.rendition() else { return nil }
+                    list.append(rendition)
+                } while literal(",")
+                guard literal("]") else { return nil }
+                renditions = list
+            }
             var sha256: String?
             if key(#","sha256":"#) {
                 guard let value = string() else { return nil }
@@ -249,7 +265,40 @@ package enum EventJSONReader {
             guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
             return JobResult(
                 output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256,
-                ms: timings)
+                ms: timings, renditions: renditions)
+        }
+
+        /// One rendition's result, in `EventJSONWriter`'s key order.
+        mutating func rendition() -> RenditionResult? {
+            guard literal(#"{"bytes":"#), let bytes = integer(), literal(#","cache":"#), let cacheName = string(),
+                let cache = CacheOutcome(rawValue: cacheName), literal(#","format":"#), let format = string(),
+                literal(#","height":"#), let height = integer(), literal(#","name":"#), let name = string()
+            else { return nil }
+            var output: String?
+            if key(#","output":"#) {
+                guard let value = string() else { return nil }
+                output = value
+            }
+            var sha256: String?
+            if key(#","sha256":"#) {
+                guard let value = string() else { return nil }
+                sha256 = value
+            }
+            guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
+            return RenditionResult(
+                name: name, output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256)
+        }
+
+        /// A JSON array of strings.
+        mutating func stringList() -> [String]? {
+            guard literal("[") else { return nil }
+            var values: [String] = []
+            if literal("]") { return values }
+            repeat {
+                guard let value = string() else { return nil }
+                values.append(value)
+            } while literal(",")
+            return literal("]") ? values : nil
         }
 
     }

@@ -6,9 +6,9 @@
 /// randomised events of every type.
 ///
 /// Keys in sorted order (see `JobEvent+Codable.swift`): `at`, `attempt`?, `batch`?, `chain`?, `count`?,
-/// `error`? (`code`, `message`, `willRetry`), `id`, `job`?, `result`? (`bytes`, `cache`, `format`,
+/// `error`? (`code`, `message`, `willRetry`, `written`?), `id`, `job`?, `result`? (`bytes`, `cache`, `format`,
 /// `height`, `ms` (`decode`, `encode`, `fetch`, `process`, `store`, each optional), `output`?,
-/// `sha256`?, `width`), `source`?, `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
+/// `renditions`? (each `bytes`, `cache`, `format`, `height`, `name`, `output`?, `sha256`?, `width`), `sha256`?, `width`), `source`?, `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
 /// written as `JSONEncoder` writes them (a `Double`'s shortest description without a trailing
 /// `.0`; stage times rounded to microseconds first, non-finite ones left out, as
 /// `StageTimings.encode` does).
@@ -47,7 +47,9 @@ package enum EventJSONWriter {
             JobJSONWriter.string(error.code, into: &out)
             JobJSONWriter.literal(#","message":"#, into: &out)
             JobJSONWriter.string(error.message, into: &out)
-            JobJSONWriter.literal((event.willRetry ?? false) ? #","willRetry":true}"# : #","willRetry":false}"#, into: &out)
+            JobJSONWriter.literal((event.willRetry ?? false) ? #","willRetry":true"# : #","willRetry":false"#, into: &out)
+            if let written = error.written { JobJSONWriter.stringArray(#","written":["#, written, into: &out) }
+            out.append(UInt8(ascii: "}"))
         }
         JobJSONWriter.literal(#","id":"#, into: &out)
         JobJSONWriter.string(event.id, into: &out)
@@ -139,12 +141,44 @@ package enum EventJSONWriter {
             JobJSONWriter.literal(#","output":"#, into: &out)
             JobJSONWriter.string(output, into: &out)
         }
+        if let renditions = result.renditions {
+            JobJSONWriter.literal(#","renditions":["#, into: &out)
+            for (index, rendition) in renditions.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(rendition, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
         if let sha256 = result.sha256 {
             JobJSONWriter.literal(#","sha256":"#, into: &out)
             JobJSONWriter.string(sha256, into: &out)
         }
         JobJSONWriter.literal(#","width":"#, into: &out)
         JobJSONWriter.integer(result.width, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func write(_ rendition: RenditionResult, into out: inout [UInt8]) {
+        JobJSONWriter.literal(#"{"bytes":"#, into: &out)
+        JobJSONWriter.integer(rendition.bytes, into: &out)
+        JobJSONWriter.literal(#","cache":"#, into: &out)
+        JobJSONWriter.string(rendition.cache.rawValue, into: &out)
+        JobJSONWriter.literal(#","format":"#, into: &out)
+        JobJSONWriter.string(rendition.format, into: &out)
+        JobJSONWriter.literal(#","height":"#, into: &out)
+        JobJSONWriter.integer(rendition.height, into: &out)
+        JobJSONWriter.literal(#","name":"#, into: &out)
+        JobJSONWriter.string(rendition.name, into: &out)
+        if let output = rendition.output {
+            JobJSONWriter.literal(#","output":"#, into: &out)
+            JobJSONWriter.string(output, into: &out)
+        }
+        if let sha256 = rendition.sha256 {
+            JobJSONWriter.literal(#","sha256":"#, into: &out)
+            JobJSONWriter.string(sha256, into: &out)
+        }
+        JobJSONWriter.literal(#","width":"#, into: &out)
+        JobJSONWriter.integer(rendition.width, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 

@@ -6,7 +6,7 @@ import DarkroomSystem
 /// spends storing it. `JobJSONWriterTests` holds it to `JSONEncoder`'s output on randomised jobs.
 ///
 /// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `firstFrameOnly`?, `format`?, `id`,
-/// `keep`?, `lastError`? (`code`, `message`), `metadata`?, `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `requires`?, `source`,
+/// `keep`?, `lastError`? (`code`, `message`, `written`?), `metadata`?, `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `renditions`? (`chain`, `format`?, `name`, `quality`?), `requires`?, `source`,
 /// `version`, `webhook`?. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
 package enum JobJSONWriter {
@@ -28,10 +28,11 @@ package enum JobJSONWriter {
         }
         if let format = job.format { field(#","format":"#, format, into: &out) }
         field(#","id":"#, job.id.rawValue, into: &out)
-        if let keep = job.keep { stringList(#","keep":["#, keep, into: &out) }
+        if let keep = job.keep { stringArray(#","keep":["#, keep, into: &out) }
         if let error = job.lastError {
             field(#","lastError":{"code":"#, error.code, into: &out)
             field(#","message":"#, error.message, into: &out)
+            if let written = error.written { stringArray(#","written":["#, written, into: &out) }
             out.append(UInt8(ascii: "}"))
         }
         if let metadata = job.metadata { field(#","metadata":"#, metadata, into: &out) }
@@ -43,7 +44,22 @@ package enum JobJSONWriter {
             append(#","quality":"#, to: &out)
             integer(quality, into: &out)
         }
-        if let requires = job.requires { stringList(#","requires":["#, requires, into: &out) }
+        if let renditions = job.renditions {
+            append(#","renditions":["#, to: &out)
+            for (index, rendition) in renditions.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                field(#"{"chain":"#, rendition.chain, into: &out)
+                if let format = rendition.format { field(#","format":"#, format, into: &out) }
+                field(#","name":"#, rendition.name, into: &out)
+                if let quality = rendition.quality {
+                    append(#","quality":"#, to: &out)
+                    integer(quality, into: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if let requires = job.requires { stringArray(#","requires":["#, requires, into: &out) }
         field(#","source":"#, job.source, into: &out)
         append(#","version":"#, to: &out)
         integer(Job.currentVersion, into: &out)
@@ -51,8 +67,8 @@ package enum JobJSONWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `key` (which ends with the opening bracket) and `values` as JSON strings, then `]`.
-    private static func stringList(_ key: StaticString, _ values: [String], into out: inout [UInt8]) {
+    /// `key` (which ends with the opening bracket) and `values` as JSON strings, then the closing bracket.
+    package static func stringArray(_ key: StaticString, _ values: [String], into out: inout [UInt8]) {
         append(key, to: &out)
         for (index, value) in values.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -42,8 +42,9 @@ struct EventJSONWriterTests {
         let batch = text(&random)
         let worker = text(&random)
         let attempt = Int.random(in: 1...1_000_000, using: &random)
-        let error = JobError(code: text(&random), message: text(&random, length: 0...40))
-        let result = JobResult(
+        var error = JobError(code: text(&random), message: text(&random, length: 0...40))
+        if Int.random(in: 0...3, using: &random) == 0 { error.written = (0..<Int.random(in: 0...3, using: &random)).map { _ in text(&random) } }
+        var result = JobResult(
             output: Bool.random(using: &random) ? text(&random) : nil, format: text(&random, length: 1...5),
             width: Int.random(in: 0...100_000, using: &random), height: Int.random(in: 0...100_000, using: &random),
             bytes: Int.random(in: 0...Int(Int32.max), using: &random),
@@ -52,6 +53,16 @@ struct EventJSONWriterTests {
             ms: StageTimings(
                 fetch: milliseconds(&random), decode: milliseconds(&random), process: milliseconds(&random),
                 encode: milliseconds(&random), store: milliseconds(&random)))
+        if Int.random(in: 0...3, using: &random) == 0 {
+            result.renditions = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                RenditionResult(
+                    name: text(&random), output: Bool.random(using: &random) ? text(&random) : nil, format: text(&random, length: 1...5),
+                    width: Int.random(in: 0...100_000, using: &random), height: Int.random(in: 0...100_000, using: &random),
+                    bytes: Int.random(in: 0...Int(Int32.max), using: &random),
+                    cache: CacheOutcome.allCases.randomElement(using: &random) ?? .miss,
+                    sha256: Bool.random(using: &random) ? text(&random, length: 1...64) : nil)
+            }
+        }
         switch index % 8 {
         case 0: return .batchEnqueued(batch: batch, count: Int.random(in: 0...1_000_000, using: &random), at: at, id: id)
         case 1: return .started(job: job, batch: batch, worker: worker, attempt: attempt, at: at, id: id)

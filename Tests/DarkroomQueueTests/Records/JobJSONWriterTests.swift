@@ -28,12 +28,28 @@ struct JobJSONWriterTests {
         return text
     }
 
+    /// For about a quarter of the jobs: 1–3 renditions with awkward chains, formats and qualities
+    /// (the job's chain then the marker), and a `lastError` naming renditions written.
+    private static func addRenditions(to job: inout Job, _ random: inout QueueContractRandom) {
+        guard Int.random(in: 0...3, using: &random) == 0 else { return }
+        let names = ["a", "large", "thumb_2", "X-9"].shuffled(using: &random)
+        job.renditions = (0..<Int.random(in: 1...3, using: &random)).map { index in
+            JobRendition(
+                name: names[index], chain: text(&random, allowControl: true, length: 0...24),
+                format: Bool.random(using: &random) ? text(&random, allowControl: true, length: 1...4) : nil,
+                quality: Bool.random(using: &random) ? Int.random(in: 1...100, using: &random) : nil)
+        }
+        job.chain = Job.renditionsChain
+        if job.name?.contains("{name}") == true { job.name = nil }
+        job.lastError?.written = Bool.random(using: &random) ? [names[0], text(&random, allowControl: true)] : nil
+    }
+
     @Test("Given 2,000 randomised jobs, the writer produces exactly JSONEncoder's bytes for each")
     func matchesJSONEncoder() throws {
         var random = QueueContractRandom(seed: 99)
         for index in 0..<2_000 {
             let id = JobID(rawValue: Self.text(&random, allowControl: false)) ?? JobID.make()
-            let job = Job(
+            var job = Job(
                 id: id, batch: Self.text(&random, allowControl: false),
                 source: Self.text(&random, allowControl: true), chain: Self.text(&random, allowControl: true),
                 format: Bool.random(using: &random) ? Self.text(&random, allowControl: true, length: 1...4) : nil,
@@ -50,6 +66,7 @@ struct JobJSONWriterTests {
                 requires: Self.requirements(&random),
                 metadata: Self.metadata(&random),
                 webhook: Bool.random(using: &random) ? Self.text(&random, allowControl: true, length: 1...16) : nil)
+            Self.addRenditions(to: &job, &random)
             let expected = Array(try job.jsonData())
             let written = JobJSONWriter.bytes(job)
             #expect(written == expected, "job \(index): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

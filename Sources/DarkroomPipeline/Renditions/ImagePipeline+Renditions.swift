@@ -1,0 +1,70 @@
+import DarkroomCache
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomSources
+import DarkroomSystem
+
+extension ImagePipeline {
+    /// Several renditions of one source from one fetch and one decode. Each rendition's result is
+    /// looked up in the caches first under its own key (`RenditionDecode.key`); only when some
+    /// are missing is the source fetched and decoded, once, at the shared hint (computed over
+    /// *all* the renditions, so a retry makes the missing ones exactly as the first attempt would
+    /// have), and only the missing ones are processed, encoded and stored.
+    ///
+    /// Throws for what fails every rendition (the source, the decode, the rendition limits);
+    /// a rendition that fails alone is a `.failure` in its place.
+    public func retrieveRenditions(source: SourceReference, _ renditions: [RenditionRequest]) async throws -> RenditionsResult {
+        try configuration.limits.checkRenditionCount(renditions.count, source: source.description)
+        let policy = configuration.sourcePolicy
+        let clock = ContinuousClock()
+        let start = clock.now
+        let prefetched: FetchedSource?
+        let sourceKey: String
+        if let key = try await ioPool.run({ [fetcher] in try fetcher.registry.cacheKey(for: source, policy: policy) }) {
+            sourceKey = key
+            prefetched = nil
+        } else {
+            let fetched = try await fetcher.fetch(source, policy: policy)
+            prefetched = fetched
+            sourceKey = fetched.cacheKey
+        }
+        let hint = RenditionDecode.sharedHint(renditions.map(\.chain.decodeHint))
+        let requests = renditions.map { ImageRequest(source: source, chain: $0.chain, output: $0.output) }
+        let keys = zip(requests, renditions).map { request, rendition in
+            RenditionDecode.key(single: request.resultKey(sourceKey: sourceKey), own: rendition.chain.decodeHint, shared: hint)
+        }
+        var results: [Result<ImageResult, any Error>?] = Array(repeating: nil, count: renditions.count)
+        for index in renditions.indices {
+            if let cached = try await cachedResult(keys[index], for: requests[index]) { results[index] = .success(cached) }
+        }
+        var timings = StageTimings(fetch: (clock.now - start).inMilliseconds)
+        let missing = renditions.indices.filter { results[$0] == nil }
+        guard !missing.isEmpty else {
+            return RenditionsResult(results: results.map { $0! }, keys: keys, decodeHint: hint, timings: timings, sourceOrigin: nil)
+        }
+
+        // Fleet-wide, as `computeOnce`: one worker makes a set of missing renditions, the others
+        // wait for all of them to appear in the shared cache.
+        let work: @Sendable () async throws -> MadeRenditions = { [self] in
+            try await make(missing, of: renditions, keys: keys, hint: hint, source: source, sourceKey: sourceKey, prefetched: prefetched)
+        }
+        let made: MadeRenditions
+        if let leases = configuration.leases, configuration.diskCache != nil {
+            let missingKeys = missing.map { keys[$0] }
+            let missingRequests = missing.map { requests[$0] }
+            made = try await LeasedWork.run(
+                key: "renditions:" + missingKeys.joined(separator: "\n"), leases: leases, timing: configuration.leaseTiming,
+                lookup: { [self] in try await cachedAll(missingKeys, requests: missingRequests) }, work: work)
+        } else {
+            made = try await work()
+        }
+        for (slot, index) in missing.enumerated() { results[index] = made.results[slot] }
+        timings.add(made.timings.fetch ?? 0, to: \.fetch)
+        timings.decode = made.timings.decode
+        timings.process = made.timings.process
+        timings.encode = made.timings.encode
+        timings.store = made.timings.store
+        return RenditionsResult(
+            results: results.map { $0! }, keys: keys, decodeHint: hint, timings: timings, sourceOrigin: made.sourceOrigin)
+    }
+}

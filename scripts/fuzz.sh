@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 build_path=.build-fuzz
 binary="$build_path/debug/darkroom-fuzz"
-targets="decode animation chain job datauri text address allowlist joblist cachename reply plugin avif"
+targets="decode animation chain job datauri text address allowlist joblist cachename reply plugin avif heicheader metadata"
 fixtures=Tests/DarkroomCodecsTests/Fixtures
 
 build() {
@@ -47,6 +47,8 @@ flags_for() {
         reply) echo "-max_len=2048 -dict=Tests/Fuzz/Dictionaries/resp.dict" ;;
         plugin) echo "-max_len=1024" ;;
         avif) echo "-max_len=65536 -dict=Tests/Fuzz/Dictionaries/avif.dict" ;;
+        heicheader) echo "-max_len=65536 -dict=Tests/Fuzz/Dictionaries/avif.dict" ;;
+        metadata) echo "-max_len=70000" ;;
         *) echo "scripts/fuzz.sh: no target '$1' (targets: $targets)" >&2; exit 2 ;;
     esac
 }

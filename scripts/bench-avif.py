@@ -41,8 +41,16 @@ def pixels(path, scratch):
         path = png
     raw = os.path.join(scratch, "pixels.raw")
     flat = os.path.join(scratch, "flat.v")
-    subprocess.run(["vips", "flatten", path, flat, "--background", "255"], check=True, capture_output=True)
-    subprocess.run(["vips", "rawsave", flat, raw], check=True, capture_output=True)
+    srgb = os.path.join(scratch, "srgb.v")
+    bands = int(subprocess.run(["vipsheader", "-f", "bands", path], capture_output=True, text=True, check=True).stdout)
+    # vips flatten takes the last band for alpha: only images with alpha (2 or 4 bands) are flattened.
+    if bands in (2, 4):
+        subprocess.run(["vips", "flatten", path, flat, "--background", "255"], check=True, capture_output=True)
+    else:
+        subprocess.run(["vips", "copy", path, flat], check=True, capture_output=True)
+    # A grey source's PNG reference has one band and its AVIF decodes to three: compare in sRGB.
+    subprocess.run(["vips", "colourspace", flat, srgb, "srgb"], check=True, capture_output=True)
+    subprocess.run(["vips", "rawsave", srgb, raw], check=True, capture_output=True)
     return np.fromfile(raw, dtype=np.uint8).astype(np.float64)
 
 

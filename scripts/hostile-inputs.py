@@ -534,7 +534,7 @@ def make_fixtures(darkroom: str, tmp: str):
     # the block is dropped; the image itself is fine, so the job succeeds.
     case("JPEG with a 64 KB Exif block of 400 tags on one 60 KB value, --keep exif", "huge-exif.jpg",
          jpeg_with_huge_exif(jpeg), "ok", extra=("--keep", "exif"))
-    case("AVIF ispe 1000000x1000000", "huge-ispe.avif", avif_with_ispe(avif, 1_000_000, 1_000_000), "image.too-large")
+    case("AVIF ispe 1000000x1000000", "avif-huge-ispe.avif", avif_with_ispe(avif, 1_000_000, 1_000_000), "image.too-large")
     case("AVIF sequence header declaring 10,000 frames", "avif-frames.avif", avif_sequence_header(avif, 10_000),
          "image.too-many-frames")
     case("AVIF truncated at half", "truncated-avif.avif", avif[:len(avif) // 2], "image.truncated", lenient_too=True)

@@ -217,6 +217,7 @@ volumes_covered() {
 import json, shlex, sys, yaml
 dockerfile, compose_file, k8s_file = sys.argv[1:4]
 declared = set()
+stages = {}  # a named stage's declarations, which a stage built FROM it inherits
 with open(dockerfile) as f:
     lines = f.read().replace("\\\n", " ").splitlines()
 for line in lines:
@@ -225,12 +226,16 @@ for line in lines:
         continue
     keyword = words[0].upper()
     if keyword == "FROM":
-        declared = set()  # only the last stage's declarations reach the image
+        # Only the last stage's declarations reach the image, with those of the stage it is built on.
+        parts = words[1].split() if len(words) == 2 else []
+        declared = set(stages.get(parts[0], set())) if parts else set()
+        if len(parts) >= 3 and parts[1].upper() == "AS":
+            stages[parts[2]] = declared
     elif keyword == "VOLUME" and len(words) == 2:
         value = words[1].strip()
         declared.update(json.loads(value) if value.startswith("[") else shlex.split(value))
 if not declared:
-    sys.exit(f"{dockerfile}: no VOLUME in its last stage")
+    sys.exit(f"{dockerfile}: no VOLUME in its last stage (or the stages it is built on)")
 problems, containers = [], 0
 def check(where, targets):
     global containers

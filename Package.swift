@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "DarkroomFleetStatus", targets: ["DarkroomFleetStatus"]),
         .library(name: "DarkroomRedis", targets: ["DarkroomRedis"]),
         .library(name: "DarkroomOutput", targets: ["DarkroomOutput"]),
+        .library(name: "DarkroomS3", targets: ["DarkroomS3"]),
         .library(name: "DarkroomWorker", targets: ["DarkroomWorker"]),
         .library(name: "DarkroomClient", targets: ["DarkroomClient"]),
         .library(name: "DarkroomAPIKeys", targets: ["DarkroomAPIKeys"]),
@@ -171,6 +172,12 @@ let package = Package(
         .target(
             name: "DarkroomOutput",
             dependencies: ["DarkroomSystem", "CXattr", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
+        // S3-compatible object storage (docs/object-storage.md): endpoints and allowed buckets,
+        // AWS Signature Version 4, requests through libcurl; no image stack.
+        .target(
+            name: "DarkroomS3",
+            dependencies: ["DarkroomSystem", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomWorker",
@@ -359,6 +366,9 @@ let package = Package(
                 "DarkroomRedis", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomQueueContract", "DarkroomSchema",
                 "DarkroomSystem", "DarkroomTestSupport",
             ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DarkroomS3Tests", dependencies: ["DarkroomS3", "DarkroomSystem", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         // The output sink contract, written once and run against every sink.
         .target(

@@ -14,6 +14,8 @@
  *   orientation inside is ignored, so nothing is rotated twice. A grid's tiles are decoded on up
  *   to `request->thread_count` threads. Alpha is kept (unpremultiplied if stored premultiplied).
  *   The ICC profile goes to the host through `request->icc_sink`; an `nclx` colour box as CICP.
+ *   The Exif item and the XMP packet go through `exif_sink`/`xmp_sink` when the host asks (the
+ *   job keeps them); the host rewrites them (orientation 1, GPS dropped unless asked).
  *   No shrink-on-load: HEVC cannot decode at a lower scale, so the size hint is ignored.
  * - No `decode` (only `decode_ex`): a host older than `decode_ex` refuses the module rather than
  *   decode it without its colour profile.
@@ -180,6 +182,33 @@ static darkroom_status heic_colour(const struct heif_image_handle *primary, dark
     return DARKROOM_OK;
 }
 
+/* Writes the primary image's first metadata block of `type` (and, for "mime", `content_type`) to
+ * `sink`, whole; a block over the sink's limit is left out (the host then keeps none). */
+static void heic_metadata_block(
+    const struct heif_image_handle *primary, const char *type, const char *content_type, const darkroom_byte_sink *sink) {
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_metadata_block_IDs(primary, type, ids, 16);
+    for (int i = 0; i < count; i++) {
+        const char *found = content_type ? heif_image_handle_get_metadata_content_type(primary, ids[i]) : NULL;
+        if (content_type && (!found || strcmp(found, content_type) != 0)) continue;
+        size_t size = heif_image_handle_get_metadata_size(primary, ids[i]);
+        if (size == 0 || size > sink->max_bytes) return;
+        uint8_t *block = malloc(size);
+        if (!block) return;
+        if (heif_image_handle_get_metadata(primary, ids[i], block).code == heif_error_Ok) sink->write(sink->host, block, size);
+        free(block);
+        return;
+    }
+}
+
+/* Hands the EXIF (the HEIF Exif item whole: the host finds its TIFF header) and the XMP packet to
+ * the host, when it asks for them (the job keeps them). Broken metadata is the host's to drop. */
+static void heic_metadata(const struct heif_image_handle *primary, darkroom_decode_request *request) {
+    if (REQUEST_HAS(request, exif_sink) && request->exif_sink) heic_metadata_block(primary, "Exif", NULL, request->exif_sink);
+    if (REQUEST_HAS(request, xmp_sink) && request->xmp_sink)
+        heic_metadata_block(primary, "mime", "application/rdf+xml", request->xmp_sink);
+}
+
 /* Copies the decoded interleaved RGB(A) rows into the host's straight RGBA8 bitmap. */
 static void heic_copy(const uint8_t *plane, int plane_stride, int has_alpha, int premultiplied, darkroom_bitmap *output) {
     for (uint32_t y = 0; y < output->height; y++) {
@@ -231,6 +260,7 @@ static darkroom_status heic_decode_ex(
         } else {
             heic_copy(plane, stride, has_alpha, premultiplied, output);
             status = heic_colour(file.primary, request, error);
+            if (status == DARKROOM_OK) heic_metadata(file.primary, request);
         }
         heif_image_release(image);
     }

@@ -315,6 +315,15 @@ typedef struct darkroom_decode_request {
     uint16_t cicp_transfer;
     uint16_t cicp_matrix;
     uint16_t cicp_full_range;
+    /** Where the coder writes the image's EXIF, when the job keeps it (NULL otherwise: the coder
+     *  need not look for it). Either a TIFF structure from its `II`/`MM` byte order mark, or a HEIF
+     *  `Exif` item whole (its 4-byte offset to the TIFF header first); the host finds the TIFF
+     *  header, rewrites the EXIF as the job asks, and drops what it cannot read. A block over
+     *  `exif_sink->max_bytes` is not written (the host keeps no EXIF rather than failing). */
+    const darkroom_byte_sink *exif_sink;
+    /** Where the coder writes the image's XMP packet (UTF-8 XML), when the job keeps it; NULL
+     *  otherwise. Same size rule as `exif_sink`. */
+    const darkroom_byte_sink *xmp_sink;
 } darkroom_decode_request;
 
 /** A coder: reads and/or writes one image format. */

@@ -67,6 +67,22 @@ struct HEICModuleTests {
         #expect(try coders.decode(image).bitmap.size == PixelSize(width: 64, height: 43))
     }
 
+    @Test("The Exif item and the XMP packet reach the host when the job keeps them, and only then")
+    func metadataThroughTheABI() throws {
+        let coders = try Self.coders()
+        let image = try Self.fixture("exif-orientation-6-64x43.heic")
+        let kept = try coders.decode(image, options: DecodeOptions(keep: [.exif, .xmp])).metadata
+        // The TIFF structure, found behind the HEIF Exif item's 4-byte offset.
+        let mark = kept.exif.map { Array($0.prefix(4)) }
+        #expect(mark == [0x49, 0x49, 0x2A, 0x00] || mark == [0x4D, 0x4D, 0x00, 0x2A])
+        #expect(kept.xmp.map { String(decoding: $0, as: UTF8.self).contains("xmpmeta") } == true)
+        let stripped = try coders.decode(image).metadata
+        #expect(stripped.exif == nil && stripped.xmp == nil)
+        // copyright alone still needs the EXIF (its Artist and Copyright); xmp alone does not.
+        #expect(try coders.decode(image, options: DecodeOptions(keep: [.copyright])).metadata.exif != nil)
+        #expect(try coders.decode(image, options: DecodeOptions(keep: [.xmp])).metadata.exif == nil)
+    }
+
     @Test("irot rotates the primary image once, and the EXIF orientation beside it is ignored: 64×43 becomes 43×64")
     func irotWithExifOrientation() throws {
         let coders = try Self.coders()

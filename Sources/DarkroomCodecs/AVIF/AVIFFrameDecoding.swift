@@ -62,33 +62,13 @@ enum AVIFFrameDecoding {
         try check(conversion, decoder, cutShort: header.isCutShort, source: source)
         return Frame(
             bitmap: bitmap, orientation: orientation(of: image.pointee), profile: profile(of: image.pointee),
-            exif: options.keep.needsEXIF ? tiff(fromExifItem: Self.bytes(of: image.pointee.exif)) : nil,
+            exif: options.keep.needsEXIF ? EXIFItem.tiff(in: Self.bytes(of: image.pointee.exif)) : nil,
             xmp: options.keep.contains(.xmp) ? Self.bytes(of: image.pointee.xmp) : nil)
     }
 
     static func bytes(of data: avifRWData) -> [UInt8]? {
         guard data.size > 0, let base = data.data else { return nil }
         return Array(UnsafeBufferPointer(start: base, count: data.size))
-    }
-
-    /// The TIFF structure of a HEIF Exif item. The item starts with a 4-byte offset to the TIFF
-    /// header (ISO/IEC 23008-12 A.2.1), often followed by `Exif\0\0`; libavif versions differ in
-    /// whether they strip the offset, so the TIFF byte-order mark is looked for. Nil when none is
-    /// found (the block is then not kept, as any broken metadata).
-    static func tiff(fromExifItem item: [UInt8]?) -> [UInt8]? {
-        guard let item else { return nil }
-        func isTIFF(at offset: Int) -> Bool {
-            guard offset >= 0, offset + 4 <= item.count else { return false }
-            let mark = Array(item[offset..<offset + 4])
-            return mark == [0x49, 0x49, 0x2A, 0x00] || mark == [0x4D, 0x4D, 0x00, 0x2A]
-        }
-        if isTIFF(at: 0) { return item }
-        if item.count >= 4 {
-            let offset = Int(item[0]) << 24 | Int(item[1]) << 16 | Int(item[2]) << 8 | Int(item[3])
-            if offset < item.count - 4, isTIFF(at: 4 + offset) { return Array(item[(4 + offset)...]) }
-        }
-        for candidate in [6, 10] where isTIFF(at: candidate) { return Array(item[candidate...]) }
-        return nil
     }
 
     static func orientation(of image: avifImage) -> ImageOrientation {

@@ -49,8 +49,8 @@ public struct MetadataKeep: OptionSet, Sendable, Hashable {
         parse(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
     }
 
-    /// True when the decoder must collect the source's EXIF.
-    var needsEXIF: Bool { !isDisjoint(with: [.exif, .copyright]) }
+    /// True when the decoder must collect the source's EXIF (a plugin coder is asked for it).
+    public var needsEXIF: Bool { !isDisjoint(with: [.exif, .copyright]) }
 }
 
 /// A `keep` list that cannot be honoured.

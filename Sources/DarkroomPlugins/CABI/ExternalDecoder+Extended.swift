@@ -10,6 +10,9 @@ extension ExternalDecoder {
     /// The most bytes an embedded ICC profile may have (larger ones fail the image: no real
     /// profile comes near it, and the host keeps the bytes while it converts).
     static let maxProfileBytes = 4 << 20
+    /// The most bytes of EXIF or XMP a coder may hand over: a little more than one JPEG segment,
+    /// the most any output keeps (`ImageMetadata.maximumEXIFBytes`); a larger block is not kept.
+    static let maxMetadataBytes = 1 << 17
 
     func decodeExtended(
         _ image: EncodedImage, info: ImageInfo, options: DecodeOptions,
@@ -22,6 +25,9 @@ extension ExternalDecoder {
         let full = info.storedSize
         let target = options.hint.map { $0.targetSize(for: full) }
         let profileSink = HostByteSink(maxBytes: Self.maxProfileBytes, timeout: .infinity)
+        // Offered only when the job keeps them, so a coder does not look for metadata no one uses.
+        let exifSink = options.keep.needsEXIF ? HostByteSink(maxBytes: Self.maxMetadataBytes, timeout: .infinity) : nil
+        let xmpSink = options.keep.contains(.xmp) ? HostByteSink(maxBytes: Self.maxMetadataBytes, timeout: .infinity) : nil
         var request = darkroom_decode_request()
         var bitmap = try StraightAlpha.bitmap(width: full.width, height: full.height, limits: options.bitmapLimits, source: image.sourceName) {
             bytes, bytesPerRow throws(CodecError) in
@@ -31,15 +37,26 @@ extension ExternalDecoder {
                 pixels: bytes.baseAddress, width: UInt32(full.width), height: UInt32(full.height), stride: bytesPerRow, is_opaque: 0)
             var error = darkroom_error()
             let status = profileSink.withCSink { sink in
-                request = darkroom_decode_request()
-                request.struct_size = UInt32(MemoryLayout<darkroom_decode_request>.size)
-                request.target_width = UInt32(target?.width ?? 0)
-                request.target_height = UInt32(target?.height ?? 0)
-                request.thread_count = UInt32(RowBands.idleCores)
-                request.icc_sink = sink
-                return image.bytes.withUnsafeBufferPointer { decodeEx($0.baseAddress, $0.count, &request, &output, entry.userData, &error) }
+                HostByteSink.withOptionalCSink(exifSink) { exif in
+                    HostByteSink.withOptionalCSink(xmpSink) { xmp in
+                        request = darkroom_decode_request()
+                        request.struct_size = UInt32(MemoryLayout<darkroom_decode_request>.size)
+                        request.target_width = UInt32(target?.width ?? 0)
+                        request.target_height = UInt32(target?.height ?? 0)
+                        request.thread_count = UInt32(RowBands.idleCores)
+                        request.icc_sink = sink
+                        request.exif_sink = exif
+                        request.xmp_sink = xmp
+                        return image.bytes.withUnsafeBufferPointer {
+                            decodeEx($0.baseAddress, $0.count, &request, &output, entry.userData, &error)
+                        }
+                    }
+                }
             }
+            // The sinks live only inside the call: no pointer to them outlives it.
             request.icc_sink = nil
+            request.exif_sink = nil
+            request.xmp_sink = nil
             guard status == DARKROOM_OK else {
                 throw CodecError(.corrupt, source: image.sourceName, PluginFailure.from(status: status, error: &error, subject: entry.subject).description)
             }
@@ -58,6 +75,10 @@ extension ExternalDecoder {
             metadata.icc = try ColorProfilePolicy.apply(
                 &bitmap, profile: profile, source: image.sourceName, strict: options.limits.strict, keep: options.keep.contains(.icc))
         }
+        // EXIF and XMP as the built-in decoders hand them on: a block over the limit, or EXIF
+        // without a TIFF header, is dropped, never an error (ImageMetadata.prepared).
+        if let exifSink, exifSink.stopReason == nil { metadata.exif = EXIFItem.tiff(in: exifSink.bytes.isEmpty ? nil : exifSink.bytes) }
+        if let xmpSink, xmpSink.stopReason == nil, !xmpSink.bytes.isEmpty { metadata.xmp = xmpSink.bytes }
         return DecodedImage(bitmap: bitmap, info: decodedInfo, metadata: metadata)
     }
 

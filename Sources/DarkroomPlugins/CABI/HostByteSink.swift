@@ -90,4 +90,11 @@ final class HostByteSink: Sendable {
             return body(&sink)
         }
     }
+
+    /// `sink`'s C sink during `body`, or NULL when there is no sink (a request member the host
+    /// leaves unset).
+    static func withOptionalCSink<R>(_ sink: HostByteSink?, _ body: (UnsafePointer<darkroom_byte_sink>?) -> R) -> R {
+        guard let sink else { return body(nil) }
+        return sink.withCSink { body($0) }
+    }
 }

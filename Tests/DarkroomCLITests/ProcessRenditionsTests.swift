@@ -48,6 +48,21 @@ struct ProcessRenditionsTests {
         #expect(await ProcessCommandTests.exitCode([a, "--out", workspace.path("o"), "--name", "{stem}.{ext}"] + rendition) == 2)
     }
 
+    @Test("process --rendition --json reports the source decoded once, as a single output does")
+    func processJSONHasInput() async throws {
+        let dir = try WorkerCLITestKit.makeDirectory("process-renditions-json")
+        defer { WorkerCLITestKit.remove(dir) }
+        try WorkerCLITestKit.write(try WorkerCLITestKit.image(.jpeg, width: 120, height: 80), to: "\(dir)/a.jpg")
+        let run = try await WorkerCLITestKit.run(
+            ["process", "a.jpg", "--out", "out", "--json", "--rendition", "big=downsample(60x60)", "--rendition", "tiny=downsample(12x12)"],
+            in: dir)
+        #expect(run.status == 0, "stderr: \(run.error)")
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output)")
+        let input = try #require(record["input"] as? [String: Any], "\(run.output)")
+        #expect(input["format"] as? String == "jpeg" && input["width"] as? Int == 120 && input["height"] as? Int == 80)
+    }
+
     @Test("run --rendition goes through the queue and worker, and --json lists every rendition")
     func runWritesRenditions() async throws {
         let dir = try WorkerCLITestKit.makeDirectory("run-renditions")

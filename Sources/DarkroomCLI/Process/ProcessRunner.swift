@@ -112,7 +112,17 @@ struct ProcessRunner: Sendable {
             let origin = JobResult.origin(of: results)
             let result = JobResult(
                 renditions: results, ms: Worker.stages(made.timings, origin: origin, outputWrite: (clock.now - writeStart).inMilliseconds))
-            return ImageRecord(result: result, source: item.input, status: JobEventType.succeeded.rawValue)
+            // The source as decoded once for every rendition: any rendition made now reports it
+            // (none does when every rendition came from the cache, as for a single output).
+            let decoded = made.results.lazy.compactMap { try? $0.get() }.first { $0.source != nil }
+            return ImageRecord(
+                firstFrameOnly: decoded.map(\.processedFirstFrameOnly),
+                input: decoded?.source.map {
+                    .init(
+                        format: $0.format.rawValue, width: $0.uprightSize.width, height: $0.uprightSize.height,
+                        frames: $0.frameCount, origin: made.sourceOrigin?.rawValue)
+                },
+                result: result, source: item.input, status: JobEventType.succeeded.rawValue)
         } catch {
             return ImageRecord(
                 error: JobError(

@@ -38,8 +38,9 @@ public struct EnqueueDefaults: Sendable {
     /// nothing.
     public var keep: [String]?
 
-    /// Renditions for requests that give none (`--rendition`): several outputs of each source
-    /// from one decode. Their chains as given (canonicalised when planned).
+    /// Renditions for requests that give neither renditions nor a chain (`--rendition`, a batch
+    /// body's `renditions`): several outputs of each source from one decode. Their chains as
+    /// given (canonicalised when planned).
     public var renditions: [JobRendition]?
 
     /// Defaults for a batch; only the batch and the directory relative paths start from are required.

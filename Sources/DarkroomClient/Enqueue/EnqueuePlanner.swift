@@ -77,7 +77,10 @@ public enum EnqueuePlanner {
         if request.renditions != nil, request.chain != nil {
             throw EnqueueProblem(.invalidJob, location: nil, message: "give \"chain\" or \"renditions\", not both: each rendition has its chain")
         }
-        let renditions = try await canonicalRenditions(request.renditions ?? defaults.renditions, validator: &validator, formats: formats)
+        // The batch's renditions go to requests that give neither their own renditions nor their
+        // own chain: a line with a chain asks for that one output.
+        let requested = request.renditions ?? (request.chain == nil ? defaults.renditions : nil)
+        let renditions = try await canonicalRenditions(requested, validator: &validator, formats: formats)
         let chain: String
         if renditions != nil {
             chain = Job.renditionsChain

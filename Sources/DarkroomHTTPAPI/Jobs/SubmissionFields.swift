@@ -16,7 +16,7 @@ struct SubmissionFields: Decodable {
     /// The keys of a batch body.
     static let batchKeys: Set<String> = [
         "jobs", "batch", "delay", "chain", "format", "quality", "priority", "output", "name", "firstFrameOnly", "idFromSource",
-        "keep",
+        "keep", "renditions",
     ]
 
     var batch: String?
@@ -30,6 +30,8 @@ struct SubmissionFields: Decodable {
     var firstFrameOnly = false
     var idFromSource = false
     var keep: [String]?
+    /// Renditions every job makes unless it gives its own chain or renditions.
+    var renditions: [JobRendition]?
 
     init(from decoder: any Decoder) throws { try self.init(from: decoder, batchBody: false) }
 
@@ -68,6 +70,8 @@ struct SubmissionFields: Decodable {
         if let names = try container.decodeIfPresent([String].self, forKey: Key("keep")) {
             do { keep = try JobKeep.checked(names) } catch { throw problem(error.message) }
         }
+        renditions = try container.decodeIfPresent([JobRendition].self, forKey: Key("renditions"))
+        if renditions != nil, chain != nil { throw problem("give \"chain\" or \"renditions\", not both: each rendition has its chain") }
     }
 
     /// The submission of `requests` with these fields. Without a batch, the batch is derived from
@@ -79,6 +83,7 @@ struct SubmissionFields: Decodable {
             idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue, workingDirectory: workingDirectory,
             firstFrameOnly: firstFrameOnly, name: name)
         defaults.keep = keep
+        defaults.renditions = renditions
         return JobSubmission(requests: requests, defaults: defaults, batchGiven: batch != nil)
     }
 

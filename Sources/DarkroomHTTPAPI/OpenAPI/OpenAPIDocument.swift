@@ -315,6 +315,18 @@ enum OpenAPIDocument {
                "integer",
                "null"
               ]
+             },
+             "renditions": {
+              "description": "Several outputs of each source from one decode, for every job that gives neither its own chain nor its own renditions; not with chain (docs/renditions.md).",
+              "items": {
+               "$ref": "#/components/schemas/Rendition"
+              },
+              "maxItems": 64,
+              "minItems": 1,
+              "type": [
+               "array",
+               "null"
+              ]
              }
             },
             "required": [

@@ -42,17 +42,18 @@ public struct S3Client: Sendable {
 
     /// Sends `call`, signed when the endpoint has credentials; returns a 2xx response, or throws
     /// the classified failure (a non-2xx status with its `<Code>`, or the transfer's failure).
-    func send(_ call: Call, at timestamp: SigV4Timestamp = .now) async throws(S3Error) -> S3HTTPResponse {
-        let request = try buildRequest(call, at: timestamp)
+    func send(_ call: Call) async throws(S3Error) -> S3HTTPResponse {
+        // A bad endpoint URL is refused here; the request is signed on the pool thread, just
+        // before it is sent, so time spent queued never counts against S3's 15-minute window.
+        _ = try S3RequestTarget(endpoint: endpoint, bucket: call.bucket, key: call.key)
         let cancellation = S3Cancellation()
-        let limits = limits
-        let caFile = endpoint.caFile
+        let client = self
         let outcome = await withTaskCancellationHandler {
             await pool.run { () throws(Never) -> Result<S3HTTPResponse, S3TransportFailure> in
-                guard let transfer = S3CurlTransfer(maxBytes: request.maxBytes, cancellation: cancellation) else {
-                    return .failure(.setup("could not start a libcurl transfer"))
-                }
-                return transfer.perform(request, limits: limits, caFile: caFile)
+                guard let request = try? client.buildRequest(call, at: .now),
+                    let transfer = S3CurlTransfer(maxBytes: request.maxBytes, cancellation: cancellation)
+                else { return .failure(.setup("could not start a libcurl transfer")) }
+                return transfer.perform(request, limits: client.limits, caFile: client.endpoint.caFile)
             }
         } onCancel: {
             cancellation.cancel()

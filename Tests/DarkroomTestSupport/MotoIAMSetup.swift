@@ -50,7 +50,8 @@ enum MotoIAMSetup {
         // HTTPTestClient sends its own Host (the same text that was signed).
         let sent = headers + [("x-amz-content-sha256", payloadHash)] + signed.headers.filter { $0.name != "host" }
         return try await HTTPTestClient(port: port).perform(
-            method, SigV4Encoding.canonicalPath(path, rule: .s3), headers: sent.map { ($0.name, $0.value) }, body: body)
+            method, SigV4Encoding.canonicalPath(path, rule: .s3), headers: sent.map { ($0.name, $0.value) }, body: body,
+            timeout: 60)
     }
 
     /// Runs moto's server with its signature check reading the raw request URI (what the client

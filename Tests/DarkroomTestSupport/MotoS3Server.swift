@@ -127,7 +127,8 @@ public final class MotoS3Server: Sendable {
         case .failure(let error): throw MotoS3ServerError(description: "posix_spawnp timeout \(python) failed: \(error.code)")
         }
 
-        // Ready when the port accepts; moto takes a second or two to import.
+        // Ready when moto answers on the port (it takes a second or two to import). Another test's
+        // server may have taken the port after it was picked: only moto's own answer counts.
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             var exitStatus: Int32 = 0
@@ -136,14 +137,29 @@ public final class MotoS3Server: Sendable {
                 throw MotoS3ServerError(
                     description: "moto_server exited at start-up (install it with scripts/install-packages test): \(log.suffix(800))")
             }
-            if let fd = LoopbackSocket.connected(toPort: port) {
-                close(fd)
-                return pid
-            }
+            if answersAsMoto(port: port) { return pid }
             usleep(50_000)
         }
         terminate(pid)
         throw MotoS3ServerError(description: "moto_server did not listen on port \(port) within 60 s")
+    }
+
+    /// Whether `GET /moto-api/data.json` (moto's own API, not an AWS action: it does not count
+    /// against `INITIAL_NO_AUTH_ACTION_COUNT`) gets a 200 from werkzeug on `port`.
+    private static func answersAsMoto(port: Int) -> Bool {
+        guard let fd = LoopbackSocket.connected(toPort: port) else { return false }
+        defer { close(fd) }
+        let request = Array("GET /moto-api/data.json HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return false }
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while answer.count < 64 << 10 {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            answer += chunk[0..<count]
+        }
+        let text = String(decoding: answer.prefix(1024), as: UTF8.self)
+        return text.hasPrefix("HTTP/1.1 200") && text.contains("Server: Werkzeug")
     }
 
     private static func terminate(_ pid: pid_t) {

@@ -32,7 +32,8 @@ struct S3XMLReader {
             } else if starts(with: "<!--") {
                 try skip(past: "-->")
             } else if starts(with: "<![CDATA[") {
-                let start = index + 9
+                index += 9
+                let start = index
                 try skip(past: "]]>")
                 guard !stack.isEmpty else { throw S3XMLError("CDATA outside the root element at byte \(start)") }
                 stack[stack.count - 1].text += bytes[start..<(index - 3)]

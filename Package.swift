@@ -371,7 +371,7 @@ let package = Package(
             name: "DarkroomS3Tests",
             dependencies: [
                 "DarkroomS3", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
-                "DarkroomCore",
+                "DarkroomChains", "DarkroomCore",
             ],
             swiftSettings: strictSettings),
         // The output sink contract, written once and run against every sink.

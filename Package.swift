@@ -177,7 +177,7 @@ let package = Package(
         // AWS Signature Version 4, requests through libcurl; no image stack.
         .target(
             name: "DarkroomS3",
-            dependencies: ["DarkroomSystem", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DarkroomSystem", "DarkroomSources", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomWorker",
@@ -270,7 +270,7 @@ let package = Package(
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
                 "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys", "DarkroomWebhooks",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomHTTPAPI", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
-                "DarkroomStandardProviders", "DarkroomStandardCoders",
+                "DarkroomStandardProviders", "DarkroomStandardCoders", "DarkroomS3",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -368,7 +368,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "DarkroomS3Tests", dependencies: ["DarkroomS3", "DarkroomSystem", "DarkroomTestSupport"],
+            name: "DarkroomS3Tests",
+            dependencies: [
+                "DarkroomS3", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
+                "DarkroomChains", "DarkroomCore",
+            ],
             swiftSettings: strictSettings),
         // The output sink contract, written once and run against every sink.
         .target(
@@ -403,7 +407,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomChains", "DarkroomCore", "DarkroomSources",
                 "DarkroomTestSupport", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
-                "DarkroomAPIKeys", "DarkroomWebhooks",
+                "DarkroomAPIKeys", "DarkroomWebhooks", "DarkroomS3",
                 // Run as a real process by ExampleClientRealTimeTests.
                 "darkroom-example-client",
             ],

@@ -7,6 +7,7 @@ import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomS3
 import DarkroomSystem
 import DarkroomWorker
 import Foundation
@@ -100,6 +101,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Sources")
     var sources: SourcePolicyOptions
+
+    @OptionGroup(title: "Object storage")
+    var s3: S3Options
 
     @OptionGroup(title: "Plugins")
     var plugins: PluginOptions
@@ -195,7 +199,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let catalog = plugins.loadCatalog()
         var pipeline = ImagePipeline.Configuration()
         pipeline.coders = catalog.coders
-        pipeline.providers = catalog.providers
+        pipeline.providers = try s3.providers(adding: catalog.providers)
         pipeline.sourcePolicy = policy
         pipeline.limits = renderLimits
         pipeline.diskCache = try CacheDirectory.open(flag: cache, disabled: false)
@@ -215,6 +219,8 @@ struct WorkerCommand: AsyncParsableCommand {
         for format in Capabilities.moduleDecodedFormats where catalog.coders.decodes(ImageFormat(rawValue: format)) {
             worker.features.insert(Capabilities.decode(format))
         }
+        // A worker with a bucket allowed fetches `s3://` sources: jobs naming one require it.
+        if try !s3.configuration().allowedBuckets.isEmpty { worker.features.insert(Capabilities.s3Source) }
         // nil file roots read any file: advertised as the root of the file system.
         worker.fileRoots = policy.fileRoots ?? ["/"]
         worker.outputRoots = roots

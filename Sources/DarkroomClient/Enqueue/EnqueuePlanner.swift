@@ -129,7 +129,8 @@ public enum EnqueuePlanner {
             ?? validator.processorRequirements(ofCanonical: chain)
         let requires = Capabilities.canonical(
             chainRequirements + Capabilities.features(name: name, metadata: request.metadata, keep: keep, renditions: renditions != nil)
-                + Capabilities.formatRequirements(format) + (renditions ?? []).flatMap { Capabilities.formatRequirements($0.format) })
+                + Capabilities.formatRequirements(format) + (renditions ?? []).flatMap { Capabilities.formatRequirements($0.format) }
+                + Capabilities.sourceRequirements(source))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,

@@ -177,7 +177,7 @@ let package = Package(
         // AWS Signature Version 4, requests through libcurl, the output sink for buckets; no image stack.
         .target(
             name: "DarkroomS3",
-            dependencies: ["DarkroomSystem", "DarkroomOutput", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DarkroomSystem", "DarkroomSources", "DarkroomOutput", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomWorker",
@@ -371,7 +371,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomS3Tests",
-            dependencies: ["DarkroomS3", "DarkroomOutput", "DarkroomOutputContract", "DarkroomSystem", "DarkroomTestSupport"],
+            dependencies: [
+                "DarkroomS3", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
+                "DarkroomCore", "DarkroomOutput", "DarkroomOutputContract",
+            ],
             swiftSettings: strictSettings),
         // The output sink contract, written once and run against every sink.
         .target(
@@ -406,7 +409,7 @@ let package = Package(
             dependencies: [
                 "DarkroomCLI", "DarkroomPipeline", "DarkroomCodecs", "DarkroomChains", "DarkroomCore", "DarkroomSources",
                 "DarkroomTestSupport", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "darkroom",
-                "DarkroomAPIKeys", "DarkroomWebhooks",
+                "DarkroomAPIKeys", "DarkroomWebhooks", "DarkroomS3",
                 // Run as a real process by ExampleClientRealTimeTests.
                 "darkroom-example-client",
             ],

@@ -113,7 +113,7 @@ struct ProcessCommand: AsyncParsableCommand {
             throw failure.exit()
         }
 
-        let hasNetworkSources = plan.items.contains { SourceReference($0.input).scheme.hasPrefix("http") }
+        let hasNetworkSources = plan.items.contains { ["http", "https", "s3"].contains(SourceReference($0.input).scheme) }
         let runner = ProcessRunner(
             plan: plan, chain: chain, renditions: renditions, pipeline: ImagePipeline(configuration: configuration),
             output: OutputOptions(

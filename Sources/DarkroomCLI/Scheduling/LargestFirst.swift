@@ -42,7 +42,7 @@ enum LargestFirst {
     /// starts last, where it fails quickly without holding up the others.
     static func cost(of source: String, workingDirectory: String) -> Cost {
         let lowered = source.prefix(8).lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .network }
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("s3://") { return .network }
         if lowered.hasPrefix("data:") { return .bytes(source.utf8.count) }
         var path = source
         if lowered.hasPrefix("file://") { path = percentDecoded(String(source.dropFirst("file://".count))) ?? "" }

@@ -134,7 +134,7 @@ public enum EnqueuePlanner {
         let requires = Capabilities.canonical(
             chainRequirements + Capabilities.features(name: name, metadata: request.metadata, keep: keep, renditions: renditions != nil)
                 + Capabilities.formatRequirements(format) + (renditions ?? []).flatMap { Capabilities.formatRequirements($0.format) }
-                + Capabilities.outputRequirements(output))
+                + Capabilities.sourceRequirements(source) + Capabilities.outputRequirements(output))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,

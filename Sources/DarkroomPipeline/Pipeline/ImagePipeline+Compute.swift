@@ -72,7 +72,9 @@ extension ImagePipeline {
     /// and `data:` URIs are already at hand), then the provider. Network originals are stored
     /// so a second chain on the same URL does not download again.
     func original(for reference: SourceReference, sourceKey: String, prefetched: FetchedSource?) async throws -> ([UInt8], SourceOrigin) {
-        let isNetwork = reference.scheme == "http" || reference.scheme == "https"
+        // Object storage is a network source too: its originals are shared through the disk cache
+        // and downloaded once across the fleet, as URLs are.
+        let isNetwork = reference.scheme == "http" || reference.scheme == "https" || reference.scheme == "s3"
         if let prefetched { return (prefetched.bytes, .local) }
         if let bytes = memory?.value(for: "o:" + sourceKey) { return (bytes, .memory) }
         let disk = isNetwork ? configuration.diskCache : nil

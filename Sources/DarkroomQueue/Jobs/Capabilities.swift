@@ -40,6 +40,16 @@ public enum Capabilities {
     /// The feature a job with `renditions` requires: a worker that makes every rendition from one decode.
     public static let renditions = "renditions"
 
+    /// The capability of fetching `s3://` sources (docs/object-storage.md): offered by a worker
+    /// with at least one bucket allowed (`--allow-bucket`), required by a job whose source is an
+    /// object in a bucket. Not a feature every worker honours: it depends on configuration.
+    public static let s3Source = "source:s3"
+
+    /// What a job's source requires of its worker: `source:s3` for an `s3://` source, else nothing.
+    public static func sourceRequirements(_ source: String) -> [String] {
+        source.utf8.count > 5 && source.prefix(5).lowercased() == "s3://" ? [s3Source] : []
+    }
+
     /// The capability of storing outputs in object storage: required by a job whose `output` is an
     /// `s3://` destination, offered by a worker started with an S3 endpoint and allowed buckets (a
     /// worker without them would refuse the output). Offered per worker, not by the build, so it

@@ -36,7 +36,7 @@ public enum SourceRedaction {
         var hostStart = schemeEnd + 3
         // A password may hold an unencoded `/` or `#`: only the query is safe from user-info.
         let firstQuestion = bytes[hostStart...].firstIndex(of: question) ?? bytes.count
-        if let at = bytes[hostStart..<firstQuestion].lastIndex(of: UInt8(ascii: "@")) {
+        if let at = bytes[hostStart..<firstQuestion].lastIndex(of: UInt8(ascii: "@")), !isEndpointAlias(bytes, schemeEnd: schemeEnd, at: at) {
             out += mask.utf8
             hostStart = at
         }
@@ -51,6 +51,13 @@ public enum SourceRedaction {
         }
         out += bytes[fragmentStart...]
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether the user-info ending at `at` is the endpoint alias of `s3://ALIAS@bucket/key`
+    /// (letters, digits and `-`, no password), which names a configured endpoint and is no secret.
+    private static func isEndpointAlias(_ bytes: [UInt8], schemeEnd: Int, at: Int) -> Bool {
+        guard schemeEnd == 2, bytes[0] | 0x20 == UInt8(ascii: "s"), bytes[1] == UInt8(ascii: "3") else { return false }
+        return bytes[(schemeEnd + 3)..<at].allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
     }
 
     /// `data:<header>,… (<n> bytes)`, `n` the whole URI's length in UTF-8 bytes.

@@ -43,6 +43,17 @@ public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
         case unsupportedScheme = "source.unsupported-scheme"
         /// Reading a local file failed for another reason (permissions, I/O error).
         case io = "source.io"
+        /// Object storage refused the credentials (`InvalidAccessKeyId`, `SignatureDoesNotMatch`,
+        /// `ExpiredToken`): transient, so a key rotation does not fail whole batches for good.
+        case credentials = "source.credentials"
+        /// Object storage says this host's clock is too far off (`RequestTimeTooSkewed`). Transient.
+        case clockSkew = "source.clock-skew"
+        /// Object storage answered a signed request with a redirect, which is never followed (the
+        /// signature names the host): usually a wrong region or addressing style. Permanent.
+        case redirectRefused = "source.redirect-refused"
+        /// The object's ETag differs from the one recorded when it was listed. Permanent: the job
+        /// names the old object; enqueue it again.
+        case changed = "source.changed"
         /// A plugin's provider reported an error (its message is the error's); transient when
         /// the plugin said so.
         case pluginFailed = "plugin.failed"
@@ -71,7 +82,7 @@ public struct SourceError: CodedDarkroomError, SourceNamingError, Equatable {
     /// True when trying again later may succeed.
     public var isTransient: Bool {
         switch code {
-        case .httpServerError, .rateLimited, .timeout, .connection, .unresolved, .io: return true
+        case .httpServerError, .rateLimited, .timeout, .connection, .unresolved, .io, .credentials, .clockSkew: return true
         case .pluginFailed: return pluginSaysTransient
         default: return false
         }

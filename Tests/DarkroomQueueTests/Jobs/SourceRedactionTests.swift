@@ -62,6 +62,14 @@ struct SourceRedactionTests {
         #expect(SourceRedaction.redactURLs(in: "(see://x@y) ://z") == "(see://***@y) ://z")
     }
 
+    @Test("Given an s3:// source, its endpoint alias is kept: it names a configured endpoint, it is no secret")
+    func objectStorageAlias() {
+        #expect(Self.redact("s3://minio@photos;etag=9b2c/in/a.jpg") == "s3://minio@photos;etag=9b2c/in/a.jpg")
+        #expect(Self.redact("S3://r2-eu@photos/a.jpg") == "S3://r2-eu@photos/a.jpg")
+        #expect(Self.redact("s3://key:secret@photos/a.jpg") == "s3://***@photos/a.jpg")
+        #expect(Self.redact("https://minio@photos/a.jpg") == "https://***@photos/a.jpg")
+    }
+
     @Test("Given an IPv6 host, it is kept, with or without user-info")
     func ipv6() {
         #expect(Self.redact("http://[::1]:8080/a.png?sig=abc") == "http://[::1]:8080/a.png?sig=***")

@@ -312,7 +312,7 @@ let package = Package(
             name: "DarkroomFuzzTargets",
             dependencies: [
                 "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomQueue", "DarkroomSources",
-                "DarkroomCache", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "CHiredis", "CDarkroomPlugin",
+                "DarkroomCache", "DarkroomRedis", "DarkroomClient", "DarkroomPlugins", "DarkroomS3", "CHiredis", "CDarkroomPlugin",
             ],
             path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
         .executableTarget(
@@ -332,7 +332,7 @@ let package = Package(
             dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomTestSupport"],
             swiftSettings: strictSettings),
         .target(
-            name: "DarkroomTestSupport", dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomQueue", "DarkroomSystem"],
+            name: "DarkroomTestSupport", dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomQueue", "DarkroomS3", "DarkroomSystem"],
             path: "Tests/DarkroomTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DarkroomSourcesTests",

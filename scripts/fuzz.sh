@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 build_path=.build-fuzz
 binary="$build_path/debug/darkroom-fuzz"
-targets="decode animation chain job datauri text address allowlist joblist cachename reply plugin avif heicheader metadata"
+targets="decode animation chain job datauri text address allowlist joblist cachename reply plugin avif heicheader metadata s3xml"
 fixtures=Tests/DarkroomCodecsTests/Fixtures
 
 build() {
@@ -49,6 +49,7 @@ flags_for() {
         avif) echo "-max_len=65536 -dict=Tests/Fuzz/Dictionaries/avif.dict" ;;
         heicheader) echo "-max_len=65536 -dict=Tests/Fuzz/Dictionaries/avif.dict" ;;
         metadata) echo "-max_len=70000" ;;
+        s3xml) echo "-max_len=4096 -dict=Tests/Fuzz/Dictionaries/s3xml.dict" ;;
         *) echo "scripts/fuzz.sh: no target '$1' (targets: $targets)" >&2; exit 2 ;;
     esac
 }

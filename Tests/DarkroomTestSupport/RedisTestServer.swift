@@ -144,37 +144,16 @@ public final class RedisTestServer: Sendable {
         try write(config, to: directory + "/redis.conf")
         _ = unlink(directory + "/redis.log")
 
-        var pid: pid_t = 0
         // Under coreutils `timeout` when available, so even a server whose test process died
         // (or leaked it) exits after `lifetime`; SIGTERM to `timeout` is passed on to redis-server.
         let useTimeout = access("/usr/bin/timeout", X_OK) == 0
         let launcher = useTimeout ? "/usr/bin/timeout" : binary
         let arguments = (useTimeout ? [launcher, "\(lifetimeSeconds)"] : []) + [binary, directory + "/redis.conf"]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        // The child must not inherit a blocked SIGTERM (test runners block signals on their
-        // threads), or `stop()` would wait for its SIGKILL fallback.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        // stdin/stdout/stderr to /dev/null: a server that outlived its test must not hold the test
-        // runner's output pipe open (swift test would wait for it forever).
-        var files = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&files)
-        defer { posix_spawn_file_actions_destroy(&files) }
-        for descriptor in 0...2 {
-            posix_spawn_file_actions_addopen(&files, Int32(descriptor), "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        let pid: pid_t
+        switch TestProcess.spawn(arguments) {
+        case .success(let started): pid = started
+        case .failure(let error): throw RedisTestServerError(description: "posix_spawn \(binary) failed: \(error.code)")
         }
-        let status = posix_spawn(&pid, launcher, &files, &attributes, &argv, environ)
-        guard status == 0 else { throw RedisTestServerError(description: "posix_spawn \(binary) failed: \(status)") }
 
         // Ready when it answers PING (`+PONG`, or `-NOAUTH` when a password is set).
         let deadline = ContinuousClock.now + .seconds(10)
@@ -205,15 +184,7 @@ public final class RedisTestServer: Sendable {
 
     private static func terminate(_ pid: pid_t) {
         LiveServers.remove(pid)
-        kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(5)
-        var status: Int32 = 0
-        while ContinuousClock.now < deadline {
-            if waitpid(pid, &status, WNOHANG) == pid { return }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
+        TestProcess.terminate(pid)
     }
 
     /// Sends `PING` over a plain socket and returns the first line of the answer, or `nil`.
@@ -231,27 +202,12 @@ public final class RedisTestServer: Sendable {
     // MARK: - Files
 
     private static func write(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw RedisTestServerError(description: "cannot write \(path): errno \(errno)") }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        guard Glibc.write(fd, bytes, bytes.count) == bytes.count else {
-            throw RedisTestServerError(description: "short write to \(path)")
-        }
+        guard TestProcess.write(text, to: path) else { throw RedisTestServerError(description: "cannot write \(path): errno \(errno)") }
     }
 
     private static func read(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw RedisTestServerError(description: "cannot read \(path)") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count <= 0 { break }
-            bytes += chunk[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let text = TestProcess.read(path) else { throw RedisTestServerError(description: "cannot read \(path)") }
+        return text
     }
 
     fileprivate static func removeDirectory(_ path: String) {

@@ -23,7 +23,7 @@ public struct FuzzTarget: Sendable {
         TextParsersFuzz.target, AddressPolicyFuzz.target, AllowListFuzz.target, JobListFuzz.target,
         CacheEntryNameFuzz.target, RedisReplyFuzz.target, PluginDescriptorFuzz.target, HEICHeaderFuzz.target,
         MetadataRewritingFuzz.target,
-        AVIFHeaderFuzz.target,
+        AVIFHeaderFuzz.target, S3XMLFuzz.target,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -1,8 +1,9 @@
 import DarkroomOutput
-import DarkroomS3
 import DarkroomSystem
 import DarkroomTestSupport
 import Testing
+
+@testable import DarkroomS3
 
 /// What `S3Sink` does beyond the contract, on a real moto server: headers, multipart uploads and
 /// their failures, orphans and the sweep, the error codes.
@@ -42,6 +43,8 @@ struct S3SinkTests {
         let bytes = Self.bytes(11 * Self.mebibyte)
         let stored = try await sink.store(bytes, named: "big.png", in: "s3://outputs/\(prefix)", onConflict: .refuse)
         #expect(stored.etag?.hasSuffix("-3") == true)
+        // The service's multipart ETag is the one the sink computes to recognise these bytes.
+        #expect(stored.etag == S3OutputChecksums.multipartETag(bytes, partSize: 5 * Self.mebibyte))
         let object = try await client.getObject(bucket: "outputs", key: prefix + "big.png", maxBytes: 1 << 30)
         #expect(object.bytes == bytes)
         #expect(object.contentType == "image/png")

@@ -373,7 +373,7 @@ let package = Package(
             name: "DarkroomS3Tests",
             dependencies: [
                 "DarkroomS3", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
-                "DarkroomCore", "DarkroomOutput", "DarkroomOutputContract",
+                "DarkroomChains", "DarkroomCore", "DarkroomOutput", "DarkroomOutputContract",
             ],
             swiftSettings: strictSettings),
         // The output sink contract, written once and run against every sink.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DarkroomClient
 import DarkroomQueue
+import DarkroomS3
 import DarkroomSystem
 import Foundation
 
@@ -72,7 +73,10 @@ struct EnqueueCommand: AsyncParsableCommand {
     var delay: Double?
 
     @Option(
-        name: .customLong("out"), help: ArgumentHelp("Directory on the shared volume the workers write each result into (besides the cache).", valueName: "dir")
+        name: .customLong("out"),
+        help: ArgumentHelp(
+            "Directory on the shared volume the workers write each result into (besides the cache), or a bucket prefix s3://[ALIAS@]BUCKET/PREFIX/.",
+            valueName: "dir")
     )
     var output: String?
 
@@ -105,6 +109,9 @@ struct EnqueueCommand: AsyncParsableCommand {
     @OptionGroup(title: "Plugins")
     var plugins: PluginOptions
 
+    @OptionGroup(title: "Object storage")
+    var s3: S3Options
+
     func run() async throws {
         let defaults: EnqueueDefaults
         let requests: [JobRequest]
@@ -113,6 +120,11 @@ struct EnqueueCommand: AsyncParsableCommand {
             requests = try readRequests()
         } catch {
             throw error.exit()
+        }
+        if requests.contains(where: { S3KeyPattern.isPattern($0.source) }) {
+            // Listed page by page and sent as it is listed: see `enqueueListed`.
+            try await QueueCommandRunner.run(redis) { queue in try await self.enqueueListed(requests, defaults: defaults, on: queue) }
+            return
         }
         try await QueueCommandRunner.run(redis) { queue in
             try await self.enqueue(

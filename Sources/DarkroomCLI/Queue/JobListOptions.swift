@@ -5,7 +5,7 @@ import DarkroomQueue
 /// The job list of the commands that take many jobs (`enqueue`, `run`): sources as arguments or
 /// `--from FILE`, and the chain and output-name template they share. One definition, so both read jobs the same way.
 struct JobListOptions: ParsableArguments {
-    @Argument(help: "Sources: paths, http(s):// URLs or data: URIs.")
+    @Argument(help: "Sources: paths, http(s):// URLs, data: URIs, or s3:// objects, prefixes (ending in /) and globs (*, ?, **).")
     var sources: [String] = []
 
     @Option(name: .customLong("from"), help: ArgumentHelp("A file listing one job per line (- for standard input).", valueName: "file"))

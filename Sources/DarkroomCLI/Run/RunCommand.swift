@@ -6,6 +6,7 @@ import DarkroomCore
 import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomS3
 import DarkroomSources
 import DarkroomSystem
 import DarkroomWorker
@@ -84,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
             let configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             diskCache = configuration.diskCache
             do { try FileIO.createDirectory(directory) } catch { throw UsageFailure("\(error)") }
-            let hasNetworkSources = jobs.contains { $0.source.lowercased().hasPrefix("http") }
+            let hasNetworkSources = jobs.contains { ["http", "https", "s3"].contains(SourceReference($0.source).scheme) }
             pipeline = ImagePipeline(configuration: configuration)
             workerConfiguration = WorkerConfiguration(
                 name: "run:\(ProcessInfo.processInfo.processIdentifier)",
@@ -99,6 +100,7 @@ struct RunCommand: AsyncParsableCommand {
             workerConfiguration.modules = catalog.moduleVersions
             // Offered as `format:<name>`: jobs for AVIF or a plugin's format require it.
             workerConfiguration.formats = catalog.coders.encoders.map(\.format.rawValue)
+            if try !rendering.s3.configuration().allowedBuckets.isEmpty { workerConfiguration.features.insert(Capabilities.s3Source) }
         } catch let failure as UsageFailure {
             throw failure.exit()
         }
@@ -131,7 +133,8 @@ struct RunCommand: AsyncParsableCommand {
         guard (1...100).contains(maxAttempts) else { throw UsageFailure("--max-attempts must be 1…100 (got \(maxAttempts))") }
         let workingDirectory = FileManager.default.currentDirectoryPath
         let directory = PathResolver.absolute(outputDirectory, from: workingDirectory)
-        var requests = try jobList.requests(verb: "run")
+        // `s3://` prefixes and globs are listed here, whole: the run keeps every job for its report.
+        var requests = try await S3SourcePatterns.expand(try jobList.requests(verb: "run"), options: rendering.s3)
         // Everything goes to --out: the embedded worker writes nowhere else.
         for index in requests.indices { requests[index].output = nil }
         var defaults = EnqueueDefaults(

@@ -19,6 +19,9 @@ struct LocalRenderOptions: ParsableArguments {
     @Flag(help: "Use no cache even when DARKROOM_CACHE_DIR is set.")
     var noCache = false
 
+    @OptionGroup(title: "Object storage")
+    var s3: S3Options
+
     @OptionGroup(title: "Plugins")
     var plugins: PluginOptions
 
@@ -31,7 +34,7 @@ struct LocalRenderOptions: ParsableArguments {
     {
         var configuration = ImagePipeline.Configuration()
         configuration.coders = catalog.coders
-        configuration.providers = catalog.providers
+        configuration.providers = try s3.providers(adding: catalog.providers)
         configuration.limits = renderLimits
         configuration.sourcePolicy = try sources.policy(typedByAPerson: true)
         configuration.diskCache = try CacheDirectory.open(flag: cache, disabled: noCache)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DarkroomOutput
 import DarkroomS3
+import DarkroomSources
 import DarkroomSystem
 
 /// How outputs go into buckets (`darkroom worker`; docs/object-storage.md#outputs). The endpoints
@@ -33,6 +34,10 @@ struct S3OutputOptions: ParsableArguments {
 
     static let mebibyte = 1024.0 * 1024.0
 
+    /// The threads uploads block on: the network sources' pool, whose size already bounds a
+    /// worker's transfers (an upload is one per job in flight at most).
+    static var pool: BlockingWorkPool { HTTPProvider.sharedPool }
+
     /// The sink options these flags describe.
     func sinkOptions() throws(UsageFailure) -> S3SinkOptions {
         if let cacheControl, let problem = S3SinkOptions.cacheControlProblem(cacheControl) {
@@ -63,8 +68,10 @@ struct S3OutputOptions: ParsableArguments {
     func sink(volume: VolumeSink, configuration: S3Configuration, pool: BlockingWorkPool) throws(UsageFailure) -> (
         outputs: any OutputSink, s3: S3Sink?
     ) {
+        // Checked even without a bucket, so a bad flag is reported wherever it is given.
+        let options = try sinkOptions()
         guard !configuration.isEmpty else { return (volume, nil) }
-        let s3 = S3Sink(configuration: configuration, pool: pool, options: try sinkOptions())
+        let s3 = S3Sink(configuration: configuration, pool: pool, options: options)
         return (RoutedOutputSink(volume: volume, schemes: ["s3": s3]), s3)
     }
 }

@@ -174,10 +174,10 @@ let package = Package(
             dependencies: ["DarkroomSystem", "CXattr", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         // S3-compatible object storage (docs/object-storage.md): endpoints and allowed buckets,
-        // AWS Signature Version 4, requests through libcurl; no image stack.
+        // AWS Signature Version 4, requests through libcurl, the output sink for buckets; no image stack.
         .target(
             name: "DarkroomS3",
-            dependencies: ["DarkroomSystem", "DarkroomSources", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DarkroomSystem", "DarkroomSources", "DarkroomOutput", "CCurl", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         .target(
             name: "DarkroomWorker",
@@ -239,6 +239,8 @@ let package = Package(
             dependencies: [
                 "DarkroomAPIKeys", "DarkroomClient", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomSystem",
                 "DarkroomWebhooks",
+                // OutputMediaType: the one Content-Type table, shared with the object-storage sink.
+                "DarkroomOutput",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // MaximumAvailableConnections: the cap on open connections.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -268,9 +270,9 @@ let package = Package(
             dependencies: [
                 "DarkroomChains", "DarkroomCore", "DarkroomCodecs", "DarkroomPipeline",
                 "DarkroomSources", "DarkroomCache", "DarkroomQueue", "DarkroomEventStream", "DarkroomFleetStatus", "DarkroomRedis",
-                "DarkroomWorker", "DarkroomOutput", "DarkroomClient", "DarkroomAPIKeys", "DarkroomWebhooks",
+                "DarkroomWorker", "DarkroomOutput", "DarkroomS3", "DarkroomClient", "DarkroomAPIKeys", "DarkroomWebhooks",
                 "DarkroomCoordinator", "DarkroomCoordinatorHTTP", "DarkroomHTTPAPI", "DarkroomSystem", "DarkroomPlugins", "DarkroomStandardProcessors",
-                "DarkroomStandardProviders", "DarkroomStandardCoders", "DarkroomS3",
+                "DarkroomStandardProviders", "DarkroomStandardCoders",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -371,7 +373,7 @@ let package = Package(
             name: "DarkroomS3Tests",
             dependencies: [
                 "DarkroomS3", "DarkroomSources", "DarkroomSystem", "DarkroomTestSupport", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
-                "DarkroomChains", "DarkroomCore",
+                "DarkroomChains", "DarkroomCore", "DarkroomOutput", "DarkroomOutputContract",
             ],
             swiftSettings: strictSettings),
         // The output sink contract, written once and run against every sink.
@@ -387,7 +389,7 @@ let package = Package(
             dependencies: [
                 "DarkroomWorker", "DarkroomOutput", "DarkroomQueue", "DarkroomRedis", "DarkroomPipeline", "DarkroomCache", "DarkroomCodecs",
                 "DarkroomChains", "DarkroomCore", "DarkroomSchema", "DarkroomStandardProcessors", "DarkroomSources", "DarkroomSystem",
-                "DarkroomTestSupport",
+                "DarkroomTestSupport", "DarkroomS3",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

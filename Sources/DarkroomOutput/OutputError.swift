@@ -1,7 +1,8 @@
 import DarkroomSystem
 
 /// Why an output could not be stored, with a stable code. Transient (the job is retried) when
-/// the volume or quota is full or the file system had a hiccup; permanent otherwise.
+/// the volume or quota is full, the file system had a hiccup, or object storage is unreachable,
+/// throttling or refuses the credentials or the clock; permanent otherwise.
 public struct OutputError: CodedDarkroomError, Equatable {
     /// The codes an `OutputSink` raises.
     public enum Code: String, Sendable, Hashable, CaseIterable {
@@ -14,8 +15,20 @@ public struct OutputError: CodedDarkroomError, Equatable {
         case cannotWrite = "output.cannot-write"
         /// The volume or the quota is full.
         case diskFull = "output.disk-full"
-        /// A transient I/O failure (a busy network file system).
+        /// A transient I/O failure (a busy network file system, an object upload that vanished).
         case io = "output.io"
+        /// Object storage: the credentials work but may not write there (403 `AccessDenied`).
+        case forbidden = "output.forbidden"
+        /// Object storage: the credentials are wrong, expired or rotated (`InvalidAccessKeyId`,
+        /// `SignatureDoesNotMatch`, `ExpiredToken`). Transient, so a key rotation does not
+        /// dead-letter a batch.
+        case credentials = "output.credentials"
+        /// Object storage: this host's clock is too far from the service's (`RequestTimeTooSkewed`).
+        /// Transient.
+        case clockSkew = "output.clock-skew"
+        /// Object storage: the service is unreachable, slow, throttling (`SlowDown`) or answering
+        /// 5xx. Transient.
+        case unavailable = "output.unavailable"
     }
 
     public var code: Code
@@ -34,7 +47,12 @@ public struct OutputError: CodedDarkroomError, Equatable {
         self.owner = owner
     }
 
-    public var isTransient: Bool { code == .diskFull || code == .io }
+    public var isTransient: Bool {
+        switch code {
+        case .diskFull, .io, .credentials, .clockSkew, .unavailable: true
+        case .notAllowed, .taken, .cannotWrite, .forbidden: false
+        }
+    }
     public var description: String { message }
 
     /// A destination outside every allowed root (or a sink that accepts none).

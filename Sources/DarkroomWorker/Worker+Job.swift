@@ -114,6 +114,7 @@ extension Worker {
 
         var location = image.cachePath
         var checksum: String?
+        var etag: String?
         var writeMilliseconds: Double?
         if let output {
             let clock = ContinuousClock()
@@ -127,12 +128,13 @@ extension Worker {
             }
             location = stored.location
             checksum = stored.sha256
+            etag = stored.etag
             writeMilliseconds = (clock.now - start).inMilliseconds
         }
         return JobResult(
             output: location, format: image.format.rawValue, width: image.size.width, height: image.size.height,
             bytes: image.bytes.count, cache: image.origin, sha256: checksum,
-            ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds))
+            ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds), etag: etag)
     }
 
     /// Stores a result under `name`, recorded as `owner`'s. When the name holds a different

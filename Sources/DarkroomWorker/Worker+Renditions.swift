@@ -42,6 +42,7 @@ extension Worker {
             }
             var location = image.cachePath
             var checksum: String?
+            var etag: String?
             if let output {
                 let start = clock.now
                 do {
@@ -53,6 +54,7 @@ extension Worker {
                     }
                     location = stored.location
                     checksum = stored.sha256
+                    etag = stored.etag
                 } catch {
                     failure = failure ?? error
                     continue
@@ -63,7 +65,7 @@ extension Worker {
             results.append(
                 RenditionResult(
                     name: rendition.name, output: location, format: image.format.rawValue, width: image.size.width,
-                    height: image.size.height, bytes: image.bytes.count, cache: image.origin, sha256: checksum))
+                    height: image.size.height, bytes: image.bytes.count, cache: image.origin, sha256: checksum, etag: etag))
         }
         if let failure { throw RenditionsFailure(underlying: failure, written: written) }
         // No failure, so every rendition (there is at least one) has its result.

@@ -35,8 +35,10 @@ public struct WorkerConfiguration: Sendable {
     public var reserveWait: Duration
     /// Where job outputs go: a job's `output` is the destination, its result is stored there
     /// before the job is acknowledged. `darkroom worker` passes a `VolumeSink` over its
-    /// `--allow-output-root` directories; the default, a `VolumeSink` without roots, refuses every
-    /// job with an `output` (`output.not-allowed`).
+    /// `--allow-output-root` directories (in a `RoutedOutputSink` with the object-storage sink for
+    /// `s3://` destinations when S3 is configured, and then `features` holds `output:s3`); the
+    /// default, a `VolumeSink` without roots, refuses every job with an `output`
+    /// (`output.not-allowed`).
     public var outputs: any OutputSink
     /// The processors this worker can run (advertised in its heartbeats).
     public var processors: ProcessorRegistry

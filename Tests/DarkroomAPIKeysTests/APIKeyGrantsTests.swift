@@ -121,6 +121,18 @@ struct APIKeyGrantsTests {
         #expect(code { try Self.key().permits(output: "/srv/out/api") } == .outputNotGranted)
     }
 
+    @Test("Outputs in object storage: an s3:// output must be under an s3:// output grant; other URL grants are invalid")
+    func objectStorageOutputs() {
+        let key = Self.key(outputs: ["s3://thumbs/api/"])
+        #expect(code { try key.permits(output: "s3://thumbs/api/") } == nil)
+        #expect(code { try key.permits(output: "s3://thumbs/api/2026/11/") } == nil)
+        for output in ["s3://thumbs/apix/", "s3://other/api/", "s3://thumbs/", "/srv/out/api"] {
+            #expect(code { try key.permits(output: output) } == .outputNotGranted, "\(output)")
+        }
+        #expect(code { _ = try APIKeyGrants(outputs: ["s3://thumbs/api/"]).validated() } == nil)
+        #expect(code { _ = try APIKeyGrants(outputs: ["https://cdn.example.com/out/"]).validated() } == .invalid)
+    }
+
     @Test("Priority: at most the key's highest")
     func priority() {
         let key = Self.key(maxPriority: .normal)

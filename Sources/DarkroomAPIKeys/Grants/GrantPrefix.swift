@@ -1,5 +1,6 @@
 /// One entry of a key's source or output grants, parsed: a whole scheme (`https:`), a URL prefix
 /// (`https://images.example.com/uploads/`) or a directory (`/srv/uploads`, or `file:///srv/uploads`).
+/// Output grants are directories or object-storage prefixes (`s3://thumbs/api/`).
 struct GrantPrefix: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         /// Every target of this scheme.
@@ -36,7 +37,8 @@ struct GrantPrefix: Sendable, Hashable {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         if target.scheme == "file" {
             kind = .directory(trimmed)
-        } else if directoriesOnly {
+        } else if directoriesOnly && target.scheme != "s3" {
+            // Outputs go to directories, or to object storage (`s3://bucket/prefix/`).
             throw Self.invalid(text, directoriesOnly: true)
         } else {
             kind = .url(scheme: target.scheme, authority: target.authority, path: trimmed == "/" ? "" : trimmed)
@@ -67,7 +69,7 @@ struct GrantPrefix: Sendable, Hashable {
     private static func invalid(_ text: String, directoriesOnly: Bool) -> APIKeyError {
         let forms =
             directoriesOnly
-            ? "an absolute directory path (/srv/outputs/api)"
+            ? "an absolute directory path (/srv/outputs/api) or a bucket prefix (s3://thumbs/api/)"
             : "a scheme (https:), a URL prefix (https://images.example.com/uploads/) or an absolute directory path (/srv/uploads)"
         return APIKeyError(.invalid, "the grant '\(text.prefix(200))' is not \(forms)")
     }

@@ -73,7 +73,10 @@ struct EnqueueCommand: AsyncParsableCommand {
     var delay: Double?
 
     @Option(
-        name: .customLong("out"), help: ArgumentHelp("Directory on the shared volume the workers write each result into (besides the cache).", valueName: "dir")
+        name: .customLong("out"),
+        help: ArgumentHelp(
+            "Directory on the shared volume the workers write each result into (besides the cache), or a bucket prefix s3://[ALIAS@]BUCKET/PREFIX/.",
+            valueName: "dir")
     )
     var output: String?
 

@@ -44,6 +44,7 @@ enum ResultFetch {
                 throw failure(
                     "\(name) succeeded, but its result was kept only in the worker's memory (no --out and no shared cache); run it again with --out DIR")
             }
+            try refuseObjectStorage(output, etag: result.etag, name: name)
             return result
         case .ended(let event):
             var text = "\(name) did not succeed: it ended \(event.type.rawValue) at \(event.at.iso8601)"
@@ -78,9 +79,19 @@ enum ResultFetch {
         guard let output = found.output, !output.isEmpty else {
             throw failure("\(job)'s rendition \(name) was kept only in the worker's memory; run it again with --out DIR")
         }
+        try refuseObjectStorage(output, etag: found.etag, name: "\(job)'s rendition \(name)")
         return JobResult(
             output: output, format: found.format, width: found.width, height: found.height, bytes: found.bytes, cache: found.cache,
             sha256: found.sha256)
+    }
+
+    /// `get` copies files from the shared volume; an output in object storage is read from its
+    /// bucket, so it fails naming the object's URL and ETag (what the event carries).
+    private static func refuseObjectStorage(_ output: String, etag: String?, name: String) throws(Failure) {
+        guard Capabilities.isObjectStorageDestination(output) else { return }
+        throw failure(
+            "\(name)'s output is in object storage: \(EventFormatting.sanitized(output))\(etag.map { " (ETag \(EventFormatting.sanitized($0)))" } ?? ""); read it from the bucket with an S3 client"
+        )
     }
 
     private static func failure(_ message: String) -> Failure { Failure(message: message) }

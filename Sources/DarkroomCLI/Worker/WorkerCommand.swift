@@ -105,6 +105,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Object storage")
     var s3: S3Options
 
+    @OptionGroup(title: "Object-storage outputs")
+    var s3Outputs: S3OutputOptions
+
     @OptionGroup(title: "Plugins")
     var plugins: PluginOptions
 
@@ -139,6 +142,10 @@ struct WorkerCommand: AsyncParsableCommand {
         // Services stop in reverse order: the worker drains first, the heartbeat file goes last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let heartbeat = settings.heartbeat { services.append(.init(service: heartbeat)) }
+        // Orphaned multipart uploads in the allowed buckets, at start and every --s3-sweep-interval.
+        if let sink = settings.s3Sink, s3Outputs.sweeps {
+            services.append(.init(service: S3UploadSweepService(sink: sink, logger: logger)))
+        }
         services.append(.init(service: worker))
         var groupConfiguration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
@@ -167,6 +174,8 @@ struct WorkerCommand: AsyncParsableCommand {
         var heartbeat: HeartbeatFile?
         /// The `--allow-output-root` directories, absolute (for the start-up log line).
         var outputRoots: [String]
+        /// The object-storage sink `s3://` outputs go to, when a bucket is allowed.
+        var s3Sink: S3Sink?
     }
 
     private func makeSettings() throws(UsageFailure) -> Settings {
@@ -208,11 +217,14 @@ struct WorkerCommand: AsyncParsableCommand {
         pipeline.maxConcurrentProcessing = cpuThreads
 
         let visibility = Duration.milliseconds(Int64((visibilityTimeout * 1000).rounded()))
+        let s3Configuration = try s3.configuration()
+        // Directories go to the volume; with a bucket allowed, `s3://` destinations to the buckets.
+        let sinks = try s3Outputs.sink(volume: VolumeSink(roots: roots), configuration: s3Configuration, pool: S3OutputOptions.pool)
         var worker = WorkerConfiguration(
             name: name ?? WorkerConfiguration.defaultName, concurrency: jobsInFlight,
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: Backoff(initial: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
-            outputs: VolumeSink(roots: roots), processors: catalog.processors, version: DarkroomBuild.version)
+            outputs: sinks.outputs, processors: catalog.processors, version: DarkroomBuild.version)
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)
         // A worker with the HEIC module offers `decode:heic`, so a job handed back for it finds it.
@@ -220,7 +232,11 @@ struct WorkerCommand: AsyncParsableCommand {
             worker.features.insert(Capabilities.decode(format))
         }
         // A worker with a bucket allowed fetches `s3://` sources: jobs naming one require it.
-        if try !s3.configuration().allowedBuckets.isEmpty { worker.features.insert(Capabilities.s3Source) }
+        // It writes `s3://` outputs too (`output:s3`).
+        if !s3Configuration.allowedBuckets.isEmpty {
+            worker.features.insert(Capabilities.s3Source)
+            worker.features.insert(Capabilities.s3Output)
+        }
         // nil file roots read any file: advertised as the root of the file system.
         worker.fileRoots = policy.fileRoots ?? ["/"]
         worker.outputRoots = roots
@@ -229,7 +245,7 @@ struct WorkerCommand: AsyncParsableCommand {
         return Settings(
             worker: worker, queue: JobQueueConfiguration(visibilityTimeout: visibility, maxAttempts: maxAttempts),
             pipeline: pipeline, redisURL: try redis.url(), keyPrefix: try redis.keyPrefix(), logLevel: level,
-            heartbeat: heartbeat, outputRoots: roots)
+            heartbeat: heartbeat, outputRoots: roots, s3Sink: sinks.s3)
     }
 
     /// Seconds from a validated flag as a `Duration`, to the millisecond.

@@ -45,7 +45,7 @@ public enum EnqueuePlanner {
             return .problems([problem])
         }
         var shared = defaults
-        shared.output = defaults.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) }
+        shared.output = defaults.output.map { PathResolver.output($0, from: defaults.workingDirectory) }
         shared.format = defaults.format.map { formats.canonicalName($0) ?? $0 }
         let notBefore = defaults.delay.map { now.adding($0) }
         var jobs: [Job] = []
@@ -104,7 +104,14 @@ public enum EnqueuePlanner {
         let name = request.name ?? defaults.name
         if let renditions, let problem = renditionsNameProblem(name, count: renditions.count) { throw problem }
         let quality = request.quality ?? defaults.quality
-        let output = request.output.map { PathResolver.absolute($0, from: defaults.workingDirectory) } ?? defaults.output
+        let output = request.output.map { PathResolver.output($0, from: defaults.workingDirectory) } ?? defaults.output
+        if let output, PathResolver.isURL(output), !Capabilities.isObjectStorageDestination(output) {
+            throw EnqueueProblem(
+                .invalidJob, location: nil,
+                message:
+                    "'output' '\(SafeText.sanitized(String(output.prefix(80))))' is neither a directory nor an s3:// destination (s3://BUCKET/PREFIX/)"
+            )
+        }
         let firstFrameOnly = request.firstFrameOnly ?? defaults.firstFrameOnly
         let keep = request.keep ?? defaults.keep
         let id: JobID
@@ -130,7 +137,7 @@ public enum EnqueuePlanner {
         let requires = Capabilities.canonical(
             chainRequirements + Capabilities.features(name: name, metadata: request.metadata, keep: keep, renditions: renditions != nil)
                 + Capabilities.formatRequirements(format) + (renditions ?? []).flatMap { Capabilities.formatRequirements($0.format) }
-                + Capabilities.sourceRequirements(source))
+                + Capabilities.sourceRequirements(source) + Capabilities.outputRequirements(output))
         let job = Job(
             id: id, batch: defaults.batch, source: source, chain: chain,
             format: format,

@@ -72,7 +72,10 @@ enum PathCheck {
                 return "no live worker may read it: it is outside every worker's --allow-file-root (\(listed(fileRoots)))"
             }
         }
-        if let output = job.output, let outputRoots, !outputRoots.contains(where: { inside(output, $0) }) {
+        // An object-storage output is not under a root: `output:s3` is what a worker must offer.
+        if let output = job.output, let outputRoots, !Capabilities.isObjectStorageDestination(output),
+            !outputRoots.contains(where: { inside(output, $0) })
+        {
             return "no live worker may write its output to '\(output)': it is outside every worker's --allow-output-root (\(listed(outputRoots)))"
         }
         return nil

@@ -6,6 +6,12 @@ public enum PathResolver {
         isURL(source) ? source : absolute(source, from: directory)
     }
 
+    /// `output` unchanged when it is a URL (an object-storage destination, `s3://bucket/prefix/`),
+    /// else as an absolute path.
+    public static func output(_ output: String, from directory: String) -> String {
+        isURL(output) ? output : absolute(output, from: directory)
+    }
+
     /// Whether `text` starts with `scheme:` followed by `//`, or is a `data:` URI.
     public static func isURL(_ text: String) -> Bool {
         if text.lowercased().hasPrefix("data:") { return true }

@@ -52,7 +52,8 @@ struct JobView: Encodable {
     /// On a terminal event: the source (redacted) and the canonical chain.
     var source: String?
     var chain: String?
-    /// A succeeded job's result: output location, format, size, SHA-256, cache outcome, ms per stage.
+    /// A succeeded job's result: output location (a path, or an `s3://` URL with its `etag`),
+    /// format, size, SHA-256, cache outcome, ms per stage.
     var result: JobResult?
     /// A failed, retrying or dead job's error.
     var error: JobError?
@@ -64,7 +65,7 @@ struct JobView: Encodable {
     /// On a terminal event of a job with metadata: the metadata object (written back in the same
     /// canonical text the record holds).
     var metadata: JobMetadata.Value?
-    /// Whether the output is served by `GET /v1/jobs/{id}/output`.
+    /// Whether the output is served by `GET /v1/jobs/{id}/output` (not one in object storage).
     var hasOutput: Bool
 
     /// The view of `detail`; nil for `notFound`.
@@ -94,7 +95,8 @@ struct JobView: Encodable {
         errors = detail.errors.errors
         errorsDropped = detail.errors.dropped > 0 ? detail.errors.dropped : nil
         metadata = event.metadata.flatMap { try? RecordJSON.decoder().decode(JobMetadata.Value.self, from: Data($0.utf8)) }
-        hasOutput = event.type == .succeeded && event.result?.output != nil
+        // An object-storage output is read from its bucket (`result.output`, `result.etag`).
+        hasOutput = event.type == .succeeded && event.result?.output.map { !Capabilities.isObjectStorageDestination($0) } == true
     }
 }
 

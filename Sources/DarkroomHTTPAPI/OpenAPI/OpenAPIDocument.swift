@@ -448,6 +448,7 @@ enum OpenAPIDocument {
               "type": "object"
              },
              "result": {
+              "description": "A succeeded job's result (docs/queue.md): output (a path, or the object's s3:// URL), etag (an object-storage output's ETag), sha256, format, width, height, bytes, cache, ms, and renditions for a job with renditions.",
               "type": "object"
              },
              "source": {

@@ -1,5 +1,6 @@
 import DarkroomAPIKeys
 import DarkroomClient
+import DarkroomOutput
 import DarkroomQueue
 import DarkroomSystem
 import Foundation
@@ -7,7 +8,8 @@ import Hummingbird
 
 /// `GET /v1/jobs/{id}/output`: a succeeded job's output bytes, with `Content-Type` from its
 /// format and a strong `ETag` (the SHA-256 of the bytes served); `If-None-Match` with that tag
-/// answers 304 without a body.
+/// answers 304 without a body. An output in object storage (`s3://…`) is not served here: the
+/// answer names its URL and ETag (the job view has them too).
 struct OutputRoute: Sendable {
     let client: FleetClient
     let files: OutputFiles
@@ -25,6 +27,12 @@ struct OutputRoute: Sendable {
             throw APIError(.noOutput, "the job has not succeeded (yet), so it has no output")
         }
         guard let path = result.output else { throw APIError(.noOutput, "the job's result was kept in no file") }
+        if Capabilities.isObjectStorageDestination(path) {
+            // The API server holds no object-storage credentials: the bucket serves it.
+            throw APIError(
+                .noOutput,
+                "the job's output is in object storage at \(path)\(result.etag.map { " (ETag \($0))" } ?? ""); read it from the bucket")
+        }
         let files = files
         let contents = try await pool.run { try files.read(path) }
         // The sink's digest of what the job wrote: other bytes under that name are another
@@ -49,15 +57,8 @@ struct OutputRoute: Sendable {
         }
     }
 
-    /// The media type of an output format name.
+    /// The media type of an output format name (the one table `OutputMediaType` holds).
     static func contentType(of format: String) -> String {
-        switch format.lowercased() {
-        case "jpeg", "jpg": "image/jpeg"
-        case "png": "image/png"
-        case "webp": "image/webp"
-        case "gif": "image/gif"
-        case "avif": "image/avif"
-        default: "application/octet-stream"
-        }
+        OutputMediaType.of(format: format)
     }
 }

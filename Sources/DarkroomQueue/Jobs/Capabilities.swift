@@ -50,6 +50,24 @@ public enum Capabilities {
         source.utf8.count > 5 && source.prefix(5).lowercased() == "s3://" ? [s3Source] : []
     }
 
+    /// The capability of storing outputs in object storage: required by a job whose `output` is an
+    /// `s3://` destination, offered by a worker started with an S3 endpoint and allowed buckets (a
+    /// worker without them would refuse the output). Offered per worker, not by the build, so it
+    /// is not in `honouredFeatures`.
+    public static let s3Output = "output:s3"
+
+    /// `output:s3` when `output` is an object-storage destination (`s3://…`), else nothing.
+    public static func outputRequirements(_ output: String?) -> [String] {
+        guard let output, isObjectStorageDestination(output) else { return [] }
+        return [s3Output]
+    }
+
+    /// Whether `output` names object storage (`s3://…`, the scheme in any case) rather than a
+    /// directory on the output volume.
+    public static func isObjectStorageDestination(_ output: String) -> Bool {
+        output.utf8.count > 5 && output.prefix(5).lowercased() == "s3://"
+    }
+
     /// The capability of running the processor `name`.
     public static func processor(_ name: String) -> String { "processor:\(name)" }
 

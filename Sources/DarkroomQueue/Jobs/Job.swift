@@ -22,7 +22,9 @@ public struct Job: Sendable, Hashable {
     public var quality: Int?
     /// The order among ready jobs.
     public var priority: JobPriority
-    /// A directory the result is also written into, or nil to leave it in the cache only.
+    /// Where the result is also stored: a directory on the output volume, or an object-storage
+    /// destination `s3://[ALIAS@]BUCKET/PREFIX/` (the job then requires `output:s3`); nil leaves
+    /// it in the cache only.
     public var output: String?
     /// 1 for a new job; one more for each delayed retry.
     public var attempt: Int
@@ -108,7 +110,9 @@ public struct Job: Sendable, Hashable {
         if chain.isEmpty || chain.utf8.count > 65_536 { return "'chain' must be 1–65,536 bytes" }
         if let format, format.isEmpty || format.utf8.count > 16 { return "'format' must be a format name such as jpeg" }
         if let quality, !(1...100).contains(quality) { return "'quality' must be 1…100 (got \(quality))" }
-        if let output, output.isEmpty || output.utf8.count > 4096 { return "'output' must be a directory path of 1–4,096 bytes" }
+        if let output, output.isEmpty || output.utf8.count > 4096 {
+            return "'output' must be a directory path or an s3:// destination of 1–4,096 bytes"
+        }
         if let name, name.isEmpty || name.utf8.count > OutputNameTemplate.maxTemplateBytes {
             return "'name' must be an output-name template of 1–1,024 bytes"
         }

@@ -89,10 +89,12 @@ public struct RenditionResult: Sendable, Hashable, Codable {
     public var cache: CacheOutcome
     /// SHA-256 of the output's bytes, when the job had an `output`.
     public var sha256: String?
+    /// The stored object's ETag, for an output in object storage (`JobResult.etag`).
+    public var etag: String?
 
     public init(
         name: String, output: String?, format: String, width: Int, height: Int, bytes: Int, cache: CacheOutcome,
-        sha256: String? = nil
+        sha256: String? = nil, etag: String? = nil
     ) {
         self.name = name
         self.output = output
@@ -102,6 +104,7 @@ public struct RenditionResult: Sendable, Hashable, Codable {
         self.bytes = bytes
         self.cache = cache
         self.sha256 = sha256
+        self.etag = etag
     }
 }
 
@@ -113,7 +116,7 @@ extension JobResult {
         let first = renditions[0]
         self.init(
             output: first.output, format: first.format, width: first.width, height: first.height, bytes: first.bytes,
-            cache: Self.origin(of: renditions), sha256: first.sha256, ms: ms, renditions: renditions)
+            cache: Self.origin(of: renditions), sha256: first.sha256, ms: ms, renditions: renditions, etag: first.etag)
     }
 
     /// `miss` when any rendition was made by the job, else the first rendition's cache.

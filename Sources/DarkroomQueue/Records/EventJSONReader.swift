@@ -218,9 +218,8 @@ package enum EventJSONReader {
         }
 
         mutating func result() -> JobResult? {
-            guard literal(#"{"bytes":"#), let bytes = integer(), literal(#","cache":"#), let cacheName = string(),
-                let cache = CacheOutcome(rawValue: cacheName), literal(#","format":"#), let format = string(),
-                literal(#","height":"#), let height = integer(), literal(#","ms":{"#)
+            guard let (bytes, cache, etag) = opening(), literal(#","format":"#), let format = string(), literal(#","height":"#),
+                let height = integer(), literal(#","ms":{"#)
             else { return nil }
             // Each stage is optional; the first present one has no leading comma.
             var first = true
@@ -265,14 +264,26 @@ package enum EventJSONReader {
             guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
             return JobResult(
                 output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256,
-                ms: timings, renditions: renditions)
+                ms: timings, renditions: renditions, etag: etag)
+        }
+
+        /// How a result and a rendition begin: `{"bytes":…,"cache":…` and an optional `,"etag":…`.
+        mutating func opening() -> (bytes: Int, cache: CacheOutcome, etag: String?)? {
+            guard literal(#"{"bytes":"#), let bytes = integer(), literal(#","cache":"#), let cacheName = string(),
+                let cache = CacheOutcome(rawValue: cacheName)
+            else { return nil }
+            var etag: String?
+            if key(#","etag":"#) {
+                guard let value = string() else { return nil }
+                etag = value
+            }
+            return (bytes, cache, etag)
         }
 
         /// One rendition's result, in `EventJSONWriter`'s key order.
         mutating func rendition() -> RenditionResult? {
-            guard literal(#"{"bytes":"#), let bytes = integer(), literal(#","cache":"#), let cacheName = string(),
-                let cache = CacheOutcome(rawValue: cacheName), literal(#","format":"#), let format = string(),
-                literal(#","height":"#), let height = integer(), literal(#","name":"#), let name = string()
+            guard let (bytes, cache, etag) = opening(), literal(#","format":"#), let format = string(), literal(#","height":"#),
+                let height = integer(), literal(#","name":"#), let name = string()
             else { return nil }
             var output: String?
             if key(#","output":"#) {
@@ -286,7 +297,8 @@ package enum EventJSONReader {
             }
             guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
             return RenditionResult(
-                name: name, output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256)
+                name: name, output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256,
+                etag: etag)
         }
 
         /// A JSON array of strings.

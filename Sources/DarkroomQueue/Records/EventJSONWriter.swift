@@ -6,9 +6,10 @@
 /// randomised events of every type.
 ///
 /// Keys in sorted order (see `JobEvent+Codable.swift`): `at`, `attempt`?, `batch`?, `chain`?, `count`?,
-/// `error`? (`code`, `message`, `willRetry`, `written`?), `id`, `job`?, `result`? (`bytes`, `cache`, `format`,
-/// `height`, `ms` (`decode`, `encode`, `fetch`, `process`, `store`, each optional), `output`?,
-/// `renditions`? (each `bytes`, `cache`, `format`, `height`, `name`, `output`?, `sha256`?, `width`), `sha256`?, `width`), `source`?, `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
+/// `error`? (`code`, `message`, `willRetry`, `written`?), `id`, `job`?, `result`? (`bytes`, `cache`, `etag`?,
+/// `format`, `height`, `ms` (`decode`, `encode`, `fetch`, `process`, `store`, each optional), `output`?,
+/// `renditions`? (each `bytes`, `cache`, `etag`?, `format`, `height`, `name`, `output`?, `sha256`?, `width`), `sha256`?,
+/// `width`), `source`?, `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
 /// written as `JSONEncoder` writes them (a `Double`'s shortest description without a trailing
 /// `.0`; stage times rounded to microseconds first, non-finite ones left out, as
 /// `StageTimings.encode` does).
@@ -117,6 +118,10 @@ package enum EventJSONWriter {
         JobJSONWriter.integer(result.bytes, into: &out)
         JobJSONWriter.literal(#","cache":"#, into: &out)
         JobJSONWriter.string(result.cache.rawValue, into: &out)
+        if let etag = result.etag {
+            JobJSONWriter.literal(#","etag":"#, into: &out)
+            JobJSONWriter.string(etag, into: &out)
+        }
         JobJSONWriter.literal(#","format":"#, into: &out)
         JobJSONWriter.string(result.format, into: &out)
         JobJSONWriter.literal(#","height":"#, into: &out)
@@ -163,6 +168,10 @@ package enum EventJSONWriter {
         JobJSONWriter.integer(rendition.bytes, into: &out)
         JobJSONWriter.literal(#","cache":"#, into: &out)
         JobJSONWriter.string(rendition.cache.rawValue, into: &out)
+        if let etag = rendition.etag {
+            JobJSONWriter.literal(#","etag":"#, into: &out)
+            JobJSONWriter.string(etag, into: &out)
+        }
         JobJSONWriter.literal(#","format":"#, into: &out)
         JobJSONWriter.string(rendition.format, into: &out)
         JobJSONWriter.literal(#","height":"#, into: &out)

@@ -4,9 +4,14 @@ extension S3Client {
     public func createMultipartUpload(
         bucket: String, key: String, contentType: String?, cacheControl: String?
     ) async throws(S3Error) -> String {
+        try await createMultipartUpload(bucket: bucket, key: key, headers: Self.contentHeaders(contentType: contentType, cacheControl: cacheControl))
+    }
+
+    /// `CreateMultipartUpload` with `headers` as given: the object's own, and user metadata
+    /// (the output sink's `x-amz-meta-*`).
+    func createMultipartUpload(bucket: String, key: String, headers: [(name: String, value: String)]) async throws(S3Error) -> String {
         let call = Call(
-            operation: "CreateMultipartUpload", method: "POST", bucket: bucket, key: key, query: [("uploads", "")],
-            headers: Self.contentHeaders(contentType: contentType, cacheControl: cacheControl))
+            operation: "CreateMultipartUpload", method: "POST", bucket: bucket, key: key, query: [("uploads", "")], headers: headers)
         let response = try await send(call)
         let root = try xml(response, call)
         guard root.name == "InitiateMultipartUploadResult", let id = root.value("UploadId"), !id.isEmpty else {

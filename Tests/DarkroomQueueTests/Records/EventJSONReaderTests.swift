@@ -44,6 +44,21 @@ struct EventJSONReaderTests {
         #expect(readOlder == Self.foundation(Array(older.utf8)))
     }
 
+    @Test("An object-storage output's etag, in the result and in each rendition, is read on the fast path; without it, none")
+    func etag() throws {
+        let record =
+            #"{"at":"2025-06-15T15:06:40.123Z","attempt":1,"batch":"b","id":"e1","job":"j1","result":{"bytes":10,"cache":"miss","etag":"9e107d9d372bb6826bd81d3542a419d6","format":"webp","height":3,"ms":{"store":2},"output":"s3://thumbs/a.webp","renditions":[{"bytes":10,"cache":"miss","etag":"9e107d9d372bb6826bd81d3542a419d6","format":"webp","height":3,"name":"a","output":"s3://thumbs/a.webp","width":4}],"width":4},"type":"succeeded","version":1,"worker":"w"}"#
+        let read = try #require(Self.fast(Array(record.utf8)))
+        #expect(read.result?.etag == "9e107d9d372bb6826bd81d3542a419d6")
+        #expect(read.result?.renditions?.first?.etag == "9e107d9d372bb6826bd81d3542a419d6")
+        #expect(read == Self.foundation(Array(record.utf8)))
+        #expect(EventJSONWriter.bytes(read) == Array(record.utf8))
+        let volume = record.replacingOccurrences(of: #""etag":"9e107d9d372bb6826bd81d3542a419d6","#, with: "")
+        let readVolume = try #require(Self.fast(Array(volume.utf8)))
+        #expect(readVolume.result?.etag == nil && readVolume.result?.renditions?.first?.etag == nil)
+        #expect(readVolume == Self.foundation(Array(volume.utf8)))
+    }
+
     @Test("A terminal event's source and chain are read on the fast path; out of their sorted places they go to JSONDecoder")
     func sourceAndChain() throws {
         let record =

@@ -53,6 +53,7 @@ struct EventJSONWriterTests {
             ms: StageTimings(
                 fetch: milliseconds(&random), decode: milliseconds(&random), process: milliseconds(&random),
                 encode: milliseconds(&random), store: milliseconds(&random)))
+        if Int.random(in: 0...3, using: &random) == 0 { result.etag = text(&random, length: 1...40) }
         if Int.random(in: 0...3, using: &random) == 0 {
             result.renditions = (0..<Int.random(in: 1...3, using: &random)).map { _ in
                 RenditionResult(
@@ -60,7 +61,8 @@ struct EventJSONWriterTests {
                     width: Int.random(in: 0...100_000, using: &random), height: Int.random(in: 0...100_000, using: &random),
                     bytes: Int.random(in: 0...Int(Int32.max), using: &random),
                     cache: CacheOutcome.allCases.randomElement(using: &random) ?? .miss,
-                    sha256: Bool.random(using: &random) ? text(&random, length: 1...64) : nil)
+                    sha256: Bool.random(using: &random) ? text(&random, length: 1...64) : nil,
+                    etag: Bool.random(using: &random) ? text(&random, length: 1...40) : nil)
             }
         }
         switch index % 8 {

@@ -24,6 +24,8 @@ CPU renditions aim to save). Then PSNRs, per size (mean, minimum, how many ident
     written losslessly (PNG, one untimed run each), so only the derivation differs; the rule is a
     mean of at least 40 dB per size (RULE_MEAN), and the script says whether each size meets it
     and names the sources below 38 dB (RULE_LOW);
+  - both lossless runs against vips' lossless (PNG) thumbnails, and vips' own WebP q80 against
+    them (the encoding's noise at each size);
   - the WebP q80 outputs of the timed runs: renditions against the separate jobs, against vips and
     against Pillow, and the separate jobs against vips (what a single job gives, apart from
     renditions).
@@ -145,13 +147,14 @@ def psnr(a, b):
     return math.inf if mse == 0 else 10 * math.log10(255 * 255 / mse)
 
 
-def psnr_line(files, work, left, right, size, ext):
+def psnr_line(files, work, left, right, size, ext, right_ext=None):
     """`mean, min, identical` of the PSNRs of left's and right's outputs of one size, and the finite
     values by source stem."""
     values = {}
     for path in files:
         stem = os.path.basename(path).rsplit(".", 1)[0]
-        value = psnr(os.path.join(work, left, f"{stem}-s{size}.{ext}"), os.path.join(work, right, f"{stem}-s{size}.{ext}"))
+        value = psnr(os.path.join(work, left, f"{stem}-s{size}.{ext}"),
+                     os.path.join(work, right, f"{stem}-s{size}.{right_ext or ext}"))
         if value is not None:
             values[stem] = value
     finite = {stem: v for stem, v in values.items() if v != math.inf}
@@ -270,6 +273,19 @@ def main():
             verdict = "meets" if not finite or statistics.mean(finite.values()) >= RULE_MEAN else "MISSES"
             low = ", ".join(f"{stem} {v:.2f} dB" for stem, v in sorted(finite.items()) if v < RULE_LOW)
             print(f"    {size:>4}: {line}: {verdict} the rule" + (f"; below {RULE_LOW:.0f} dB: {low}" if low else ""))
+        # Against vips without the encoders: its lossless thumbnails against Darkroom's PNGs, and
+        # how far its own q80 WebP is from them (the encoding's noise, which bounds WebP-vs-WebP PSNR).
+        out = fresh("vips-png")
+        for path in files:
+            stem = os.path.basename(path).rsplit(".", 1)[0]
+            for size in SIZES:
+                timed(["vipsthumbnail", path, "--size", str(size), "-o", os.path.join(out, f"{stem}-s{size}.png[strip]")])
+        for size in SIZES:
+            for left in ["separate-png", "renditions-png"]:
+                line, _ = psnr_line(files, work, left, "vips-png", size, "png")
+                print(f"  PSNR {left} vs vips' lossless at {size}: {line}")
+            line, _ = psnr_line(files, work, "vips", "vips-png", size, "webp", "png")
+            print(f"  PSNR vips' WebP q80 vs its own lossless at {size}: {line}")
         pairs = [("renditions", "separate"), ("renditions", "vips"), ("separate", "vips")]
         if has_pillow:
             pairs.append(("renditions", "pillow"))

@@ -54,7 +54,7 @@ struct ImagePipelineRenditionsTests {
     }
 
     @Test(
-        "Given two renditions, the one whose decode is its own shares the single job's key (a single job then hits its bytes); the other's key records the decode"
+        "Given two renditions, the one whose decode is its own shares the single job's key (a single job then hits its bytes); the other's key records the decode and its parent"
     )
     func keysSharedAndDerived() async throws {
         let fixture = try Fixture()
@@ -68,7 +68,7 @@ struct ImagePipelineRenditionsTests {
         #expect(largeResult.origin == .miss && largeResult.size == PixelSize(width: 400, height: 300))
         #expect(smallResult.origin == .miss && smallResult.size == PixelSize(width: 100, height: 75))
         #expect(!made.keys[0].contains("|decode="))
-        #expect(made.keys[1].hasSuffix("|decode=fit:400x400"), "\(made.keys[1])")
+        #expect(made.keys[1].hasSuffix("|decode=fit:400x400|from=downsample.v1(400x400)"), "\(made.keys[1])")
 
         // The single job of the large rendition finds the rendition's bytes: they are its own.
         let singleLarge = try await fixture.pipeline.retrieve(Self.single(large, source: fixture.source))

@@ -25,10 +25,11 @@ extension ImagePipeline {
         return MadeRenditions(results: results, timings: StageTimings(), sourceOrigin: nil)
     }
 
-    /// Fetches the source, decodes it once at `hint`, makes the renditions at `missing` and stores each.
+    /// Fetches the source, decodes it once at `hint`, makes the renditions at `missing` (each from
+    /// the decode or its parent's intermediate, as `cascade` says) and stores each.
     func make(
-        _ missing: [Int], of renditions: [RenditionRequest], keys: [String], hint: DecodeHint?, source: SourceReference,
-        sourceKey: String, prefetched: FetchedSource?
+        _ missing: [Int], of renditions: [RenditionRequest], keys: [String], hint: DecodeHint?, cascade: RenditionCascade,
+        source: SourceReference, sourceKey: String, prefetched: FetchedSource?
     ) async throws -> MadeRenditions {
         let clock = ContinuousClock()
         var timings = StageTimings()
@@ -41,9 +42,11 @@ extension ImagePipeline {
         timings.fetch = (clock.now - start).inMilliseconds
 
         let encoded = EncodedImage(bytes: original, sourceName: source.description)
-        let work = missing.map { (chain: renditions[$0].chain, output: renditions[$0].output) }
+        let work = renditions.map { (chain: $0.chain, output: $0.output) }
         let rendered = try await cpuPool.run { [renderer] in
-            try RowBands.countingImage { try renderer.renderRenditions(encoded, hint: hint, renditions: work) }
+            try RowBands.countingImage {
+                try renderer.renderRenditions(encoded, hint: hint, renditions: work, cascade: cascade, making: missing)
+            }
         }
         timings.decode = rendered.decodeMilliseconds
         var results: [Result<ImageResult, any Error>] = []

@@ -16,15 +16,19 @@ public struct RenditionsRender: Sendable {
 }
 
 extension ImageRenderer {
-    /// Decodes `source` once with `hint` (`RenditionDecode.sharedHint`), then runs each
-    /// rendition's chain on that bitmap and encodes it, the renditions at once on the cores no
-    /// other image uses. Renditions are still images: an animated source gives its first frame.
+    /// Decodes `source` once with `hint` (`RenditionDecode.sharedHint`), then makes the renditions
+    /// at `making` (all when nil; indices into `renditions`, whose results come in this order):
+    /// runs each one's chain on that bitmap, or on its parent's intermediate as `cascade` says
+    /// (`processRenditions`; nil: every rendition from the decode), and encodes it, the renditions
+    /// at once on the cores no other image uses. Renditions are still images: an animated source
+    /// gives its first frame.
     ///
     /// A rendition that fails (a chain error, an output over the limits) fails alone; the decode
     /// failing, or the processed renditions together holding more than
     /// `limits.maxRenditionPixels`, throws.
     public func renderRenditions(
-        _ source: EncodedImage, hint: DecodeHint?, renditions: [(chain: ProcessorChain, output: OutputOptions)]
+        _ source: EncodedImage, hint: DecodeHint?, renditions: [(chain: ProcessorChain, output: OutputOptions)],
+        cascade: RenditionCascade? = nil, making: [Int]? = nil
     ) throws -> RenditionsRender {
         let clock = ContinuousClock()
         let start = clock.now
@@ -32,37 +36,26 @@ extension ImageRenderer {
         let keep = renditions.reduce(into: MetadataKeep()) { $0.formUnion($1.output.keep) }
         let decoded = try coders.decode(source, options: limits.decodeOptions(hint: hint, keep: keep))
         let decodeMilliseconds = (clock.now - start).inMilliseconds
-        let context = ImageProcessingContext(decoder: coders)
-        let coders = self.coders
-        let limits = self.limits
-
-        let processed = RowBands.map(count: renditions.count) { index -> Result<(Bitmap, Double), any Error> in
-            Result { () throws(any Error) -> (Bitmap, Double) in
-                let begin = clock.now
-                let bitmap: Bitmap
-                switch try renditions[index].chain.process(.bitmap(decoded.bitmap), context: context) {
-                case .bitmap(let result): bitmap = result
-                case .data(let encoded): bitmap = try coders.decode(encoded, options: limits.decodeOptions()).bitmap
-                }
-                try limits.checkOutput(bitmap.size, source: source.sourceName)
-                return (bitmap, (clock.now - begin).inMilliseconds)
-            }
-        }
+        let making = making ?? Array(renditions.indices)
+        let processed = processRenditions(
+            decoded.bitmap, chains: renditions.map(\.chain), cascade: cascade ?? RenditionCascade(count: renditions.count),
+            making: making, sourceName: source.sourceName)
         // Every processed rendition is in memory until it is encoded.
         let pixels = processed.reduce(0) { total, outcome in
-            guard case .success(let (bitmap, _)) = outcome else { return total }
-            return total + bitmap.width * bitmap.height
+            guard case .success(let made) = outcome else { return total }
+            return total + made.bitmap.width * made.bitmap.height
         }
         guard pixels <= limits.maxRenditionPixels else {
             throw RenderError.renditionPixels(source: source.sourceName, pixels: pixels, limit: limits.maxRenditionPixels)
         }
 
-        let results = RowBands.map(count: renditions.count) { index -> Result<RenderResult, any Error> in
-            processed[index].flatMap { bitmap, processMilliseconds in
+        let coders = self.coders
+        let results = RowBands.map(count: making.count) { slot -> Result<RenderResult, any Error> in
+            processed[slot].flatMap { bitmap, processMilliseconds in
                 Result { () throws(any Error) -> RenderResult in
                     let begin = clock.now
-                    let chain = renditions[index].chain
-                    let output = renditions[index].output
+                    let chain = renditions[making[slot]].chain
+                    let output = renditions[making[slot]].output
                     let format = CacheSerializer.outputFormat(
                         requested: output.format, source: decoded.info.format,
                         chainIntroducesTransparency: chain.introducesTransparency, resultIsOpaque: bitmap.isOpaque)

@@ -16,8 +16,9 @@ import DarkroomCore
 /// **The keys.** A rendition whose own hint is the shared one decodes exactly what the single-output
 /// job with its chain and encoding decodes, and makes the same bytes: it shares that job's result
 /// key (`ImageRequest.resultKey`), in both directions. Any other rendition is made from a larger
-/// decode, so its bytes may differ: its key is the single job's with `|decode=<hint>` appended,
-/// which no single-output job ever asks for.
+/// decode, or from a larger rendition's intermediate (`RenditionCascade`), so its bytes may
+/// differ: its key is the single job's with `|decode=<hint>` appended, then `|from=<lineage>` for
+/// one made from another rendition; no single-output job ever asks for such a key.
 public enum RenditionDecode {
     /// The hint the shared decode uses for renditions whose chains have `hints` (nil: full size).
     public static func sharedHint(_ hints: [DecodeHint?]) -> DecodeHint? {
@@ -45,11 +46,14 @@ public enum RenditionDecode {
         }
     }
 
-    /// The result key of a rendition whose chain has hint `own`, made from a decode with `shared`:
-    /// `single` (the equivalent single-output job's key) when the hints are equal, else `single`
-    /// with `|decode=` and the shared hint (`full`, or `fit:2048x2048`).
-    public static func key(single: String, own: DecodeHint?, shared: DecodeHint?) -> String {
-        own == shared ? single : single + "|decode=" + describe(shared)
+    /// The result key of a rendition whose chain has hint `own`, made from a decode with `shared`
+    /// and, when `lineage` is given (`RenditionCascade.lineage`), from the intermediates it names:
+    /// `single` (the equivalent single-output job's key) when the hints are equal and there is no
+    /// lineage, else `single` with `|decode=` and the shared hint (`full`, or `fit:2048x2048`),
+    /// then `|from=` and the lineage.
+    public static func key(single: String, own: DecodeHint?, shared: DecodeHint?, lineage: String? = nil) -> String {
+        if let lineage { return single + "|decode=" + describe(shared) + "|from=" + lineage }
+        return own == shared ? single : single + "|decode=" + describe(shared)
     }
 
     /// `full` for no hint, else `mode:WxH`.

@@ -25,6 +25,8 @@ public struct RenditionsResult: Sendable {
     public var keys: [String]
     /// The hint of the shared decode (`RenditionDecode.sharedHint`).
     public var decodeHint: DecodeHint?
+    /// Which renditions are made from which one's intermediate (`RenditionCascade`).
+    public var cascade: RenditionCascade
     /// The job's stages: the lookups and the fetch (`fetch`), the one decode, the renditions'
     /// processing and encoding summed, and the cache writes.
     public var timings: StageTimings

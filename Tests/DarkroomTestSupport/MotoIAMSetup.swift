@@ -53,32 +53,4 @@ enum MotoIAMSetup {
             method, SigV4Encoding.canonicalPath(path, rule: .s3), headers: sent.map { ($0.name, $0.value) }, body: body,
             timeout: 60)
     }
-
-    /// Runs moto's server with its signature check reading the raw request URI (what the client
-    /// signed) instead of the decoded IRI werkzeug gives it; see `MotoS3Server`.
-    static let launcherScript = #"""
-        import sys
-        import moto.core.authorization as authorization
-
-        original = authorization.ActionAuthenticatorMixin._authenticate_and_authorize_action
-
-
-        def checked_on_raw_uri(self, request_class, resource="*"):
-            environ = getattr(getattr(self, "request", None), "environ", None) or {}
-            raw = environ.get("RAW_URI")
-            if not raw:
-                return original(self, request_class, resource)
-            decoded, self.uri = self.uri, raw
-            try:
-                return original(self, request_class, resource)
-            finally:
-                self.uri = decoded
-
-
-        authorization.ActionAuthenticatorMixin._authenticate_and_authorize_action = checked_on_raw_uri
-
-        from moto.server import main
-
-        main(sys.argv[1:])
-        """#
 }

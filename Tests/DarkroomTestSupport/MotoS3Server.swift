@@ -18,7 +18,7 @@ import Glibc
 ///
 /// moto 5 checks a signature against the *decoded* path and query (werkzeug's IRI), so every key
 /// or prefix with a byte outside the unreserved set but a space (`+`, `=`, `%`, `/` in a query,
-/// `é`) fails even from AWS's own SDK. The server runs under `moto-signed.py`, which hands
+/// `é`) fails even from AWS's own SDK. The server runs under `scripts/moto-signed.py`, which hands
 /// moto's check the raw request URI instead (the one the client signed); nothing else changes.
 ///
 /// A missing moto is an error (tests fail loudly, never skip): `scripts/install-packages test`
@@ -40,7 +40,6 @@ public final class MotoS3Server: Sendable {
         }
         let directory = String(cString: made)
         self.directory = directory
-        try Self.write(MotoIAMSetup.launcherScript, to: directory + "/moto-signed.py")
         var started: (pid_t, Int)?
         var lastError = MotoS3ServerError(description: "moto_server did not start")
         for _ in 0..<5 where started == nil {
@@ -112,7 +111,7 @@ public final class MotoS3Server: Sendable {
     private static func launch(directory: String, port: Int, checkSignatures: Bool) throws -> pid_t {
         let python = getenv("MOTO_PYTHON").map { String(cString: $0) } ?? "python3"
         // Under coreutils `timeout`, so a server a dead test leaked exits after 15 minutes.
-        let arguments = ["timeout", "900", python, directory + "/moto-signed.py", "-H", "127.0.0.1", "-p", "\(port)"]
+        let arguments = ["timeout", "900", python, PluginBuilds.repositoryRoot + "/scripts/moto-signed.py", "-H", "127.0.0.1", "-p", "\(port)"]
         var environment = [String]()
         var entry = environ
         while let pointer = entry.pointee {
@@ -168,12 +167,8 @@ public final class MotoS3Server: Sendable {
 
     // MARK: - Files
 
-    private static func write(_ text: String, to path: String) throws {
-        guard TestProcess.write(text, to: path) else { throw MotoS3ServerError(description: "cannot write \(path): errno \(errno)") }
-    }
-
     private static func removeDirectory(_ path: String) {
-        for name in ["moto-signed.py", "moto.log"] { unlink(path + "/" + name) }
+        for name in ["moto.log"] { unlink(path + "/" + name) }
         rmdir(path)
     }
 }

@@ -2,6 +2,7 @@
 """JPEG to 800 px AVIF: Darkroom against libvips over a quality sweep, interleaved, with BD-rate.
 
     scripts/bench-avif.py [CORPUS_DIR] [--rounds N] [--darkroom PATH] [--qualities 30,45,60,75,90]
+                          [--avif-speed S] [--avifenc ARGS]
 
 CORPUS_DIR (default ../shared/corpus) holds the JPEGs (every `*.jpg`). Each round runs, for each
 JPEG and quality Q, in turn (the order of the two tools alternates between rounds):
@@ -16,7 +17,15 @@ bytes, mean PSNR, median wall and CPU time per image (from /usr/bin/time); then 
 delta rate of Darkroom against vips (cubic fit of log-rate against PSNR over the overlapping PSNR
 range; negative = Darkroom needs fewer bytes for the same PSNR) and the ratio of wall times.
 
-Needs numpy, vips, avifdec (Debian libavif-bin) and a release build of darkroom.
+`--avif-speed S` passes that speed to Darkroom. `--avifenc ARGS` measures an encoder setting
+Darkroom has no option for: Darkroom's AVIFs are replaced by `avifenc ARGS REF.png OUT.avif` of
+Darkroom's own lossless thumbnail (the same libavif and aom, so the same bytes for the same
+settings), where ARGS may hold `{q}` (the quantizer Darkroom maps Q to) and `{yuv}` (444 from Q 90
+up, else 420, as Darkroom chooses). For instance Darkroom's defaults are
+`--avifenc '-s 6 -y {yuv} -r full --cicp 1/13/6 --min {q} --max {q}'`, and `-a tune=psnr` adds an
+aom option. Its times are avifenc's (one thread) from the PNG, not a whole thumbnail's.
+
+Needs numpy, vips, avifdec and avifenc (Debian libavif-bin) and a release build of darkroom.
 """
 
 import argparse
@@ -84,6 +93,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--darkroom", default=os.path.join(root, ".build", "release", "darkroom"))
     parser.add_argument("--qualities", default="30,45,60,75,90")
+    parser.add_argument("--avif-speed", type=int, help="Darkroom's --avif-speed (default: its own)")
+    parser.add_argument("--avifenc", help="encode Darkroom's PNG thumbnail with avifenc and these arguments instead")
     args = parser.parse_args()
     qualities = [int(q) for q in args.qualities.split(",")]
     inputs = sorted(glob.glob(os.path.join(args.corpus, "*.jpg")))
@@ -93,6 +104,14 @@ def main():
 
     def darkroom(source, out, quality=None):
         extra = ["--quality", str(quality)] if quality else []
+        if quality and args.avif_speed is not None:
+            extra += ["--avif-speed", str(args.avif_speed)]
+        if quality and args.avifenc:
+            stem = os.path.splitext(os.path.basename(source))[0]
+            quantizer = ((100 - quality) * 63 + 50) // 100
+            yuv = "444" if quality >= 90 else "420"
+            options = args.avifenc.replace("{q}", str(quantizer)).replace("{yuv}", yuv).split()
+            return ["avifenc", "-j", "1"] + options + [os.path.join(scratch, f"{stem}-darkroom-ref.png"), out]
         return [args.darkroom, "process", source, "-p", "downsample(800x800)", "-o", out,
                 "--no-cache"] + extra
 
@@ -125,7 +144,9 @@ def main():
                         results.setdefault((tool, quality), []).append(
                             (size, psnr(pixels(out, scratch), references[(tool, stem)])))
 
-    print(f"{len(inputs)} JPEGs → 800 px AVIF, median of {args.rounds} interleaved rounds; outputs in {scratch}\n")
+    variant = f" (Darkroom's AVIFs: avifenc {args.avifenc})" if args.avifenc else (
+        f" (Darkroom at --avif-speed {args.avif_speed})" if args.avif_speed is not None else "")
+    print(f"{len(inputs)} JPEGs → 800 px AVIF{variant}, median of {args.rounds} interleaved rounds; outputs in {scratch}\n")
     print("| tool | Q | mean bytes | mean PSNR | wall/image | CPU/image |")
     print("|---|---:|---:|---:|---:|---:|")
     curves = {}

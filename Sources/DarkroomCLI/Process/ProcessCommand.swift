@@ -59,7 +59,7 @@ struct ProcessCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("avif-speed"),
-        help: "AVIF encoder speed, 0 (slowest, smallest) to 10 (fastest); default 8 (see docs/formats-and-color.md#avif).")
+        help: "AVIF encoder speed, 0 (slowest, smallest) to 10 (fastest); default 6 (see docs/formats-and-color.md#avif).")
     var avifSpeed: Int?
 
     @Option(name: [.customShort("j"), .long], help: "Images processed at once (default: the number of cores).")

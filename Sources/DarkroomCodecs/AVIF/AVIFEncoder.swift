@@ -2,8 +2,9 @@ import CAvif
 import DarkroomCore
 
 /// Encodes a bitmap as AVIF with libavif 0.11 and the AV1 encoder it picks (aom in Debian's
-/// build): 8-bit YUV 4:2:0 at `AVIFSettings.quantizer(quality:)`, or lossless (4:4:4, identity
-/// matrix, quantizer 0) when `EncodeOptions.lossless` is set; alpha kept (an alpha plane, at the
+/// build): 8-bit YUV at `AVIFSettings.quantizer(quality:)`, 4:2:0 below quality 90 and 4:4:4 from
+/// it up (`AVIFSettings.fullChroma`), or lossless (4:4:4, identity matrix, quantizer 0) when
+/// `EncodeOptions.lossless` is set; alpha kept (an alpha plane, at the
 /// same quantizer, only when the bitmap is not opaque). Speed from `EncodeOptions.avifSpeed`, else
 /// `AVIFSettings.defaultSpeed`. sRGB (CICP 1/13) with no metadata, unless `EncodeOptions.embedded`
 /// carries a kept profile, Exif or XMP. The encoder's threads are the cores
@@ -16,7 +17,7 @@ public struct AVIFEncoder: ImageEncoding {
     public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(CodecError) -> [UInt8] {
         let settings = AVIFSettings(options)
         let opaque = bitmap.isOpaque || bitmap.scanIsOpaque()
-        let pixelFormat = options.lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+        let pixelFormat = settings.fullChroma ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
         guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, pixelFormat) else {
             throw Self.failure("libavif could not allocate the image (out of memory)")
         }

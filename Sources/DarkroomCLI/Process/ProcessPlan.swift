@@ -49,6 +49,8 @@ struct ProcessPlan: Sendable {
         name: String? = nil, chain: String = "", renditions: Int = 0
     ) throws(UsageFailure) -> ProcessPlan {
         guard !inputs.isEmpty else { throw UsageFailure("no inputs; give one or more image paths") }
+        try LocalOutputPath.check(outputFile, flag: "-o", command: "process")
+        try LocalOutputPath.check(outputDirectory, flag: "--out", command: "process")
         switch (outputFile, outputDirectory) {
         case (nil, nil):
             throw UsageFailure("say where to write: -o FILE for one input, or --out DIR")

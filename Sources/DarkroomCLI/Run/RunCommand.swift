@@ -128,6 +128,7 @@ struct RunCommand: AsyncParsableCommand {
     /// The validated jobs and the absolute output directory; every mistake is a `UsageFailure`.
     private func plan(processors: ProcessorRegistry, formats: CoderRegistry) async throws -> ([Job], String) {
         guard let outputDirectory, !outputDirectory.isEmpty else { throw UsageFailure("say where to write: --out DIR") }
+        try LocalOutputPath.check(outputDirectory, flag: "--out", command: "run")
         guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
         if let quality, !(1...100).contains(quality) { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
         guard (1...100).contains(maxAttempts) else { throw UsageFailure("--max-attempts must be 1…100 (got \(maxAttempts))") }

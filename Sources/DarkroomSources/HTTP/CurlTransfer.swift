@@ -55,45 +55,25 @@ final class CurlTransfer {
 
     private func configure(_ policy: SourcePolicy) -> Bool {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let lowSpeed = max(0, policy.lowSpeedBytesPerSecond)
-        var results: [CURLcode] = [
-            // Threads and signals: libcurl must not use SIGALRM for DNS timeouts in a threaded process.
-            darkroom_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
-            // Only http and https, for the request and (belt and braces) any redirect libcurl might follow.
-            darkroom_curl_setopt_str(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
-            darkroom_curl_setopt_str(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
-            // Redirects are followed by HTTPProvider, one checked hop at a time.
-            darkroom_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0),
-            // No proxy from http_proxy/ALL_PROXY: through a proxy the resolved-address check would
-            // see the proxy, and the proxy would reach whatever the URL names.
-            darkroom_curl_setopt_str(handle, CURLOPT_PROXY, ""),
-            darkroom_curl_setopt_str(handle, CURLOPT_USERAGENT, policy.userAgent),
+        let base = CurlBaseOptions(
+            userAgent: policy.userAgent, connectTimeout: policy.connectTimeout,
+            lowSpeedBytesPerSecond: policy.lowSpeedBytesPerSecond, lowSpeedSeconds: policy.lowSpeedSeconds,
+            caFile: policy.caCertificatesPath)
+        guard base.apply(to: handle, errorBuffer: errorBuffer) else { return false }
+        let results: [CURLcode] = [
             // "" offers every encoding this libcurl can decode (gzip, deflate, br, zstd).
             darkroom_curl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, ""),
             darkroom_curl_setopt_long(handle, CURLOPT_HTTPGET, 1),
             darkroom_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)),
-            darkroom_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(policy.connectTimeout)),
-            darkroom_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, lowSpeed),
-            darkroom_curl_setopt_long(
-                handle, CURLOPT_LOW_SPEED_TIME,
-                lowSpeed == 0 ? 0 : max(1, Int(policy.lowSpeedSeconds.rounded(.up)))),
-            darkroom_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer),
             darkroom_curl_setopt_writefn(handle, curlWrite),
             darkroom_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, me),
             darkroom_curl_setopt_headerfn(handle, curlHeader),
             darkroom_curl_setopt_ptr(handle, CURLOPT_HEADERDATA, me),
             darkroom_curl_setopt_opensocketfn(handle, curlOpenSocket),
             darkroom_curl_setopt_ptr(handle, CURLOPT_OPENSOCKETDATA, me),
-            darkroom_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
             darkroom_curl_setopt_xferinfofn(handle, curlProgress),
             darkroom_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, me),
-            // TLS verification is libcurl's default; stated here so no later change can drop it.
-            darkroom_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
-            darkroom_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
         ]
-        if let caFile = policy.caCertificatesPath {
-            results.append(darkroom_curl_setopt_str(handle, CURLOPT_CAINFO, caFile))
-        }
         return results.allSatisfy { $0 == CURLE_OK }
     }
 
@@ -133,10 +113,7 @@ final class CurlTransfer {
         return results.allSatisfy { $0 == CURLE_OK }
     }
 
-    static func milliseconds(_ seconds: Double) -> Int {
-        guard seconds.isFinite, seconds > 0 else { return 1 }
-        return max(1, Int(min(seconds * 1000, Double(Int32.max)).rounded(.up)))
-    }
+    static func milliseconds(_ seconds: Double) -> Int { CurlBaseOptions.milliseconds(seconds) }
 
     // MARK: one hop
 

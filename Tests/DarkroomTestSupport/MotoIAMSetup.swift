@@ -1,8 +1,7 @@
 import DarkroomS3
 
 /// What `MotoS3Server` sends moto to make signatures checked: an IAM user, its access key and an
-/// inline policy allowing `s3:*` (and `iam:*`, so a test can make users of its own:
-/// `MotoS3Server.createUser`), through the IAM query API on the same server (moto routes a
+/// inline policy allowing `s3:*`, through the IAM query API on the same server (moto routes a
 /// request to IAM by its credential scope's service). These are the server's first three
 /// actions, the ones `INITIAL_NO_AUTH_ACTION_COUNT` leaves unauthenticated.
 enum MotoIAMSetup {
@@ -13,28 +12,20 @@ enum MotoIAMSetup {
     static func createUser(port: Int) async throws -> S3Credentials {
         // Signed with any key: moto reads the scope, and checks nothing during the first actions.
         let setup = S3Credentials(accessKeyID: "AKIDSETUP", secretAccessKey: "setup")
-        return try await createUser(port: port, name: userName, allowing: ["s3:*", "iam:*"], signedWith: setup)
-    }
-
-    /// Creates user `name`, its access key and an inline policy allowing `actions` on every
-    /// resource, with requests signed by `credentials`; returns the new key pair.
-    static func createUser(port: Int, name: String, allowing actions: [String], signedWith credentials: S3Credentials) async throws
-        -> S3Credentials
-    {
-        _ = try await action(port: port, credentials, ["Action": "CreateUser", "UserName": name])
-        let created = try await action(port: port, credentials, ["Action": "CreateAccessKey", "UserName": name])
-        let list = actions.map { "\"\($0)\"" }.joined(separator: ",")
-        let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["# + list + #"],"Resource":"*"}]}"#
+        _ = try await action(port: port, setup, ["Action": "CreateUser", "UserName": userName])
+        let created = try await action(port: port, setup, ["Action": "CreateAccessKey", "UserName": userName])
+        // `iam:*` too, so a test can make users of narrower rights (`MotoS3Server.createUser`).
+        let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:*","iam:*"],"Resource":"*"}]}"#
         _ = try await action(
-            port: port, credentials, ["Action": "PutUserPolicy", "UserName": name, "PolicyName": "allowed", "PolicyDocument": policy])
+            port: port, setup, ["Action": "PutUserPolicy", "UserName": userName, "PolicyName": "s3-all", "PolicyDocument": policy])
         guard let key = created.child("CreateAccessKeyResult")?.child("AccessKey"), let id = key.value("AccessKeyId"),
             let secret = key.value("SecretAccessKey")
-        else { throw MotoS3ServerError(description: "moto's CreateAccessKey answer for \(name) has no key pair") }
+        else { throw MotoS3ServerError(description: "moto's CreateAccessKey answer has no key pair") }
         return S3Credentials(accessKeyID: id, secretAccessKey: secret)
     }
 
     /// One IAM query action (`POST /`, form-encoded), its XML answer parsed.
-    private static func action(port: Int, _ credentials: S3Credentials, _ parameters: [String: String]) async throws -> S3XMLElement {
+    static func action(port: Int, _ credentials: S3Credentials, _ parameters: [String: String]) async throws -> S3XMLElement {
         let form = (parameters.merging(["Version": "2010-05-08"]) { first, _ in first })
             .sorted { $0.key < $1.key }
             .map { SigV4Encoding.encode($0.key) + "=" + SigV4Encoding.encode($0.value) }

@@ -1,5 +1,7 @@
 extension S3Client {
     /// Whether requests are signed (the endpoint has credentials) rather than anonymous.
+    // With credentials resolved per request (a credentials file, web identity), this must ask
+    // the endpoint's credential source whether it is anonymous, not only for fixed credentials.
     public var signsRequests: Bool { endpoint.credentials != nil }
 
     /// `HeadBucket` (`HEAD /bucket`): returns when the bucket exists and these credentials may

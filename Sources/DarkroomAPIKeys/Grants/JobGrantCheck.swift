@@ -28,6 +28,12 @@ public struct JobGrantCheck: Sendable {
         try key.permits(priority: job.priority)
         if let webhook = job.webhook { try key.permits(webhook: webhook) }
     }
+
+    /// Whether the key's source grants cover `source` (`APIKey.permits(source:)`): for the job
+    /// API, the literal directory of an `s3://` prefix or glob, checked before it is listed.
+    public func permits(source: String) throws(APIKeyError) {
+        try key.permits(source: source, prefixes: sourcePrefixes)
+    }
 }
 
 extension APIKey {

@@ -4,6 +4,7 @@ import DarkroomClient
 import DarkroomHTTPAPI
 import DarkroomQueue
 import DarkroomRedis
+import DarkroomS3
 import DarkroomSystem
 import DarkroomWebhooks
 import Logging
@@ -26,6 +27,11 @@ struct APICommand: AsyncParsableCommand {
             Every /v1 request but GET /v1/openapi.json needs an API key (`darkroom api-key \
             create`), sent as `Authorization: Bearer <token>`; keys live in the same Redis, so a \
             revocation reaches every API process within 5 s.
+
+            A batch may name s3:// prefixes and globs as sources: the API lists them page by page \
+            and enqueues each page as it comes, at most 10000 jobs per request, from the buckets \
+            --allow-bucket allows on the endpoints --s3-endpoint configures (credentials from the \
+            environment, as for workers).
 
             Outputs are served from --output-root (the volume the workers write, read only) and, \
             for results kept only in the cache, --cache-root; a path under neither is not served.
@@ -71,6 +77,10 @@ struct APICommand: AsyncParsableCommand {
     @OptionGroup(title: "Redis")
     var redis: RedisOptions
 
+    /// Where `s3://` prefixes and globs of `POST /v1/batches` are listed (docs/http-api.md#prefixes-and-globs).
+    @OptionGroup(title: "Object storage")
+    var s3: S3Options
+
     func run() async throws {
         let configuration: APIConfiguration
         let level: Logger.Level
@@ -82,6 +92,7 @@ struct APICommand: AsyncParsableCommand {
             checked.corsOrigins = corsOrigins
             checked.headTimeout = .milliseconds(Self.milliseconds(headerTimeout))
             checked.bodyTimeout = .milliseconds(Self.milliseconds(bodyTimeout))
+            checked.s3 = try s3.configuration()
             try checked.validate()
             configuration = checked
             level = try ServiceLogging.level(logLevel)

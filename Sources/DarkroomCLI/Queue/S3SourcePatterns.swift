@@ -10,9 +10,7 @@ enum S3SourcePatterns {
     static func listing(_ text: String, options: S3Options, maxKeys: Int = 1000) throws(UsageFailure) -> S3Listing {
         let configuration = try options.configuration()
         do {
-            let pattern = try S3KeyPattern(parsing: text)
-            let endpoint = try configuration.endpoint(for: S3ObjectAddress(bucket: pattern.bucket, key: pattern.listPrefix))
-            return S3Listing(pattern: pattern, client: S3Client(endpoint: endpoint, pool: HTTPProvider.sharedPool), maxKeys: maxKeys)
+            return try S3Listing(text, configuration: configuration, maxKeys: maxKeys)
         } catch {
             throw UsageFailure(error.message)
         }

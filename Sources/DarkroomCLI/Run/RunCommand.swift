@@ -100,7 +100,11 @@ struct RunCommand: AsyncParsableCommand {
             workerConfiguration.modules = catalog.moduleVersions
             // Offered as `format:<name>`: jobs for AVIF or a plugin's format require it.
             workerConfiguration.formats = catalog.coders.encoders.map(\.format.rawValue)
-            if try !rendering.s3.configuration().allowedBuckets.isEmpty { workerConfiguration.features.insert(Capabilities.s3Source) }
+            let s3Configuration = try rendering.s3.configuration()
+            if !s3Configuration.allowedBuckets.isEmpty {
+                workerConfiguration.features.insert(Capabilities.s3Source)
+                workerConfiguration.features.formUnion(s3Configuration.offeredBucketCapabilities)
+            }
         } catch let failure as UsageFailure {
             throw failure.exit()
         }

@@ -232,10 +232,12 @@ struct WorkerCommand: AsyncParsableCommand {
             worker.features.insert(Capabilities.decode(format))
         }
         // A worker with a bucket allowed fetches `s3://` sources: jobs naming one require it.
-        // It writes `s3://` outputs too (`output:s3`).
+        // It writes `s3://` outputs too (`output:s3`). Each bucket it allows is a capability of
+        // its own (`s3:ALIAS@BUCKET`), so a job is handed only to a worker that allows its buckets.
         if !s3Configuration.allowedBuckets.isEmpty {
             worker.features.insert(Capabilities.s3Source)
             worker.features.insert(Capabilities.s3Output)
+            worker.features.formUnion(s3Configuration.offeredBucketCapabilities)
         }
         // nil file roots read any file: advertised as the root of the file system.
         worker.fileRoots = policy.fileRoots ?? ["/"]

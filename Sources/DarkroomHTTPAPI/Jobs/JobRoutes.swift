@@ -2,6 +2,7 @@ import DarkroomAPIKeys
 import DarkroomClient
 import DarkroomFleetStatus
 import DarkroomQueue
+import DarkroomS3
 import Foundation
 import Hummingbird
 import Logging
@@ -24,13 +25,25 @@ struct JobRoutes: Sendable {
     /// Checks the body's jobs as `darkroom enqueue` does, and against `key`'s grants, and enqueues
     /// them all, or none: 201 with the ids when any job was new, 200 when the queue knew every one
     /// (an idempotent repeat). The key is recorded as the owner of the jobs and their batches.
-    func submit(_ body: [UInt8], kind: SubmitKind, key: APIKey) async throws -> (HTTPResponse.Status, [UInt8]) {
+    /// A batch with `s3://` prefixes or globs among its sources is listed and enqueued page by
+    /// page instead (`submitListed`); `clientConnected` stops that listing once the client left.
+    func submit(
+        _ body: [UInt8], kind: SubmitKind, key: APIKey, clientConnected: @Sendable () async -> Bool = { true }
+    ) async throws -> (HTTPResponse.Status, [UInt8]) {
         try key.permits(scope: .submit)
         let submission =
             switch kind {
             case .job: try JobSubmission.single(body, workingDirectory: configuration.workingDirectory)
             case .batch: try JobSubmission.batch(body, workingDirectory: configuration.workingDirectory)
             }
+        if submission.requests.contains(where: { S3KeyPattern.isPattern($0.source) }) {
+            guard kind == .batch else {
+                throw EnqueueRefusal(problems: [
+                    JobSubmission.problem("'source' is an s3:// prefix or glob, which names many objects: send it in POST /v1/batches", location: nil)
+                ])
+            }
+            return try await submitListed(submission, key: key, clientConnected: clientConnected)
+        }
         let prepared = try await client.prepare(submission.requests, defaults: submission.defaults, listName: "jobs")
         var jobs = prepared.jobs
         if !submission.batchGiven, submission.defaults.idFromSource || submission.requests.allSatisfy({ $0.id != nil }) {
@@ -39,7 +52,17 @@ struct JobRoutes: Sendable {
             let batch = DerivedIDs.batch(for: jobs.map(\.id))
             for index in jobs.indices { jobs[index].batch = batch }
         }
-        try permit(jobs, key: key, locate: kind == .batch && jobs.count == submission.requests.count)
+        let report = try await enqueue(
+            PreparedJobs(jobs: jobs, notes: prepared.notes), key: key, locate: kind == .batch && jobs.count == submission.requests.count)
+        let answer = SubmitAnswer(jobs: jobs, report: report, notes: prepared.notes)
+        return (report.added > 0 ? .created : .ok, Array(try RecordJSON.encoder().encode(answer)))
+    }
+
+    /// Enqueues `prepared` for `key` once every job passes its grants: the key recorded as the
+    /// owner first, the webhooks the jobs name subscribed, then the jobs sent.
+    func enqueue(_ prepared: PreparedJobs, key: APIKey, locate: Bool) async throws -> EnqueueReport {
+        let jobs = prepared.jobs
+        try permit(jobs, key: key, locate: locate)
         try await recordOwner(key, of: jobs)
         if jobs.contains(where: { $0.webhook != nil }) {
             guard let subscribe = access.subscribeWebhooks else {
@@ -47,9 +70,7 @@ struct JobRoutes: Sendable {
             }
             try await subscribe(jobs)
         }
-        let report = try await client.enqueueReport(PreparedJobs(jobs: jobs, notes: prepared.notes))
-        let answer = SubmitAnswer(jobs: jobs, report: report, notes: prepared.notes)
-        return (report.added > 0 ? .created : .ok, Array(try RecordJSON.encoder().encode(answer)))
+        return try await client.enqueueReport(prepared)
     }
 
     /// Every job must pass `key.permits(job:)` (source, output, priority), or nothing is enqueued;

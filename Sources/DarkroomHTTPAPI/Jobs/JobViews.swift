@@ -24,18 +24,35 @@ struct SubmitAnswer: Encodable {
     var known: Int
     /// Of the known jobs, those another batch holds (counted there, not in `batch`).
     var knownElsewhere: [Elsewhere]
+    /// Every job of the request: `jobs.count`, and the jobs listed from prefixes and globs.
+    var count: Int
+    /// The jobs whose sources the request wrote out (not those listed from a prefix or glob:
+    /// `GET /v1/batches/{batch}/jobs` pages through those).
     var jobs: [Entry]
     /// Processors or formats accepted because live workers offer them.
     var notes: [String]
+    /// What each prefix or glob listed; absent when the request had none.
+    var patterns: [ListedPattern]?
 
     init(jobs: [Job], report: EnqueueReport, notes: [String]) {
         batch = jobs.first?.batch ?? ""
         added = report.added
         known = report.known
         knownElsewhere = report.knownElsewhere.map { Elsewhere(batch: $0.batch, count: $0.count) }
+        count = jobs.count
         self.jobs = jobs.map { Entry(id: $0.id.rawValue, source: $0.source, chain: $0.chain) }
         self.notes = notes
     }
+}
+
+/// One prefix or glob of a `POST /v1/batches` (`S3Listing.Statistics`): `matched` jobs were made
+/// of it; `skipped` keys matched but no job could fetch them (a `.`/`..` segment, a control character).
+struct ListedPattern: Encodable {
+    var pattern: String
+    var pages: Int
+    var listed: Int
+    var matched: Int
+    var skipped: Int
 }
 
 /// `GET /v1/jobs/{id}`: the job's state from its latest event (`FleetClient.lookup`).

@@ -619,7 +619,7 @@ enum OpenAPIDocument {
               ]
              },
              "source": {
-              "description": "An absolute path, an http(s):// URL or a data: URI.",
+              "description": "A path, an http(s):// URL, a data: URI or an s3:// object. In POST /v1/batches also an s3:// prefix (ending in /) or glob (*, ?, **): the API lists it and makes one job per matching object, at most 10000 per request (docs/http-api.md#prefixes-and-globs).",
               "minLength": 1,
               "type": "string"
              },
@@ -806,7 +806,12 @@ enum OpenAPIDocument {
              "batch": {
               "type": "string"
              },
+             "count": {
+              "description": "Every job of the request: those in jobs, and those listed from s3:// prefixes and globs",
+              "type": "integer"
+             },
              "jobs": {
+              "description": "The jobs whose sources the request wrote out, in request order (not those listed from a prefix or glob: GET /v1/batches/{batch}/jobs pages through those)",
               "items": {
                "properties": {
                 "chain": {
@@ -850,6 +855,37 @@ enum OpenAPIDocument {
                "type": "string"
               },
               "type": "array"
+             },
+             "patterns": {
+              "description": "What each s3:// prefix or glob of a POST /v1/batches listed; absent when it had none (docs/http-api.md#prefixes-and-globs)",
+              "items": {
+               "properties": {
+                "listed": {
+                 "type": "integer"
+                },
+                "matched": {
+                 "type": "integer"
+                },
+                "pages": {
+                 "type": "integer"
+                },
+                "pattern": {
+                 "type": "string"
+                },
+                "skipped": {
+                 "type": "integer"
+                }
+               },
+               "required": [
+                "pattern",
+                "pages",
+                "listed",
+                "matched",
+                "skipped"
+               ],
+               "type": "object"
+              },
+              "type": "array"
              }
             },
             "required": [
@@ -858,7 +894,8 @@ enum OpenAPIDocument {
              "known",
              "knownElsewhere",
              "jobs",
-             "notes"
+             "notes",
+             "count"
             ],
             "type": "object"
            },
@@ -972,6 +1009,7 @@ enum OpenAPIDocument {
          "paths": {
           "/v1/batches": {
            "post": {
+            "description": "Submits 1 to 1000 jobs, all or none; a job whose source is an s3:// prefix or glob is listed page by page, each page enqueued as it comes (docs/http-api.md#prefixes-and-globs).",
             "operationId": "submitBatch",
             "parameters": [
              {

@@ -1,3 +1,5 @@
+import DarkroomS3
+
 /// Where the job API listens, what it serves from, and its limits per request.
 public struct APIConfiguration: Sendable {
     /// The most jobs one `POST /v1/batches` may hold.
@@ -37,6 +39,18 @@ public struct APIConfiguration: Sendable {
     /// Where relative sources and output directories start from (`/`: an API client names
     /// absolute paths).
     public var workingDirectory: String
+    /// The object storage `s3://` prefixes and globs in `POST /v1/batches` are listed from
+    /// (`darkroom api --s3-endpoint` and `--allow-bucket`): a pattern on a bucket not allowed
+    /// here is refused. Empty, the default: every pattern is refused.
+    public var s3 = S3Configuration()
+    /// The most jobs the prefixes and globs of one `POST /v1/batches` expand to (10,000): the
+    /// listing stops there and the request is refused past it (`api.too-many-jobs`), with the
+    /// jobs of the pages before enqueued. Bigger prefixes go through `darkroom enqueue`, or
+    /// several requests by narrower prefix (docs/http-api.md#prefixes-and-globs).
+    public var maxListedJobs = 10_000
+    /// Keys asked per `ListObjectsV2` page (S3 answers at most 1000): one page is listed,
+    /// checked and enqueued before the next is asked for.
+    public var s3ListPageSize = 1000
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, behindTLSProxy: Bool = false, outputRoot: String? = nil,

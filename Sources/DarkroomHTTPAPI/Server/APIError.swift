@@ -24,8 +24,12 @@ public struct APIError: CodedDarkroomError, Hashable {
         case invalidJSON = "api.invalid-json"
         /// A field of the body breaks a rule: an unknown key, a wrong type, a value out of range (422).
         case invalidField = "api.invalid-field"
-        /// More jobs in one request than `APIConfiguration.maxJobsPerRequest` (422).
+        /// More jobs in one request than `APIConfiguration.maxJobsPerRequest`, or prefixes and
+        /// globs that list more than `APIConfiguration.maxListedJobs` (422).
         case tooManyJobs = "api.too-many-jobs"
+        /// Beside another error of a request whose prefixes or globs were being listed: how many
+        /// jobs the pages before the failure enqueued, and into which batch (never alone).
+        case partlyEnqueued = "api.partly-enqueued"
         /// The body is larger than `APIConfiguration.maxBodyBytes` (413).
         case bodyTooLarge = "api.body-too-large"
         /// No such job, batch or endpoint (404).
@@ -71,7 +75,7 @@ public struct APIError: CodedDarkroomError, Hashable {
     public var status: HTTPResponse.Status {
         switch code {
         case .invalidJSON, .invalidIdempotencyKey: .badRequest
-        case .invalidField, .tooManyJobs, .idempotencyKeyReused: .unprocessableContent
+        case .invalidField, .tooManyJobs, .idempotencyKeyReused, .partlyEnqueued: .unprocessableContent
         case .bodyTooLarge: .contentTooLarge
         case .notFound, .noOutput, .outputRefused: .notFound
         case .methodNotAllowed: .methodNotAllowed

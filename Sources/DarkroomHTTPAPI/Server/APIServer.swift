@@ -14,7 +14,8 @@ import Synchronization
 /// queue, the batches and the idempotency records are in Redis — so any number of them can run
 /// behind a load balancer, and one stays useful while the coordinator fails over.
 ///
-/// - `POST /v1/jobs`, `POST /v1/batches`: submit one job or up to 1000 (`JobSubmission`);
+/// - `POST /v1/jobs`, `POST /v1/batches`: submit one job or up to 1000 (`JobSubmission`), or
+///   the objects of `s3://` prefixes and globs, listed page by page (`JobRoutes.submitListed`);
 /// - `GET`/`DELETE /v1/jobs/{id}`, `GET`/`DELETE /v1/batches/{batch}`: read or cancel;
 /// - `GET /v1/batches/{batch}/jobs`: a batch's jobs, paged and filterable by state;
 /// - `GET /v1/jobs/{id}/output`: the output's bytes (`OutputFiles`);
@@ -120,7 +121,7 @@ public final class APIServer: Service, Sendable {
                     // Keyed by the API key's id: two callers' Idempotency-Keys never meet.
                     return try await idempotency.answer(
                         key: request.headers[keyField], scope: key.id, endpoint: kind.rawValue, body: body
-                    ) { try await routes.submit(body, kind: kind, key: key) }
+                    ) { try await routes.submit(body, kind: kind, key: key, clientConnected: { [context] in await context.clientConnected() }) }
                 }
             }
         }

@@ -103,6 +103,10 @@ public enum APIResponse {
             return (.unprocessableContent, [ErrorRecord(code: error.code.rawValue, message: error.message)])
         case let refusal as EnqueueRefusal:
             return (.unprocessableContent, refusal.problems.map(ErrorRecord.init))
+        case let partly as PartlyEnqueued:
+            // The failure's own answer, and a record of what the pages before it enqueued.
+            let (status, records) = failureRecords(partly.error)
+            return (status, records + [ErrorRecord(partly.note)])
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
             // Hummingbird's refusal of a body past `collectBody(upTo:)`.
             return (.contentTooLarge, [ErrorRecord(APIError(.bodyTooLarge, "the body is larger than this API reads"))])

@@ -45,9 +45,11 @@ public enum Capabilities {
     /// object in a bucket. Not a feature every worker honours: it depends on configuration.
     public static let s3Source = "source:s3"
 
-    /// What a job's source requires of its worker: `source:s3` for an `s3://` source, else nothing.
+    /// What a job's source requires of its worker: for an `s3://` source, `source:s3` and its
+    /// bucket's capability (`bucket(alias:name:)`); else nothing.
     public static func sourceRequirements(_ source: String) -> [String] {
-        source.utf8.count > 5 && source.prefix(5).lowercased() == "s3://" ? [s3Source] : []
+        guard source.utf8.count > 5, source.prefix(5).lowercased() == "s3://" else { return [] }
+        return [s3Source] + (bucketRequirement(source).map { [$0] } ?? [])
     }
 
     /// The capability of storing outputs in object storage: required by a job whose `output` is an
@@ -56,10 +58,11 @@ public enum Capabilities {
     /// is not in `honouredFeatures`.
     public static let s3Output = "output:s3"
 
-    /// `output:s3` when `output` is an object-storage destination (`s3://…`), else nothing.
+    /// `output:s3` and the bucket's capability (`bucket(alias:name:)`) when `output` is an
+    /// object-storage destination (`s3://…`), else nothing.
     public static func outputRequirements(_ output: String?) -> [String] {
         guard let output, isObjectStorageDestination(output) else { return [] }
-        return [s3Output]
+        return [s3Output] + (bucketRequirement(output).map { [$0] } ?? [])
     }
 
     /// Whether `output` names object storage (`s3://…`, the scheme in any case) rather than a

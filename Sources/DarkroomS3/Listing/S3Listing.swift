@@ -31,12 +31,14 @@ public struct S3Listing: Sendable {
 
     /// Calls `consume` with each page's matching objects (as sources pinned to their ETags),
     /// in listing order, and waits for it before asking for the next page. Throws the listing's
-    /// `S3Error`, or what `consume` throws.
+    /// `S3Error`, or what `consume` throws; a cancelled task stops before its next page
+    /// (`CancellationError`), so a caller that goes away lists and consumes nothing more.
     @discardableResult
     public func forEachPage(_ consume: ([S3SourceAddress]) async throws -> Void) async throws -> Statistics {
         var statistics = Statistics()
         var token: String?
         repeat {
+            try Task.checkCancellation()
             let page = try await client.listObjects(
                 bucket: pattern.bucket.name, prefix: pattern.listPrefix, continuationToken: token, maxKeys: maxKeys)
             statistics.pages += 1

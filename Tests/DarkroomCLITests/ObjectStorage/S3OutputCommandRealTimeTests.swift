@@ -13,19 +13,12 @@ struct S3OutputCommandRealTimeTests {
         let moto = try await MotoS3Server()
         try await moto.createBucket("photos")
         try await moto.createBucket("thumbs")
-        let endpoint = moto.endpoint(alias: "moto")
+        let s3 = try MotoCommandFlags(moto, buckets: ["photos", "thumbs"])
+        let (endpoint, flags, environment) = (s3.endpoint, s3.flags, s3.environment)
         let client = S3Client(endpoint: endpoint, pool: BlockingWorkPool(threadCount: 2))
         _ = try await client.putObject(
             bucket: "photos", key: "in/a.jpg", bytes: try WorkerCLITestKit.image(.jpeg, width: 200, height: 100), contentType: nil,
             cacheControl: nil)
-        let credentials = try #require(endpoint.credentials)
-        let environment = [
-            "DARKROOM_S3_MOTO_ACCESS_KEY_ID": credentials.accessKeyID, "DARKROOM_S3_MOTO_SECRET_ACCESS_KEY": credentials.secretAccessKey,
-        ]
-        let flags = [
-            "--s3-endpoint", "moto=\(endpoint.url);region=\(endpoint.region);addressing=path", "--allow-bucket", "moto@photos",
-            "--allow-bucket", "moto@thumbs",
-        ]
         let directory = try WorkerCLITestKit.makeDirectory("s3-out-cli")
         defer { WorkerCLITestKit.remove(directory) }
         let redis = try RedisTestServer()

@@ -2,14 +2,16 @@ import DarkroomClient
 import DarkroomQueue
 import Testing
 
-@Suite("Enqueue: an s3:// output is kept as written and requires output:s3")
+@Suite("Enqueue: an s3:// output is kept as written and requires output:s3 and its bucket")
 struct EnqueueObjectStorageOutputTests {
     static let defaults = EnqueueDefaults(chain: "resize(40x40)", output: "s3://thumbs/2026/", batch: "b1", workingDirectory: "/shared")
 
     static func worker(s3: Bool, outputRoots: [String] = ["/out"]) -> WorkerInfo {
         var worker = WorkerInfo(
             name: "w:1", host: "h", pid: 1, concurrency: 2, processors: ["resize": 1], formats: ["jpeg", "png", "webp"],
-            capabilities: Array(Capabilities.honouredFeatures) + (s3 ? [Capabilities.s3Output] : []), version: "1", startedAt: .now())
+            capabilities: Array(Capabilities.honouredFeatures)
+                + (s3 ? [Capabilities.s3Output, Capabilities.bucket(alias: "default", name: "thumbs"), "s3:media@originals"] : []),
+            version: "1", startedAt: .now())
         worker.outputRoots = outputRoots
         return worker
     }
@@ -24,7 +26,7 @@ struct EnqueueObjectStorageOutputTests {
         directory.output = "/out/c"
         let prepared = try await FleetClient(queue: queue).prepare([JobRequest(source: "a.jpg"), own, directory], defaults: Self.defaults)
         #expect(prepared.jobs.map(\.output) == ["s3://thumbs/2026/", "s3://media@originals/x", "/out/c"])
-        #expect(prepared.jobs.map(\.requires) == [["output:s3"], ["output:s3"], nil])
+        #expect(prepared.jobs.map(\.requires) == [["output:s3", "s3:default@thumbs"], ["output:s3", "s3:media@originals"], nil])
     }
 
     @Test("Given only workers without S3, then an s3:// output is refused with enqueue.unoffered, not as a path outside the output roots")
@@ -50,10 +52,23 @@ struct EnqueueObjectStorageOutputTests {
 
     @Test("Capabilities name object-storage destinations by their scheme, in any case")
     func destinations() {
-        #expect(Capabilities.outputRequirements("S3://b/p/") == ["output:s3"])
+        #expect(Capabilities.outputRequirements("S3://b/p/") == ["output:s3", "s3:default@b"])
         #expect(Capabilities.outputRequirements("/out/s3://b").isEmpty)
         #expect(Capabilities.outputRequirements("s3://").isEmpty && Capabilities.outputRequirements(nil).isEmpty)
         #expect(PathResolver.output("s3://b/p", from: "/w") == "s3://b/p")
         #expect(PathResolver.output("out/p", from: "/w") == "/w/out/p")
+    }
+
+    @Test("Given live workers that allow other buckets only, then a job whose output bucket none allows is refused with enqueue.unoffered naming the bucket")
+    func bucketNoWorkerAllows() async throws {
+        let queue = MemoryQueue()
+        try await queue.heartbeat(Self.worker(s3: true), ttl: .seconds(60))
+        var request = JobRequest(source: "a.jpg")
+        request.output = "s3://elsewhere/x/"
+        let refusal = await #expect(throws: EnqueueRefusal.self) {
+            _ = try await FleetClient(queue: queue).prepare([request], defaults: Self.defaults)
+        }
+        #expect(refusal?.problems.map(\.code) == ["enqueue.unoffered"])
+        #expect(refusal?.problems.first?.message.contains("s3:default@elsewhere") == true, "\(refusal?.problems.first?.message ?? "")")
     }
 }

@@ -64,7 +64,7 @@ struct ListedBatchAPIRealTimeTests {
         }
     }
 
-    @Test("A bucket the API does not allow is refused naming it, and a single job may not be a pattern; nothing is enqueued")
+    @Test("A bucket the API does not allow is refused naming it; a single job, or a line with an id, may not be a pattern; nothing is enqueued")
     func refusals() async throws {
         try await Self.with { api, _ in
             let http = api.http(token: try await api.key("bucket", sources: ["s3://photos/", "s3://secret/"]).token)
@@ -76,6 +76,8 @@ struct ListedBatchAPIRealTimeTests {
             #expect(single.status == 422 && single.text.contains("POST /v1/batches"), "\(single.text)")
             let none = try await http.post("/v1/batches", #"{"chain": "blur(1)", "batch": "no", "jobs": [{"source": "s3://photos/nothing/*.jpg"}]}"#)
             #expect(none.status == 422 && none.text.contains("no object matches"), "\(none.text)")
+            let oneID = try await http.post("/v1/batches", #"{"chain": "blur(1)", "batch": "no", "jobs": [{"id": "x", "source": "s3://photos/in/*.jpg"}]}"#)
+            #expect(oneID.status == 422 && oneID.text.contains("idFromSource") && oneID.text.contains("jobs:1"), "\(oneID.text)")
             #expect(try await api.queue.batchProgress("no") == nil)
         }
     }

@@ -29,6 +29,15 @@ extension JobRoutes {
         var listings: [(location: String, request: JobRequest, listing: S3Listing)] = []
         for (index, request) in submission.requests.enumerated() where S3KeyPattern.isPattern(request.source) {
             let location = "jobs:\(index + 1)"
+            // One id for every object a pattern matches would make them one job: each listed job
+            // gets its own (from its key with `idFromSource`, else a new one).
+            guard request.id == nil else {
+                throw EnqueueRefusal(problems: [
+                    JobSubmission.problem(
+                        "'id' names one job, but \(request.source) lists many: drop 'id' (use \"idFromSource\": true for ids from the keys)",
+                        location: location)
+                ])
+            }
             let listing: S3Listing
             do {
                 listing = try S3Listing(request.source, configuration: configuration.s3, maxKeys: configuration.s3ListPageSize)

@@ -14,7 +14,8 @@ enum MotoIAMSetup {
         let setup = S3Credentials(accessKeyID: "AKIDSETUP", secretAccessKey: "setup")
         _ = try await action(port: port, setup, ["Action": "CreateUser", "UserName": userName])
         let created = try await action(port: port, setup, ["Action": "CreateAccessKey", "UserName": userName])
-        let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}"#
+        // `iam:CreateRole` and `iam:PutRolePolicy` too, for web-identity tests (`createRole`).
+        let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:*","iam:CreateRole","iam:PutRolePolicy"],"Resource":"*"}]}"#
         _ = try await action(
             port: port, setup, ["Action": "PutUserPolicy", "UserName": userName, "PolicyName": "s3-all", "PolicyDocument": policy])
         guard let key = created.child("CreateAccessKeyResult")?.child("AccessKey"), let id = key.value("AccessKeyId"),
@@ -24,7 +25,7 @@ enum MotoIAMSetup {
     }
 
     /// One IAM query action (`POST /`, form-encoded), its XML answer parsed.
-    private static func action(port: Int, _ credentials: S3Credentials, _ parameters: [String: String]) async throws -> S3XMLElement {
+    static func action(port: Int, _ credentials: S3Credentials, _ parameters: [String: String]) async throws -> S3XMLElement {
         let form = (parameters.merging(["Version": "2010-05-08"]) { first, _ in first })
             .sorted { $0.key < $1.key }
             .map { SigV4Encoding.encode($0.key) + "=" + SigV4Encoding.encode($0.value) }

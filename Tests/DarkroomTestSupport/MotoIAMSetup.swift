@@ -14,7 +14,8 @@ enum MotoIAMSetup {
         let setup = S3Credentials(accessKeyID: "AKIDSETUP", secretAccessKey: "setup")
         _ = try await action(port: port, setup, ["Action": "CreateUser", "UserName": userName])
         let created = try await action(port: port, setup, ["Action": "CreateAccessKey", "UserName": userName])
-        // `iam:*` too, so a test can make users of narrower rights (`MotoS3Server.createUser`).
+        // `iam:*` too, so a test can make users of narrower rights (`MotoS3Server.createUser`) and
+        // roles for web identity (`createRole`).
         let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:*","iam:*"],"Resource":"*"}]}"#
         _ = try await action(
             port: port, setup, ["Action": "PutUserPolicy", "UserName": userName, "PolicyName": "s3-all", "PolicyDocument": policy])

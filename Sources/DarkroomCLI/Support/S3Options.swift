@@ -6,12 +6,13 @@ import Foundation
 /// The object-storage flags (docs/object-storage.md#endpoints-and-buckets), shared by every
 /// command that reads or writes buckets: `--s3-endpoint` and `--allow-bucket`, with
 /// `DARKROOM_S3_ENDPOINTS` and `DARKROOM_S3_ALLOW_BUCKETS` (white-space separated) when the flags
-/// are absent. Credentials come only from the environment (`S3Credentials.fromEnvironment`).
+/// are absent. Credentials come only from the environment and the files it names
+/// (`S3CredentialsResolution`).
 struct S3Options: ParsableArguments {
     @Option(
         name: .customLong("s3-endpoint"),
         help: ArgumentHelp(
-            "An S3-compatible endpoint (repeatable): [ALIAS=]URL[;region=R][;addressing=path|virtual][;ca-file=PATH]. Without ALIAS= it is the default endpoint of s3://bucket/key. Default: $DARKROOM_S3_ENDPOINTS, else $AWS_ENDPOINT_URL. Credentials come from DARKROOM_S3_<ALIAS>_ACCESS_KEY_ID and _SECRET_ACCESS_KEY (AWS_* for the default endpoint).",
+            "An S3-compatible endpoint (repeatable): [ALIAS=]URL[;region=R][;addressing=path|virtual][;ca-file=PATH]. Without ALIAS= it is the default endpoint of s3://bucket/key. Default: $DARKROOM_S3_ENDPOINTS, else $AWS_ENDPOINT_URL. Credentials come from DARKROOM_S3_<ALIAS>_ACCESS_KEY_ID and _SECRET_ACCESS_KEY, or _CREDENTIALS_FILE (for the default endpoint also AWS's variables, web identity and shared files; docs/object-storage.md#credentials).",
             valueName: "spec"))
     var endpoints: [String] = []
 
@@ -36,16 +37,15 @@ struct S3Options: ParsableArguments {
             if let caFile = endpoint.caFile, !Self.isFile(caFile) {
                 throw UsageFailure("--s3-endpoint '\(text)': ca-file '\(caFile)' is not a file; give the path of a PEM bundle")
             }
-            endpoint.credentials = S3Credentials.fromEnvironment(alias: endpoint.alias, environment: environment)
+            endpoint.credentialsSource = try Self.credentials(endpoint, environment)
             parsed[endpoint.alias] = endpoint
         }
-        if parsed[S3Endpoint.defaultAlias] == nil, let url = environment["AWS_ENDPOINT_URL"], !url.isEmpty {
-            let region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1"
+        if parsed[S3Endpoint.defaultAlias] == nil, let aws = try Self.awsDefaultEndpoint(environment) {
             var endpoint: S3Endpoint
-            do { endpoint = try S3EndpointSpecification.parse("\(url);region=\(region)") } catch {
+            do { endpoint = try S3EndpointSpecification.parse("\(aws.url);region=\(aws.region)") } catch {
                 throw UsageFailure("AWS_ENDPOINT_URL: \(error.message)")
             }
-            endpoint.credentials = S3Credentials.fromEnvironment(alias: S3Endpoint.defaultAlias, environment: environment)
+            endpoint.credentialsSource = try Self.credentials(endpoint, environment)
             parsed[endpoint.alias] = endpoint
         }
         var allowed: Set<S3Bucket> = []
@@ -74,6 +74,30 @@ struct S3Options: ParsableArguments {
     func providers(adding providers: [ProviderFactory]) throws(UsageFailure) -> [ProviderFactory] {
         if providers.contains(where: { $0.schemes.contains("s3") }) { return providers }
         return providers + [try providerFactory()]
+    }
+
+    /// The credentials of `endpoint` (`S3CredentialsResolution`); a setting that cannot work is a
+    /// usage error naming it.
+    private static func credentials(_ endpoint: S3Endpoint, _ environment: [String: String]) throws(UsageFailure)
+        -> S3CredentialsSource
+    {
+        do throws(S3Error) {
+            return try S3CredentialsResolution.source(alias: endpoint.alias, region: endpoint.region, environment: environment)
+        } catch {
+            throw UsageFailure(error.message)
+        }
+    }
+
+    /// AWS's default endpoint: `AWS_ENDPOINT_URL` (else the config file profile's `endpoint_url`)
+    /// and its region (`AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`, else
+    /// `us-east-1`); nil without a URL.
+    private static func awsDefaultEndpoint(_ environment: [String: String]) throws(UsageFailure) -> (url: String, region: String)? {
+        do throws(S3Error) {
+            guard let url = try S3SharedConfig.endpointURL(environment: environment) else { return nil }
+            return (url, try S3SharedConfig.region(environment: environment) ?? "us-east-1")
+        } catch {
+            throw UsageFailure(error.message)
+        }
     }
 
     private static func isFile(_ path: String) -> Bool {

@@ -1,8 +1,7 @@
 extension S3Client {
-    /// Whether requests are signed (the endpoint has credentials) rather than anonymous.
-    // With credentials resolved per request (a credentials file, web identity), this must ask
-    // the endpoint's credential source whether it is anonymous, not only for fixed credentials.
-    public var signsRequests: Bool { endpoint.credentials != nil }
+    /// Whether requests are signed rather than anonymous: the endpoint has credentials, fixed or
+    /// resolved per request (a credentials file, web identity).
+    public var signsRequests: Bool { endpoint.credentialsSource != .anonymous }
 
     /// `HeadBucket` (`HEAD /bucket`): returns when the bucket exists and these credentials may
     /// list it (the permission AWS checks is `s3:ListBucket`); throws the classified failure

@@ -40,7 +40,7 @@ public struct S3Client: Sendable {
     /// The largest XML answer read (a listing of 1,000 keys of 1,024 bytes is about 1.5 MB).
     static let xmlLimit = 16 << 20
 
-    /// Sends `call`, signed when the endpoint has credentials; returns a 2xx response, or throws
+    /// Sends `call`, signed when the endpoint's credentials source gives credentials; returns a 2xx response, or throws
     /// the classified failure (a non-2xx status with its `<Code>`, or the transfer's failure).
     func send(_ call: Call) async throws(S3Error) -> S3HTTPResponse {
         // A bad endpoint URL is refused here; the request is signed on the pool thread, just
@@ -50,7 +50,13 @@ public struct S3Client: Sendable {
         let client = self
         let outcome = await withTaskCancellationHandler {
             await pool.run { () throws(Never) -> Result<S3HTTPResponse, S3TransportFailure> in
-                guard let request = try? client.buildRequest(call, at: .now),
+                // The credentials are asked for here, on the pool thread: a resolver may stat or
+                // read a file, or ask STS.
+                let credentials: S3Credentials?
+                do throws(S3Error) { credentials = try client.endpoint.credentialsSource.current() } catch {
+                    return .failure(.credentials(error))
+                }
+                guard let request = try? client.buildRequest(call, at: .now, credentials: credentials),
                     let transfer = S3CurlTransfer(maxBytes: request.maxBytes, cancellation: cancellation)
                 else { return .failure(.setup("could not start a libcurl transfer")) }
                 return transfer.perform(request, limits: client.limits, caFile: client.endpoint.caFile)
@@ -65,15 +71,23 @@ public struct S3Client: Sendable {
         case .success(let response) where (200..<300).contains(response.status):
             return response
         case .success(let response):
-            throw S3Failures.status(response, subject: subject, endpoint: endpoint)
+            let refusal = S3Failures.status(response, subject: subject, endpoint: endpoint)
+            if refusal.kind == S3Error.Kind.credentials { endpoint.credentialsSource.refused() }
+            throw refusal
         }
     }
 
-    /// The URL, the signed headers and the body of `call`.
+    /// The URL, the headers (signed with the endpoint's fixed credentials, if any) and the body
+    /// of `call`.
     func buildRequest(_ call: Call, at timestamp: SigV4Timestamp) throws(S3Error) -> S3HTTPRequest {
+        try buildRequest(call, at: timestamp, credentials: endpoint.credentials)
+    }
+
+    /// The URL, the headers (signed with `credentials`, if any) and the body of `call`.
+    func buildRequest(_ call: Call, at timestamp: SigV4Timestamp, credentials: S3Credentials?) throws(S3Error) -> S3HTTPRequest {
         let target = try S3RequestTarget(endpoint: endpoint, bucket: call.bucket, key: call.key)
         var headers = call.headers
-        if let credentials = endpoint.credentials {
+        if let credentials {
             let payloadHash = SigV4Signer.hexSHA256(call.body)
             headers.append(("x-amz-content-sha256", payloadHash))
             let signer = SigV4Signer(credentials: credentials, region: endpoint.region)

@@ -92,6 +92,8 @@ enum S3Failures {
             return S3Error(.connection, "\(subject): could not reach endpoint '\(endpoint.alias)' (\(endpoint.url)): \(detail)")
         case .setup(let detail):
             return S3Error(.connection, "\(subject): could not start the transfer (libcurl: \(detail.isEmpty ? "setup failed" : detail))")
+        case .credentials(let error):
+            return S3Error(.credentials, "\(subject): no credentials for endpoint '\(endpoint.alias)': \(error.message)")
         }
     }
 

@@ -17,8 +17,16 @@ public struct S3Endpoint: Sendable, Hashable {
     public var region: String
     /// Bucket in the host name or in the path.
     public var addressing: S3Addressing
-    /// The key pair requests are signed with; nil sends unsigned requests (a public bucket).
-    public var credentials: S3Credentials?
+    /// Where the credentials requests are signed with come from: none (unsigned requests, a
+    /// public bucket), a fixed key pair, or a resolver asked before each request (a credentials
+    /// file read again when it changes, web identity).
+    public var credentialsSource: S3CredentialsSource
+    /// The fixed key pair requests are signed with; nil when requests go unsigned or the
+    /// credentials are resolved per request (`credentialsSource`). Setting it makes them fixed.
+    public var credentials: S3Credentials? {
+        get { credentialsSource.fixedCredentials }
+        set { credentialsSource = .fixed(newValue) }
+    }
     /// A PEM bundle of extra certificate authorities to trust for this endpoint (a private CA);
     /// nil trusts the system's store. Verification is never turned off.
     public var caFile: String?
@@ -31,7 +39,7 @@ public struct S3Endpoint: Sendable, Hashable {
         self.url = url
         self.region = region
         self.addressing = addressing
-        self.credentials = credentials
+        credentialsSource = .fixed(credentials)
         self.caFile = caFile
     }
 

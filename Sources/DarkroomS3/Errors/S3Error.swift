@@ -14,8 +14,10 @@ public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
         /// credentials work but may not do this. Permanent.
         case forbidden
         /// `InvalidAccessKeyId`, `SignatureDoesNotMatch`, `ExpiredToken`, `InvalidToken`,
-        /// `TokenRefreshRequired`: the credentials are wrong or stale. Transient, so a key rotation
-        /// does not dead-letter a whole batch: the job is retried after the operator fixes it.
+        /// `TokenRefreshRequired`: the credentials are wrong or stale; or there were none to sign
+        /// with (the endpoint's credentials file or token file broke, STS failed). Transient, so a
+        /// key rotation does not dead-letter a whole batch: the job is retried after the operator
+        /// fixes it.
         case credentials
         /// `RequestTimeTooSkewed`: this host's clock is too far from the server's. Transient.
         case clockSkew = "clock-skew"

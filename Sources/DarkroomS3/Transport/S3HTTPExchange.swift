@@ -34,6 +34,9 @@ enum S3TransportFailure: Error, Sendable {
     case connection(String)
     /// libcurl could not be initialised or refused an option.
     case setup(String)
+    /// No credentials to sign with: the endpoint's credentials source failed (a broken
+    /// credentials file, STS unreachable); nothing was sent.
+    case credentials(S3Error)
 }
 
 /// Set from any thread when the calling task is cancelled; read by libcurl's progress callback on

@@ -30,6 +30,19 @@ should succeed), or reported a different error code than expected.
 The truncated / corrupt cases are also run with --lenient; whether they recover is reported for
 information and never fails the run.
 
+Then `s3://` sources and bucket outputs (scripts/hostile_s3.py; --no-s3 skips them, and they are
+skipped with a note when moto_server is not installed): moto with signatures checked and a fault
+server of the script's own on loopback. Each case runs `darkroom process s3://… -o OUT --json` (or
+`--out s3://…/`) and must end in its exact code: a bucket not allowed, a key with a `..` segment or
+a control character (`source.refused`, no request made), 404 (`source.not-found`), 403
+AccessDenied (`source.forbidden`), SignatureDoesNotMatch (moto with a wrong secret, and the fault
+server), InvalidAccessKeyId and ExpiredToken (`source.credentials`), RequestTimeTooSkewed
+(`source.clock-skew`), 301 and 307 (`source.redirect-refused`, one request: never followed), a
+stall mid-body (`source.timeout` under `--fetch-timeout 2`), 503 SlowDown (`source.rate-limited`);
+outputs: 403 AccessDenied on PUT (`output.forbidden`, no write accepted), a bucket not allowed and a
+`..` key (exit 2, `output.not-allowed`, no request). No output may contain the secret keys or the
+error bodies' `<StringToSign>`.
+
 Prints Markdown tables and a last line `N passed, M failed`; exits 1 when any case failed,
 2 when the darkroom binary is missing or a fixture cannot be made.
 """
@@ -46,6 +59,9 @@ import sys
 import tempfile
 import time
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile_s3  # noqa: E402 - the s3:// section, beside this script
 
 TIMEOUT_S = 10.0
 MAX_WALL_MS = 1000.0
@@ -605,6 +621,7 @@ def main() -> int:
     parser.add_argument("--plugins", help="a plugins directory holding darkroom-heic.so: HEIC cases then decode or "
                                           "end in image.too-large instead of image.needs-module")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir with the generated inputs")
+    parser.add_argument("--no-s3", action="store_true", help="skip the s3:// section (moto and a fault server)")
     opts = parser.parse_args()
     if opts.plugins:
         EXTRA_ARGS.extend(["--plugins", os.path.abspath(opts.plugins)])
@@ -694,7 +711,13 @@ def main() -> int:
             print(f"| {case.name} | {strict.code or '—'} | {outcome} | {lenient.exit_text} | "
                   f"{lenient.wall_ms:.0f} | {lenient.rss_mb:.1f} | {message} |")
 
-        if failures:
+        s3_failures = []
+        if not opts.no_s3:
+            s3_passed, s3_failed, s3_failures = hostile_s3.run_section(darkroom, tmp, opts.chain, run_darkroom)
+            passed += s3_passed
+            failed += s3_failed
+
+        if failures or s3_failures:
             print("\nFailures:")
             for case, run, reasons in failures:
                 message = ((run.record or {}).get("error") or {}).get("message", "")
@@ -703,6 +726,8 @@ def main() -> int:
                     print(f"    message: {message}")
                 if run.stderr:
                     print(f"    stderr: {run.stderr[-400:]}")
+            for line in s3_failures:
+                print(line)
         print(f"\n{passed} passed, {failed} failed")
         return 1 if failed else 0
     finally:

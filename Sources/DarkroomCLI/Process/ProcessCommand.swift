@@ -2,6 +2,7 @@ import ArgumentParser
 import DarkroomCache
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
@@ -18,6 +19,8 @@ struct ProcessCommand: AsyncParsableCommand {
             write into --out DIR, in parallel, named by --name (default {stem}.{ext}: the base name with
             the output format's extension); when two would get one name, the later gets
             {stem}-{chain}.{ext}, and a clash that leaves (or any clash under --name) is refused. Formats of inputs are detected from their bytes, never their names.
+            -o s3://[ALIAS@]BUCKET/KEY writes one object under KEY as given, --out s3://[ALIAS@]BUCKET/PREFIX/
+            objects under PREFIX (a bucket allowed with --allow-bucket); each output's URL and ETag are printed.
             Exit status: 0 when every image succeeded, 1 when any failed, 2 for bad usage.
             """
     )
@@ -28,10 +31,10 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(name: [.customShort("p"), .customLong("chain")], help: "The processor chain, e.g. \"downsample(400x400)|>blur(2)\". Omit to only re-encode.")
     var chainText: String?
 
-    @Option(name: .short, help: "Output file (one input only).")
+    @Option(name: .short, help: "Output file (one input only), or s3://[ALIAS@]BUCKET/KEY.")
     var output: String?
 
-    @Option(name: .customLong("out"), help: "Output directory (created if missing).")
+    @Option(name: .customLong("out"), help: "Output directory (created if missing), or s3://[ALIAS@]BUCKET/PREFIX/.")
     var outputDirectory: String?
 
     @Option(
@@ -84,6 +87,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let plan: ProcessPlan
         let renditions: [ProcessRunner.Rendition]
         let configuration: ImagePipeline.Configuration
+        var bucketOutputs: (any OutputSink)?
         let cores = concurrency ?? Cores.count
         let catalog = rendering.plugins.loadCatalog()
         do {
@@ -105,8 +109,13 @@ struct ProcessCommand: AsyncParsableCommand {
             plan = try ProcessPlan.make(
                 inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat, coders: catalog.coders,
                 name: name, chain: chain.canonicalText, renditions: renditions.count)
+            // A bucket is checked before any source is read: a refused one costs nothing.
+            if let destination = output.flatMap(BucketOutput.split)?.destination ?? outputDirectory, BucketOutput.isBucket(destination) {
+                bucketOutputs = try await BucketOutput.sink(
+                    for: destination, flag: output == nil ? "--out" : "-o", s3: rendering.s3, outputs: rendering.s3Outputs)
+            }
             configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
-            if let outputDirectory {
+            if let outputDirectory, bucketOutputs == nil {
                 do { try FileIO.createDirectory(outputDirectory) } catch { throw UsageFailure("\(error)") }
             }
         } catch let failure as UsageFailure {
@@ -122,7 +131,7 @@ struct ProcessCommand: AsyncParsableCommand {
                 frames: firstFrameOnly ? .first : .all, keep: keepSet),
             // Downloads wait on the network, so more images than cores may be in flight; each holds
             // its source (≤ --max-source-mb), so the number stays small to bound memory.
-            inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores))
+            inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores), bucketOutputs: bucketOutputs)
         let json = self.json
         let encoder = RecordJSON.encoder()
         let outcome = await runner.run { record in
@@ -148,6 +157,7 @@ struct ProcessCommand: AsyncParsableCommand {
         if let renditions = result.renditions {
             let lines = renditions.map { rendition in
                 "\(SourceDisplay.short(record.source)) → \(rendition.output ?? "?")  \(rendition.width)x\(rendition.height) \(rendition.format) \(rendition.bytes) bytes  (\(rendition.name), \(rendition.cache == .miss ? "made" : "from the \(rendition.cache.rawValue) cache"))"
+                    + (rendition.etag.map { "  ETag \($0)" } ?? "")
             }
             return lines.joined(separator: "\n")
         }
@@ -159,5 +169,6 @@ struct ProcessCommand: AsyncParsableCommand {
         let animated = record.firstFrameOnly == true ? ", first frame of \(record.input?.frames ?? 0)" : ""
         return
             "\(SourceDisplay.short(record.source)) → \(result.output ?? "?")  \(result.width)x\(result.height) \(result.format) \(result.bytes) bytes  (\(timing)\(animated))"
+            + (result.etag.map { "  ETag \($0)" } ?? "")
     }
 }

@@ -9,7 +9,8 @@ struct ProcessPlan: Sendable {
         /// The input as typed.
         var input: String
         /// For `-o`: the exact output path. For `--out`: the directory and base name; the
-        /// extension follows the format chosen after rendering.
+        /// extension follows the format chosen after rendering. Either may be an `s3://` URL
+        /// (`BucketOutput`): a prefix without its trailing `/`, or an object's whole key.
         var destination: Destination
     }
 
@@ -64,6 +65,10 @@ struct ProcessPlan: Sendable {
             guard inputs.count == 1 else {
                 throw UsageFailure("-o takes one input, got \(inputs.count); use --out DIR for several")
             }
+            // A bucket's key is taken as given: its last segment must be a name an output may have.
+            if BucketOutput.isBucket(file), BucketOutput.split(file) == nil {
+                throw UsageFailure("-o \(file): give the object's whole key, ending in its name (s3://BUCKET/PATH/NAME.EXT)")
+            }
             let ext = baseNameAndExtension(of: file).ext
             let resolved: ImageFormat
             if let format {
@@ -74,7 +79,8 @@ struct ProcessPlan: Sendable {
                 throw UsageFailure("cannot tell the output format from '\(file)'; name it .jpg, .png or .webp, or pass --format")
             }
             return ProcessPlan(items: [Item(input: inputs[0], destination: .file(file))], format: resolved)
-        case (nil, .some(let directory)):
+        case (nil, .some(var directory)):
+            if BucketOutput.isBucket(directory) { directory = BucketOutput.prefix(directory) }
             return ProcessPlan(
                 items: try directoryItems(inputs: inputs, directory: directory, format: format, name: name, chain: chain, renditions: renditions),
                 format: format)

@@ -1,5 +1,6 @@
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomOutput
 import DarkroomPipeline
 import DarkroomQueue
 import DarkroomSources
@@ -20,6 +21,8 @@ struct ProcessRunner: Sendable {
     /// Images in flight at once. With network sources more than the CPU count may wait on the
     /// network while others compute.
     var inFlight: Int
+    /// Where `s3://` outputs go (`BucketOutput.sink`); nil when the plan writes files only.
+    var bucketOutputs: (any OutputSink)?
 
     /// Processes everything, starting the most expensive inputs first (`LargestFirst`); `onRecord`
     /// is called once per input as each finishes (any order).
@@ -59,15 +62,15 @@ struct ProcessRunner: Sendable {
             let request = ImageRequest(source: SourceReference(item.input), chain: chain, output: output)
             let result = try await pipeline.retrieve(request)
             let path = try item.destination.path(for: result.format)
-            let bytes = result.bytes
             let clock = ContinuousClock()
             let writeStart = clock.now
-            try await pipeline.runBlocking { try FileIO.writeAtomically(bytes, to: path) }
+            let written = try await write(result.bytes, to: path)
             // The same stages, counted the same way, as a worker's `succeeded` event (`run --json`).
             let made = JobResult(
-                output: path, format: result.format.rawValue, width: result.size.width, height: result.size.height,
-                bytes: result.bytes.count, cache: result.origin,
-                ms: Worker.stages(result.timings, origin: result.origin, outputWrite: (clock.now - writeStart).inMilliseconds))
+                output: written.location, format: result.format.rawValue, width: result.size.width, height: result.size.height,
+                bytes: result.bytes.count, cache: result.origin, sha256: written.sha256,
+                ms: Worker.stages(result.timings, origin: result.origin, outputWrite: (clock.now - writeStart).inMilliseconds),
+                etag: written.etag)
             return ImageRecord(
                 firstFrameOnly: result.source.map { _ in result.processedFirstFrameOnly },
                 input: result.source.map {
@@ -97,13 +100,13 @@ struct ProcessRunner: Sendable {
                 do {
                     let image = try outcome.get()
                     let path = try item.destination.path(for: image.format, rendition: rendition.request.name, chainDigest: rendition.chainDigest)
-                    let bytes = image.bytes
-                    try await pipeline.runBlocking { try FileIO.writeAtomically(bytes, to: path) }
+                    let stored = try await write(image.bytes, to: path)
                     written.append(rendition.request.name)
                     results.append(
                         RenditionResult(
-                            name: rendition.request.name, output: path, format: image.format.rawValue, width: image.size.width,
-                            height: image.size.height, bytes: image.bytes.count, cache: image.origin))
+                            name: rendition.request.name, output: stored.location, format: image.format.rawValue, width: image.size.width,
+                            height: image.size.height, bytes: image.bytes.count, cache: image.origin, sha256: stored.sha256,
+                            etag: stored.etag))
                 } catch {
                     failure = failure ?? error
                 }

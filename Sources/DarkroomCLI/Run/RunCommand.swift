@@ -22,7 +22,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Embedded mode: the jobs go through an in-memory queue and an in-process worker, exactly as \
             they would through Redis and `darkroom worker` (same retries, events and output naming), \
-            without any server. Results are written into --out DIR, named by --name (default \
+            without any server. Results are written into --out DIR, or as objects under --out \
+            s3://[ALIAS@]BUCKET/PREFIX/ (a bucket allowed with --allow-bucket; each output's URL and ETag \
+            are reported), named by --name (default \
             {stem}.{ext}: the source's base name with the output extension); when two jobs would write one \
             name, the later gets {stem}-{chain}.{ext} (with --name, or when that clashes too, the run is \
             refused before it starts).
@@ -41,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup
     var jobList: JobListOptions
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Output directory (created if missing).", valueName: "dir"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Output directory (created if missing), or s3://[ALIAS@]BUCKET/PREFIX/.", valueName: "dir"))
     var outputDirectory: String?
 
     @Option(name: [.customShort("j"), .long], help: "Jobs run at once (default: the number of cores; 4x that with network sources).")
@@ -79,12 +81,16 @@ struct RunCommand: AsyncParsableCommand {
         do {
             // Checked first: a bad limit flag fails before a job list is read.
             let renderLimits = try rendering.limits.renderLimits()
+            // A bucket is checked before any source is listed or read: a refused one costs nothing.
+            let bucketOutputs = try await bucketSink()
             let catalog = rendering.plugins.loadCatalog()
             (jobs, directory) = try await plan(processors: catalog.processors, formats: catalog.coders)
             let cores = concurrency ?? Cores.count
             let configuration = try rendering.pipelineConfiguration(renderLimits: renderLimits, cores: cores, catalog: catalog)
             diskCache = configuration.diskCache
-            do { try FileIO.createDirectory(directory) } catch { throw UsageFailure("\(error)") }
+            if bucketOutputs == nil {
+                do { try FileIO.createDirectory(directory) } catch { throw UsageFailure("\(error)") }
+            }
             let hasNetworkSources = jobs.contains { ["http", "https", "s3"].contains(SourceReference($0.source).scheme) }
             pipeline = ImagePipeline(configuration: configuration)
             workerConfiguration = WorkerConfiguration(
@@ -96,7 +102,7 @@ struct RunCommand: AsyncParsableCommand {
                 releaseDelay: .seconds(1), reserveWait: .milliseconds(250),
                 // The in-memory queue dies with this process: there is no acknowledgement a crash could
                 // outlive, so outputs are written like `darkroom process` writes them, without fsync.
-                outputs: VolumeSink(roots: [directory], durable: false), processors: catalog.processors, version: DarkroomBuild.version)
+                outputs: bucketOutputs ?? VolumeSink(roots: [directory], durable: false), processors: catalog.processors, version: DarkroomBuild.version)
             workerConfiguration.modules = catalog.moduleVersions
             // Offered as `format:<name>`: jobs for AVIF or a plugin's format require it.
             workerConfiguration.formats = catalog.coders.encoders.map(\.format.rawValue)
@@ -105,6 +111,8 @@ struct RunCommand: AsyncParsableCommand {
                 workerConfiguration.features.insert(Capabilities.s3Source)
                 workerConfiguration.features.formUnion(s3Configuration.offeredBucketCapabilities)
             }
+            // Jobs with an `s3://` output require it (`Capabilities.outputRequirements`).
+            if bucketOutputs != nil { workerConfiguration.features.insert(Capabilities.s3Output) }
         } catch let failure as UsageFailure {
             throw failure.exit()
         }
@@ -129,7 +137,14 @@ struct RunCommand: AsyncParsableCommand {
         if outcome.failed > 0 { throw ExitCode(1) }
     }
 
-    /// The validated jobs and the absolute output directory; every mistake is a `UsageFailure`.
+    /// The output sink when `--out` names a bucket (nil for a directory), its bucket allowed.
+    private func bucketSink() async throws(UsageFailure) -> (any OutputSink)? {
+        try LocalOutputPath.check(outputDirectory, flag: "--out", command: "run")
+        guard let outputDirectory, BucketOutput.isBucket(outputDirectory) else { return nil }
+        return try await BucketOutput.sink(for: outputDirectory, flag: "--out", s3: rendering.s3, outputs: rendering.s3Outputs)
+    }
+
+    /// The validated jobs and the absolute output directory (or the bucket prefix as given); every mistake is a `UsageFailure`.
     private func plan(processors: ProcessorRegistry, formats: CoderRegistry) async throws -> ([Job], String) {
         guard let outputDirectory, !outputDirectory.isEmpty else { throw UsageFailure("say where to write: --out DIR") }
         try LocalOutputPath.check(outputDirectory, flag: "--out", command: "run")
@@ -137,7 +152,7 @@ struct RunCommand: AsyncParsableCommand {
         if let quality, !(1...100).contains(quality) { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
         guard (1...100).contains(maxAttempts) else { throw UsageFailure("--max-attempts must be 1…100 (got \(maxAttempts))") }
         let workingDirectory = FileManager.default.currentDirectoryPath
-        let directory = PathResolver.absolute(outputDirectory, from: workingDirectory)
+        let directory = BucketOutput.isBucket(outputDirectory) ? outputDirectory : PathResolver.absolute(outputDirectory, from: workingDirectory)
         // `s3://` prefixes and globs are listed here, whole: the run keeps every job for its report.
         var requests = try await S3SourcePatterns.expand(try jobList.requests(verb: "run"), options: rendering.s3)
         // Everything goes to --out: the embedded worker writes nowhere else.

@@ -52,6 +52,9 @@ struct RunReporter: Sendable {
                 if event.type == .succeeded {
                     outcome.succeeded += 1
                     if let cache = event.result?.cache, cache != .miss { outcome.fromCache += 1 }
+                    if !json, let result = event.result {
+                        for line in Self.objectLines(source: source, result: result) { bar.message(line) }
+                    }
                 } else {
                     outcome.failed += 1
                     if let error = event.error {
@@ -86,7 +89,17 @@ struct RunReporter: Sendable {
         return outcome
     }
 
-    /// `run: 98 succeeded, 2 failed of 100 in 3.21 s (31.2/s) → DIR` on standard output, or on
+    /// `SOURCE → s3://BUCKET/KEY  ETag E` for each output stored as an object: a bucket's outputs
+    /// are listed one by one, since their ETags are news (a directory's files are not listed).
+    static func objectLines(source: String, result: JobResult) -> [String] {
+        let outputs = result.renditions.map { $0.map { ($0.output, $0.etag) } } ?? [(result.output, result.etag)]
+        return outputs.compactMap { output, etag in
+            guard let output, let etag else { return nil }
+            return "\(SourceDisplay.short(source)) → \(output)  ETag \(etag)"
+        }
+    }
+
+    /// `run: 98 succeeded, 2 failed of 100 in 3.21 s (31.2/s) → DIR` (or the bucket prefix) on standard output, or on
     /// standard error when standard output carries `--json` records; `, 40 from the cache` after the
     /// rate when results were found already computed.
     func printSummary(_ outcome: Outcome) {

@@ -4,7 +4,7 @@ import DarkroomPipeline
 import DarkroomPlugins
 
 /// The flags of the commands that render in this process (`process`, `run`) besides their own:
-/// limits, the source policy and the cache choice. They become one pipeline configuration here,
+/// limits, the source policy, the cache choice, buckets. They become one pipeline configuration here,
 /// so the two commands cannot drift apart.
 struct LocalRenderOptions: ParsableArguments {
     @OptionGroup
@@ -21,6 +21,11 @@ struct LocalRenderOptions: ParsableArguments {
 
     @OptionGroup(title: "Object storage")
     var s3: S3Options
+
+    /// How outputs go into a bucket when `--out` (or `process -o`) names one; the sweep flags are
+    /// a worker's and have no effect here.
+    @OptionGroup(title: "Outputs to buckets")
+    var s3Outputs: S3OutputOptions
 
     @OptionGroup(title: "Plugins")
     var plugins: PluginOptions

@@ -36,10 +36,12 @@ extension S3Client {
         return S3CompletedPart(number: number, etag: etag)
     }
 
-    /// `CompleteMultipartUpload` with `parts` (sent in part-number order). Returns the object's
-    /// ETag. A 200 whose body is an `<Error>` (S3 does that when it fails late) is a failure.
+    /// `CompleteMultipartUpload` with `parts` (sent in part-number order) and `headers` besides
+    /// its own (the output sink's `If-None-Match: *`, so of two uploads to one key only the first
+    /// completes). Returns the object's ETag. A 200 whose body is an `<Error>` (S3 does that when
+    /// it fails late) is a failure.
     public func completeMultipartUpload(
-        bucket: String, key: String, uploadID: String, parts: [S3CompletedPart]
+        bucket: String, key: String, uploadID: String, parts: [S3CompletedPart], headers: [(name: String, value: String)] = []
     ) async throws(S3Error) -> String {
         let body =
             "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
@@ -48,7 +50,7 @@ extension S3Client {
             }.joined() + "</CompleteMultipartUpload>"
         let call = Call(
             operation: "CompleteMultipartUpload", method: "POST", bucket: bucket, key: key, query: [("uploadId", uploadID)],
-            headers: [("Content-Type", "application/xml")], body: Array(body.utf8))
+            headers: [("Content-Type", "application/xml")] + headers, body: Array(body.utf8))
         let response = try await send(call)
         let subject = call.subject(alias: endpoint.alias)
         let root = try xml(response, call)

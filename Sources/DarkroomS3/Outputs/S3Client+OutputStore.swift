@@ -1,6 +1,7 @@
 /// `S3Client` as the output sink's store. PUT, HEAD and the upload's creation are sent here
 /// with what `putObject`/`headObject`/`createMultipartUpload` leave out: user metadata
-/// (`x-amz-meta-darkroom-sha256`, `-darkroom-owner`) and the conditional `If-None-Match: *`.
+/// (`x-amz-meta-darkroom-sha256`, `-darkroom-owner`) and the conditional `If-None-Match: *` (on the
+/// PUT and on the upload's completion).
 extension S3Client: S3OutputStore {
     public func head(bucket: String, key: String) async throws(S3Error) -> S3OutputHead? {
         let call = Call(operation: "HeadObject", method: "HEAD", bucket: bucket, key: key, maxBytes: 0)
@@ -44,9 +45,10 @@ extension S3Client: S3OutputStore {
     public func completeUpload(
         bucket: String, key: String, uploadID: String, parts: [S3CompletedPart], onlyIfAbsent: Bool
     ) async throws(S3Error) -> String {
-        // Unconditional: the sink's HEAD before the upload is the check for a multipart output
-        // (docs/object-storage.md#outputs says so).
-        try await completeMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, parts: parts)
+        // Conditional like the single PUT: of two uploads racing for one key, the service completes
+        // one and answers the other 412, which the sink settles as it does a refused PUT.
+        try await completeMultipartUpload(
+            bucket: bucket, key: key, uploadID: uploadID, parts: parts, headers: onlyIfAbsent ? [("If-None-Match", "*")] : [])
     }
 
     public func abortUpload(bucket: String, key: String, uploadID: String) async throws(S3Error) {

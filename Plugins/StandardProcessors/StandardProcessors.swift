@@ -21,6 +21,9 @@ public enum StandardProcessors {
         ImageProcessors.Blend.descriptor,
         ImageProcessors.Rotate.descriptor,
         ImageProcessors.Flip.descriptor,
+        ImageProcessors.Trim.descriptor,
+        ImageProcessors.Extend.descriptor,
+        ImageProcessors.Pixelate.descriptor,
     ]
 
     /// The plugin's name and version, as `darkroom plugins` and worker heartbeats report them.

@@ -24,6 +24,7 @@ public enum StandardProcessors {
         ImageProcessors.Trim.descriptor,
         ImageProcessors.Extend.descriptor,
         ImageProcessors.Pixelate.descriptor,
+        ImageProcessors.SmartCrop.descriptor,
     ]
 
     /// The plugin's name and version, as `darkroom plugins` and worker heartbeats report them.

@@ -11,7 +11,7 @@ struct StandardRegistryTests {
         #expect(
             names == [
                 "downsample", "resize", "crop", "roundCorner", "blur", "tint", "overlay",
-                "colorControls", "blackWhite", "border", "blend", "rotate", "flip", "trim", "extend", "pixelate",
+                "colorControls", "blackWhite", "border", "blend", "rotate", "flip", "trim", "extend", "pixelate", "smartCrop",
             ])
     }
 
@@ -20,7 +20,7 @@ struct StandardRegistryTests {
         arguments: [
             "downsample(10x10)", "resize(10x10)", "crop(10x10)", "roundCorner(4)", "blur(1)", "tint(#FF000080)",
             "overlay(#00FF00)", "colorControls", "blackWhite", "border(2, #000000)", "blend(multiply, #808080)",
-            "rotate(30)", "flip(horizontal)", "trim", "extend(10x10)", "pixelate(4)",
+            "rotate(30)", "flip(horizontal)", "trim", "extend(10x10)", "pixelate(4)", "smartCrop(10x10)",
         ])
     func versionsAgree(text: String) throws {
         let registry = StandardProcessors.registry

@@ -8,7 +8,7 @@ public enum StandardProcessorSpecs {
     /// Every standard processor's spec, in the order the README documents them.
     public static let all: [ProcessorSpec] = [
         downsample, resize, crop, roundCorner, blur, tint, overlay, colorControls, blackWhite, border, blend, rotate, flip,
-        trim, extend, pixelate,
+        trim, extend, pixelate, smartCrop,
     ]
 
     /// A registry of the standard processors' specs: what every stock worker can run.

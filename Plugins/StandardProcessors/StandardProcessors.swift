@@ -21,6 +21,7 @@ public enum StandardProcessors {
         ImageProcessors.Blend.descriptor,
         ImageProcessors.Rotate.descriptor,
         ImageProcessors.Flip.descriptor,
+        ImageProcessors.Sharpen.descriptor,
     ]
 
     /// The plugin's name and version, as `darkroom plugins` and worker heartbeats report them.

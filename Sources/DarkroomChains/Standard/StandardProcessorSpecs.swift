@@ -8,6 +8,7 @@ public enum StandardProcessorSpecs {
     /// Every standard processor's spec, in the order the README documents them.
     public static let all: [ProcessorSpec] = [
         downsample, resize, crop, roundCorner, blur, tint, overlay, colorControls, blackWhite, border, blend, rotate, flip,
+        sharpen,
     ]
 
     /// A registry of the standard processors' specs: what every stock worker can run.

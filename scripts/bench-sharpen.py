@@ -18,7 +18,7 @@ time: interleaved rounds of the whole corpus, median wall seconds:
   - darkroom: one `darkroom process` of every JPEG with the chain, JPEG q80 out;
   - vips:     per JPEG `vipsthumbnail --size 800` to a .v file, then `vips sharpen` to JPEG q80;
   - pillow:   one Python process: `thumbnail((800, 800))` after `draft()`, `UnsharpMask(radius=0.5,
-              percent=80, threshold=0)`, JPEG q80.
+              percent=100, threshold=0)`, JPEG q80.
 Run `time` with a release build (`swift build -c release --product darkroom`) on an idle machine.
 """
 
@@ -34,7 +34,7 @@ import time
 import numpy
 from PIL import Image
 
-CHAIN_SETTING = (0.5, 0.8)
+CHAIN_SETTING = (0.5, 1.0)
 MAPPINGS = [(0.5, 0.8), (1.0, 1.0), (2.0, 1.5)]
 GRID = [(s, a) for s in (0.5, 0.75, 1.0) for a in (0.5, 0.8, 1.0, 1.5, 2.0)]
 
@@ -93,7 +93,7 @@ for path in sys.argv[2:]:
     with Image.open(path) as im:
         im.draft("RGB", (800, 800))
         im.thumbnail((800, 800), Image.LANCZOS)
-        im = im.filter(ImageFilter.UnsharpMask(radius=0.5, percent=80, threshold=0))
+        im = im.filter(ImageFilter.UnsharpMask(radius=0.5, percent=100, threshold=0))
         im.save(os.path.join(out, os.path.basename(path)), quality=80)
 """
 

@@ -73,19 +73,9 @@ extension ImageProcessors {
             case .stretch:
                 return try bitmap.resampled(to: size.completed(from: logical), from: bitmap.logicalRegion)
             case .fill:
-                // Crop in the covering size's pixel grid (as resizing then cropping would), then
-                // map that rectangle back onto the decoded pixels and resample only it.
                 let covering = logical.filling(size)
                 let kept = PixelSize(width: min(size.width, covering.width), height: min(size.height, covering.height))
-                let origin = anchor.origin(of: kept, in: covering)
-                let extent = bitmap.logicalRegion
-                let sx = extent.width / Double(covering.width)
-                let sy = extent.height / Double(covering.height)
-                let region = (
-                    x: Double(origin.x) * sx, y: Double(origin.y) * sy,
-                    width: Double(kept.width) * sx, height: Double(kept.height) * sy
-                )
-                return try bitmap.resampled(to: kept, from: region)
+                return try bitmap.resampledWindow(of: kept, at: anchor.origin(of: kept, in: covering), covering: covering)
             }
         }
     }

@@ -3,7 +3,7 @@ import DarkroomCore
 import DarkroomPlugins
 import DarkroomSystem
 
-/// The standard plugin: Darkroom's 13 built-in processors, registered through the same
+/// The standard plugin: Darkroom's 18 built-in processors, registered through the same
 /// `ProcessorRegistry` external plugins use.
 public enum StandardProcessors {
     /// Every standard processor's descriptor, in the order the README documents them.
@@ -21,13 +21,18 @@ public enum StandardProcessors {
         ImageProcessors.Blend.descriptor,
         ImageProcessors.Rotate.descriptor,
         ImageProcessors.Flip.descriptor,
+        ImageProcessors.Trim.descriptor,
+        ImageProcessors.Extend.descriptor,
+        ImageProcessors.Pixelate.descriptor,
+        ImageProcessors.SmartCrop.descriptor,
+        ImageProcessors.Sharpen.descriptor,
     ]
 
     /// The plugin's name and version, as `darkroom plugins` and worker heartbeats report them.
     public static let pluginName = "standard"
     public static let pluginVersion = DarkroomBuild.version
 
-    /// The built-in module `standard`: the 13 processors, added to a catalog exactly as a
+    /// The built-in module `standard`: the 18 processors, added to a catalog exactly as a
     /// plugin's processors are.
     public static let module = PluginModule(
         identity: PluginModuleIdentity(name: pluginName, version: pluginVersion), processors: descriptors)

@@ -3,7 +3,7 @@
  *
  * A plugin module is a shared library (`.so`) that Darkroom loads at run time from a plugins
  * directory (`--plugins DIR`, `DARKROOM_PLUGIN_PATH`). It adds processors (chain steps such as
- * `invert` or `pixelate(8)`), providers (a URL scheme Darkroom can fetch sources from) and coders
+ * `invert` or `mosaic(8)`), providers (a URL scheme Darkroom can fetch sources from) and coders
  * (an image format Darkroom can decode and/or encode). Any language that can export a C function
  * can write one: C, C++, Rust, Zig, Swift. The plugin and Darkroom share nothing but this header:
  * plain C structs, C strings and function pointers, no Swift or C++ types.

@@ -27,7 +27,7 @@ public struct ProcessorSchema: Sendable, Hashable {
         self.parameters = parameters
     }
 
-    /// A plugin module's name and version, as in `pixelate.v1[acme 1.2.0](8)`.
+    /// A plugin module's name and version, as in `mosaic.v1[acme 1.2.0](8)`.
     public struct Module: Sendable, Hashable, Codable {
         public var name: String
         public var version: String

@@ -6,7 +6,7 @@ import Testing
 
 /// Skipped, with the reason in the test report, when cargo is neither on PATH nor in ~/.cargo/bin.
 @Suite(
-    "The Rust example plugin (example-rust: pixelate), built with cargo",
+    "The Rust example plugin (example-rust: mosaic), built with cargo",
     .enabled(if: PluginBuilds.cargo != nil, "cargo is neither on PATH nor in ~/.cargo/bin: the Rust example is not built or tested")
 )
 struct RustExamplePluginTests {
@@ -25,36 +25,36 @@ struct RustExamplePluginTests {
         catalog = try PluginTestSupport.catalog(loading: path)
     }
 
-    @Test("Given the cargo-built library, when it is loaded, then it is module example-rust 1.0.0 offering pixelate(size: 8)")
+    @Test("Given the cargo-built library, when it is loaded, then it is module example-rust 1.0.0 offering mosaic(size: 8)")
     func loadsAsAModule() throws {
         let module = try #require(catalog.modules.first)
         #expect(module.name == "example-rust")
         #expect(module.version == "1.0.0")
-        let pixelate = try #require(catalog.processors.descriptor(named: "pixelate"))
-        #expect(pixelate.parameters.map(\.name) == ["size"])
-        #expect(pixelate.parameters.first?.defaultValue == .number(8))
-        #expect(try catalog.processors.chain(from: "pixelate").identifier == "pixelate.v1[example-rust 1.0.0](size: 8)")
-        #expect(try catalog.processors.chain(from: "pixelate(3)").identifier == "pixelate.v1[example-rust 1.0.0](size: 3)")
+        let mosaic = try #require(catalog.processors.descriptor(named: "mosaic"))
+        #expect(mosaic.parameters.map(\.name) == ["size"])
+        #expect(mosaic.parameters.first?.defaultValue == .number(8))
+        #expect(try catalog.processors.chain(from: "mosaic").identifier == "mosaic.v1[example-rust 1.0.0](size: 8)")
+        #expect(try catalog.processors.chain(from: "mosaic(3)").identifier == "mosaic.v1[example-rust 1.0.0](size: 3)")
     }
 
-    @Test("pixelate(3) fills each 3×3 block with its rounded average premultiplied colour; edge blocks cover what is left", arguments: [false, true])
+    @Test("mosaic(3) fills each 3×3 block with its rounded average premultiplied colour; edge blocks cover what is left", arguments: [false, true])
     func blocksAverage(opaque: Bool) throws {
         let input = try PluginTestSupport.noise(width: 8, height: 7, opaque: opaque, seed: 3)
-        let output = try catalog.processors.chain(from: "pixelate(3)").process(input)
+        let output = try catalog.processors.chain(from: "mosaic(3)").process(input)
         #expect(output.size == input.size)
         #expect(output.isOpaque == opaque)
-        #expect(PluginTestSupport.bytes(of: output) == Self.pixelate(input, size: 3))
+        #expect(PluginTestSupport.bytes(of: output) == Self.mosaic(input, size: 3))
     }
 
     @Test("A size outside 1…256 or not whole is refused by the host from the declared INTEGER range")
     func rangeIsDeclared() {
-        #expect(throws: ChainError.self) { try catalog.processors.chain(from: "pixelate(0)") }
-        #expect(throws: ChainError.self) { try catalog.processors.chain(from: "pixelate(257)") }
-        #expect(throws: ChainError.self) { try catalog.processors.chain(from: "pixelate(2.5)") }
+        #expect(throws: ChainError.self) { try catalog.processors.chain(from: "mosaic(0)") }
+        #expect(throws: ChainError.self) { try catalog.processors.chain(from: "mosaic(257)") }
+        #expect(throws: ChainError.self) { try catalog.processors.chain(from: "mosaic(2.5)") }
     }
 
     /// Each pixel's block, averaged again for every pixel: the same result by another route.
-    static func pixelate(_ bitmap: Bitmap, size: Int) -> [UInt8] {
+    static func mosaic(_ bitmap: Bitmap, size: Int) -> [UInt8] {
         var out: [UInt8] = []
         for y in 0..<bitmap.height {
             for x in 0..<bitmap.width {

@@ -7,17 +7,18 @@ import Testing
 
 @Suite("The heartbeat record's size")
 struct WorkerHeartbeatSizeTests {
-    @Test("Given the 13 standard processors' schemas, when a heartbeat is encoded as the Redis driver stores it, then it stays under 6 KiB")
+    @Test("Given the standard processors' schemas, when a heartbeat is encoded as the Redis driver stores it, then it stays under 8 KiB")
     func standardHeartbeatIsCompact() throws {
         let schemas = StandardProcessors.descriptors.map(ProcessorSchema.init)
         let info = WorkerInfo(
             name: "worker-host-01.example.internal:123456", host: "worker-host-01.example.internal", pid: 123_456, concurrency: 8,
             jobsDone: 1_234_567, processors: Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0.version) }), schemas: schemas,
             version: "1.0.0", startedAt: .now())
-        // Measured on 2026-11-25: 5,389 bytes, 414 of them without the schemas; the summaries are
-        // about half of the schemas. The record is rewritten every heartbeat (5 s) and read by
+        // Measured on 2026-11-25: 5,389 bytes for the 13 processors, 414 of them without the
+        // schemas; the summaries are about half of the schemas. With trim, extend and pixelate
+        // (2026-11-28): 6,753 bytes, about 450 a processor. The record is rewritten every heartbeat (5 s) and read by
         // `liveWorkers` (one MGET) when enqueue meets a processor its build lacks.
         let bytes = try RecordJSON.encoder().encode(info).count
-        #expect(bytes < 6 * 1024)
+        #expect(bytes < 8 * 1024)
     }
 }

@@ -105,7 +105,7 @@ struct WorkerRenditionsTests {
     func unknownProcessorIsNotAFailure() throws {
         let job = Job(
             batch: "b", source: "/in/cat.jpg", chain: Job.renditionsChain, requires: ["renditions"],
-            renditions: [JobRendition(name: "a", chain: "sharpen(2)")])
+            renditions: [JobRendition(name: "a", chain: "vignette(2)")])
         #expect(throws: ChainError.self) { try JobPlan(job: job, processors: StandardProcessors.registry) }
     }
 }

@@ -9,12 +9,13 @@ import Testing
 struct RowBandsTests {
     /// Every standard processor, with arguments that reach each kernel path: reductions with and
     /// without the box pre-shrink, an enlargement, one axis only, blur, the colour kernels,
-    /// compositing, rotation by any angle.
+    /// compositing, rotation by any angle, sharpening.
     static let chains = [
         "downsample(47x31)", "downsample(20x20)", "resize(250x93, mode: fill)", "resize(233x400)", "resize(211x40)",
         "resize(37x157)", "crop(120x80)", "roundCorner(17)", "blur(1.5)", "blur(5)", "tint(#FF000080)",
         "overlay(#00FF0040)", "colorControls(saturation: 1.3, contrast: 1.2, exposure: 0.3)", "blackWhite", "border(3, #102030)",
-        "blend(multiply, #808080)", "rotate(33)", "rotate(90)", "flip(horizontal)",
+        "blend(multiply, #808080)", "rotate(33)", "rotate(90)", "flip(horizontal)", "sharpen",
+        "sharpen(sigma: 0.5, amount: 0.8)", "sharpen(sigma: 3.5, amount: 4, threshold: 2)",
         "roundCorner(20)|>downsample(61x47)|>blur(2)|>tint(#0000FF40)",
     ]
 

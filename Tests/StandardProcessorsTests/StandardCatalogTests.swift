@@ -65,6 +65,9 @@ struct StandardCatalogTests {
             " downsample( 800x800 ) |> roundCorner(20, corners: topLeft+topRight+topLeft) |>blackWhite|>flip(vertical)",
             "resize(10x10, mode: fil)", "roundCorner(-2)", "blur(0)", "rotate(4000)", "crop(0x10)", "blend(mix, #000000)",
             "tint(red)", "flip", "border(1)", "colorControls(contrast: 5)", "roundCorner(1, corners: topLef)", "blurr(2)",
+            "trim", "trim(threshold: 0, color: #FFFFFF)", "trim(color: corner)", "trim(color: top)", "extend(800x600)",
+            "extend(x90, bottomRight, #102030)", "extend(10x10, anchor: middle)", "pixelate(8)", "pixelate(0)",
+            "sharpen", "sharpen(0.5, 0.8)", "sharpen(threshold: 2, sigma: 3)", "sharpen(sigma: 0)", "sharpen(amount: 11)",
         ])
     func sameText(text: String) {
         #expect(Self.catalogOutcome(text) == Self.registryOutcome(text))

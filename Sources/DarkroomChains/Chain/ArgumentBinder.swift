@@ -110,6 +110,10 @@ struct ArgumentBinder {
                 throw wrong("must be a point with coordinates in 0…1 (got \(value))")
             }
             return value
+        case (_, .word) where value == parameter.defaultValue:
+            // A default that is a word standing for "decided from the image" (trim's `color:
+            // corner`) must read back from the canonical text that prints it.
+            return value
         default:
             throw wrong()
         }

@@ -1,7 +1,7 @@
 /// The plugin module a processor comes from, as it appears in the processor's identifier.
 ///
 /// A processor from an external module carries its module's name and version in its identifier,
-/// `pixelate.v1[acme 1.2.0](8)`, so upgrading the plugin retires the results cached with the old
+/// `mosaic.v1[acme 1.2.0](8)`, so upgrading the plugin retires the results cached with the old
 /// one. The brackets and the space are chosen because neither `@` nor `#` may appear: those
 /// separate a cache key's parts. The standard processors ship inside the `darkroom` binary and
 /// carry no module part; their algorithm version (`.v1`) alone retires their cached results.

@@ -1,4 +1,4 @@
-/// The 13 standard processors as the chain syntax knows them — names, versions, parameters,
+/// The 18 standard processors as the chain syntax knows them — names, versions, parameters,
 /// summaries — without their pixel code, which `Plugins/StandardProcessors` attaches
 /// (`ImageProcessors.Blur.descriptor` is `ProcessorDescriptor(StandardProcessorSpecs.blur) { … }`).
 ///
@@ -8,6 +8,7 @@ public enum StandardProcessorSpecs {
     /// Every standard processor's spec, in the order the README documents them.
     public static let all: [ProcessorSpec] = [
         downsample, resize, crop, roundCorner, blur, tint, overlay, colorControls, blackWhite, border, blend, rotate, flip,
+        trim, extend, pixelate, smartCrop, sharpen,
     ]
 
     /// A registry of the standard processors' specs: what every stock worker can run.

@@ -29,9 +29,9 @@ struct PluginFleetRealTimeTests {
         if PluginBuilds.cargo != nil {
             let rust = try PluginBuilds.buildRust(
                 manifest: "Plugins/Examples/Rust/Cargo.toml", library: "darkroom_example_rust", targetDirectory: fleet.path("rust-target"))
-            try FileManager.default.copyItem(atPath: rust, toPath: directory + "/libpixelate.so")
-            chmod(directory + "/libpixelate.so", 0o755)
-            chain += "|>pixelate(4)"
+            try FileManager.default.copyItem(atPath: rust, toPath: directory + "/libmosaic.so")
+            chmod(directory + "/libmosaic.so", 0o755)
+            chain += "|>mosaic(4)"
         } else {
             print("note: cargo is neither on PATH nor in ~/.cargo/bin; the Rust example is left out of this test")
         }

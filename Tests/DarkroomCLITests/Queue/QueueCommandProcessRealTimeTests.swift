@@ -101,9 +101,9 @@ struct QueueCommandProcessRealTimeTests {
         #expect(run.status == 2)
         #expect(run.error.contains("blur: radius must be > 0 (got -3) at column 35"))
         #expect(run.error.contains("nothing was enqueued"))
-        let unknown = try setup.run(["enqueue", "/data/a.jpg", "-p", "roundCorner(4)|>sharpen(2)"])
+        let unknown = try setup.run(["enqueue", "/data/a.jpg", "-p", "roundCorner(4)|>vignette(2)"])
         #expect(unknown.status == 2)
-        #expect(unknown.error.contains("unknown processor 'sharpen'"))
+        #expect(unknown.error.contains("unknown processor 'vignette'"))
         #expect(try await setup.queue.counts().readyTotal == 0)
         #expect(try await Kit.events(setup.queue).isEmpty)
     }

@@ -25,7 +25,7 @@ enum ChainFuzz {
             for argument in invocation.arguments {
                 guard case .oneSidedBox(let box) = argument.value else { continue }
                 let side = max(box.width, box.height)
-                if !["downsample", "resize", "crop"].contains(invocation.name) || !box.isOneSided || !(1...65_535).contains(side) {
+                if !["downsample", "resize", "crop", "extend"].contains(invocation.name) || !box.isOneSided || !(1...65_535).contains(side) {
                     FuzzFailure.stop("chain", "\(text.debugDescription) gives \(invocation.name) the one-sided box \(box)")
                 }
             }

@@ -1,4 +1,4 @@
-//! A complete Darkroom plugin in Rust: `pixelate(size: 8)` turns each `size`×`size` block of the
+//! A complete Darkroom plugin in Rust: `mosaic(size: 8)` turns each `size`×`size` block of the
 //! image into its average colour.
 //!
 //!     cargo build --release --offline --manifest-path Plugins/Examples/Rust/Cargo.toml
@@ -30,7 +30,7 @@ static PARAMS: ReadOnly<[DarkroomParam; 1]> = ReadOnly([DarkroomParam {
 
 static PIXELATE: ReadOnly<DarkroomProcessor> = ReadOnly(DarkroomProcessor {
     struct_size: std::mem::size_of::<DarkroomProcessor>() as u32,
-    name: c"pixelate".as_ptr(),
+    name: c"mosaic".as_ptr(),
     version: 1,
     summary: c"turns each size x size block into its average colour".as_ptr(),
     params: PARAMS.0.as_ptr(),
@@ -38,7 +38,7 @@ static PIXELATE: ReadOnly<DarkroomProcessor> = ReadOnly(DarkroomProcessor {
     flags: 0,
     user_data: ptr::null_mut(),
     output_size: None, // the output has the input's size
-    process: Some(pixelate),
+    process: Some(mosaic),
 });
 
 static PROCESSORS: ReadOnly<[*const DarkroomProcessor; 1]> = ReadOnly([&PIXELATE.0]);
@@ -63,9 +63,9 @@ pub extern "C" fn darkroom_plugin_entry(_host_abi_version: u32) -> *const Darkro
     &PLUGIN.0
 }
 
-/// `process` of `pixelate`. It reads only its arguments and writes only `output`: safe to call
+/// `process` of `mosaic`. It reads only its arguments and writes only `output`: safe to call
 /// from several threads at once.
-unsafe extern "C" fn pixelate(
+unsafe extern "C" fn mosaic(
     args: *const DarkroomValue,
     arg_count: u32,
     input: *const DarkroomBitmap,
@@ -86,7 +86,7 @@ unsafe extern "C" fn pixelate(
         if !(1.0..=256.0).contains(&size) || size.fract() != 0.0 {
             return Err(format!("size {size} must be a whole number 1…256"));
         }
-        pixelate_bitmap(input, output, size as usize)
+        mosaic_bitmap(input, output, size as usize)
     }));
     match result {
         Ok(Ok(())) => DARKROOM_OK,
@@ -94,7 +94,7 @@ unsafe extern "C" fn pixelate(
         Err(_) => set_error(
             error,
             DARKROOM_FAILED,
-            "pixelate panicked (a bug in the plugin)",
+            "mosaic panicked (a bug in the plugin)",
         ),
     }
 }
@@ -104,7 +104,7 @@ unsafe extern "C" fn pixelate(
 ///
 /// # Safety
 /// Both bitmaps are the host's, valid for the call, with `height` rows of `stride` bytes.
-unsafe fn pixelate_bitmap(
+unsafe fn mosaic_bitmap(
     input: &DarkroomBitmap,
     output: &mut DarkroomBitmap,
     size: usize,

@@ -1,0 +1,35 @@
+extension StandardProcessorSpecs {
+    /// `trim`'s default `color`: the top-left pixel's colour, read from the image.
+    public static let trimCornerColor = "corner"
+
+    /// `trim(threshold: 10, color: corner)`.
+    public static let trim = ProcessorSpec(
+        name: "trim", version: 1,
+        summary: "removes a uniform border; an all-border image is unchanged",
+        parameters: [
+            ParameterSpec(
+                "threshold", .number(0...255), default: .number(10),
+                summary: "largest channel difference from the border colour that is still border"),
+            ParameterSpec(
+                "color", .color, default: .word(trimCornerColor),
+                summary: "the border colour, or corner: the top-left pixel's"),
+        ])
+
+    /// `extend(WxH, anchor: center, color: #00000000)`.
+    public static let extend = ProcessorSpec(
+        name: "extend", version: 1,
+        summary: "grows the canvas to WxH around the image; never shrinks",
+        parameters: [
+            ParameterSpec(
+                "size", .box,
+                summary: "the canvas, WxH, Wx or xH; a larger side of the image stays"),
+            ParameterSpec("anchor", .anchor, default: .point(.center), summary: "where the image lies: " + anchorSummary),
+            ParameterSpec("color", .color, default: .color(.clear), summary: "colour of the added area"),
+        ])
+
+    /// `pixelate(size)`.
+    public static let pixelate = ProcessorSpec(
+        name: "pixelate", version: 1,
+        summary: "fills each size×size block with its mean colour",
+        parameters: [ParameterSpec("size", .integer(1...4096), summary: "the block side in pixels")])
+}

@@ -1,0 +1,15 @@
+extension StandardProcessorSpecs {
+    /// `smartCrop`'s strategies, in declared order (`ImageProcessors.SmartCrop.Strategy`).
+    public static let smartCropStrategies = ["attention", "entropy", "center"]
+
+    /// `smartCrop(WxH, strategy: attention)`: scale to cover the box, keep the window that matters.
+    public static let smartCrop = ProcessorSpec(
+        name: "smartCrop", version: 1,
+        summary: "scale to cover WxH, then keep the window a strategy picks",
+        parameters: [
+            ParameterSpec("size", .size, summary: "the output size, WxH"),
+            ParameterSpec(
+                "strategy", .choice(smartCropStrategies), default: .word("attention"),
+                summary: "attention (skin, saturation, edges), entropy (the busiest window) or center"),
+        ])
+}

@@ -12,9 +12,16 @@ extension ImageProcessors {
     /// `vips gravity` places it (`center` puts the odd pixel right and below). The added area is
     /// `color` (transparent by default, which makes a JPEG source's result a PNG); the image's
     /// pixels are copied unchanged. The canvas obeys the output-pixel limit of the image's bitmap.
+    ///
+    /// With an aspect ratio instead of a size, `extend(aspect: 16:9)`, the canvas is the smallest
+    /// of that ratio that holds the image (`AspectRatio.smallestCanvas(containing:)`): one side
+    /// stays, the other grows, rounded up; an image already at the ratio is unchanged.
     public struct Extend: ImageProcessing, Hashable {
-        /// The canvas; a free side is 0 (`PixelSize.isOneSided`) and keeps the image's size.
+        /// The canvas; a free side is 0 (`PixelSize.isOneSided`) and keeps the image's size. Not
+        /// used when `aspect` is set.
         public var size: PixelSize
+        /// The canvas's aspect ratio, in place of `size`.
+        public var aspect: AspectRatio?
         public var anchor: UnitPoint
         public var color: RGBAColor
 
@@ -24,21 +31,37 @@ extension ImageProcessors {
             self.color = color
         }
 
+        /// The smallest canvas of `aspect` that holds the image.
+        public init(aspect: AspectRatio, anchor: UnitPoint = .center, color: RGBAColor = .clear) {
+            self.init(size: PixelSize(width: 0, height: 0), anchor: anchor, color: color)
+            self.aspect = aspect.reduced
+        }
+
         public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.extend) { args in
-            Extend(size: args.box("size"), anchor: args.anchor("anchor"), color: args.color("color"))
+            // The spec's check has made sure exactly one of size and aspect is given.
+            if let aspect = args.ratio("aspect") {
+                return Extend(aspect: aspect, anchor: args.anchor("anchor"), color: args.color("color"))
+            }
+            return Extend(size: args.box("size"), anchor: args.anchor("anchor"), color: args.color("color"))
         }
 
         public var invocation: ProcessorInvocation {
-            ProcessorInvocation(
-                name: "extend", version: Self.descriptor.version,
-                arguments: [("size", .box(size)), ("anchor", .point(anchor)), ("color", .color(color))], positionalCount: 1)
+            let placed: [(label: String, value: ArgumentValue)] = [("anchor", .point(anchor)), ("color", .color(color))]
+            guard let aspect else {
+                return ProcessorInvocation(
+                    name: "extend", version: Self.descriptor.version, arguments: [("size", .box(size))] + placed, positionalCount: 1)
+            }
+            return ProcessorInvocation(
+                name: "extend", version: Self.descriptor.version, arguments: placed + [("aspect", .ratio(aspect))], positionalCount: 0)
         }
 
         public var introducesTransparency: Bool { !color.isOpaque }
 
-        /// The canvas for an image of `image` size: each axis the larger of the two.
+        /// The canvas for an image of `image` size: each axis the larger of the two, or the
+        /// smallest canvas of `aspect` that holds the image.
         public func canvas(for image: PixelSize) -> PixelSize {
-            PixelSize(width: max(image.width, size.width), height: max(image.height, size.height))
+            if let aspect { return aspect.smallestCanvas(containing: image) }
+            return PixelSize(width: max(image.width, size.width), height: max(image.height, size.height))
         }
 
         public func process(_ bitmap: Bitmap) throws -> Bitmap {
@@ -69,5 +92,12 @@ extension ImageProcessing where Self == ImageProcessors.Extend {
     /// Grows the canvas to `size` (never shrinking), the image placed by `anchor`, the new area `color`.
     public static func extend(to size: PixelSize, anchor: UnitPoint = .center, color: RGBAColor = .clear) -> ImageProcessors.Extend {
         .init(size: size, anchor: anchor, color: color)
+    }
+
+    /// Grows the canvas to the smallest of ratio `aspect` that holds the image, placed by `anchor`.
+    public static func extend(
+        toAspect aspect: AspectRatio, anchor: UnitPoint = .center, color: RGBAColor = .clear
+    ) -> ImageProcessors.Extend {
+        .init(aspect: aspect, anchor: anchor, color: color)
     }
 }

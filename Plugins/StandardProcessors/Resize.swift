@@ -9,7 +9,10 @@ extension ImageProcessors {
     /// - `fill`: scaled to cover the box keeping the aspect ratio, then cropped to exactly the box,
     ///   the kept part placed by `anchor` as `crop` places it (imgproxy's `fill`). Unlike
     ///   Kingfisher's `.aspectFill`, which returns the uncropped covering size, the result is
-    ///   always exactly WxH. Only the kept region is resampled.
+    ///   always exactly WxH. Only the kept region is resampled. With a focal point
+    ///   (`resize(400x300, mode: fill, focus: 0.8,0.3)`) the window is centred on that point of
+    ///   the covering size and kept inside it instead (`UnitPoint.focusOrigin`); being relative,
+    ///   it is the same window whatever scale the decoder shrank to.
     /// - `stretch`: exactly WxH, each axis scaled independently.
     ///
     /// A width alone (`resize(400x)`, `PixelSize.width(400)`) or a height alone (`resize(x300)`):
@@ -33,22 +36,29 @@ extension ImageProcessors {
         public var mode: Mode
         /// Which part survives a `fill` crop; ignored by the other modes but part of the identity.
         public var anchor: UnitPoint
+        /// The point a `fill` window is centred on; when set, `anchor` is not used. The chain
+        /// syntax takes it with `fill` only; the other modes ignore it.
+        public var focus: UnitPoint?
 
-        public init(size: PixelSize, mode: Mode = .fit, anchor: UnitPoint = .center) {
+        public init(size: PixelSize, mode: Mode = .fit, anchor: UnitPoint = .center, focus: UnitPoint? = nil) {
             self.size = size
             self.mode = mode
             self.anchor = anchor
+            self.focus = focus
         }
 
         public static let descriptor = ProcessorDescriptor(StandardProcessorSpecs.resize) { args in
             // The binder has checked the word against the declared choices.
-            Resize(size: args.box("size"), mode: Mode(rawValue: args.word("mode")) ?? .fit, anchor: args.anchor("anchor"))
+            Resize(
+                size: args.box("size"), mode: Mode(rawValue: args.word("mode")) ?? .fit, anchor: args.anchor("anchor"),
+                focus: args.point("focus"))
         }
 
         public var invocation: ProcessorInvocation {
             ProcessorInvocation(
                 name: "resize", version: Self.descriptor.version,
-                arguments: [("size", .box(size)), ("mode", .word(mode.rawValue)), ("anchor", .point(anchor))],
+                arguments: [("size", .box(size)), ("mode", .word(mode.rawValue)), ("anchor", .point(anchor))]
+                    + (focus.map { [("focus", .pair($0))] } ?? []),
                 positionalCount: 1)
         }
 
@@ -75,18 +85,20 @@ extension ImageProcessors {
             case .fill:
                 let covering = logical.filling(size)
                 let kept = PixelSize(width: min(size.width, covering.width), height: min(size.height, covering.height))
-                return try bitmap.resampledWindow(of: kept, at: anchor.origin(of: kept, in: covering), covering: covering)
+                let origin = focus?.focusOrigin(of: kept, in: covering) ?? anchor.origin(of: kept, in: covering)
+                return try bitmap.resampledWindow(of: kept, at: origin, covering: covering)
             }
         }
     }
 }
 
 extension ImageProcessing where Self == ImageProcessors.Resize {
-    /// Scales the image to `size`: `.fit` inside it, `.fill` it and crop around `anchor`, or `.stretch`.
+    /// Scales the image to `size`: `.fit` inside it, `.fill` it and crop around `anchor` (or
+    /// centred on the focal point `focus`), or `.stretch`.
     public static func resize(
         to size: PixelSize, mode: ImageProcessors.Resize.Mode = .fit,
-        anchor: UnitPoint = .center
+        anchor: UnitPoint = .center, focus: UnitPoint? = nil
     ) -> ImageProcessors.Resize {
-        .init(size: size, mode: mode, anchor: anchor)
+        .init(size: size, mode: mode, anchor: anchor, focus: focus)
     }
 }

@@ -9,7 +9,7 @@
 /// | `schema` | int | this record's format, `1` |
 /// | `name`, `version`, `summary` | string, int, string | the processor (an empty summary is omitted) |
 /// | `module` | object? | `{"name","version"}` of an external plugin module |
-/// | `parameters` | array | in positional order: `name`, `kind` (`number`, `positive`, `integer`, `size`, `color`, `choice`, `choiceSet`, `anchor`), `min`/`max` (number bounds, absent = unbounded; both present for `integer`; `max` alone for `positive`), `choices` (for `choice` and `choiceSet`), `oneSided` (`true` on a `size` that also takes a width or a height alone, `400x`, `x300`), `default` (canonical chain text; absent = required), `summary` |
+/// | `parameters` | array | in positional order: `name`, `kind` (`number`, `positive`, `integer`, `size`, `color`, `choice`, `choiceSet`, `anchor`, `point`, `ratio`), `min`/`max` (number bounds, absent = unbounded; both present for `integer`; `max` alone for `positive`), `choices` (for `choice` and `choiceSet`), `oneSided` (`true` on a `size` that also takes a width or a height alone, `400x`, `x300`), `default` (canonical chain text; absent = required), `optional` (`true` on a parameter without a default that may be left out; absent = false), `summary` |
 ///
 /// Decoding throws for a newer `schema`, an unknown `kind` or a missing key; unknown keys are
 /// ignored, so later formats may add keys without a version bump.
@@ -50,6 +50,7 @@ extension ProcessorSchema.Parameter: Codable {
     enum CodingKeys: String, CodingKey {
         case name, kind, min, max, choices, oneSided
         case defaultText = "default"
+        case isOptional = "optional"
         case summary
     }
 
@@ -67,12 +68,15 @@ extension ProcessorSchema.Parameter: Codable {
         case "choice": kind = .choice(try container.decode([String].self, forKey: .choices))
         case "choiceSet": kind = .choiceSet(try container.decode([String].self, forKey: .choices))
         case "anchor": kind = .anchor
+        case "point": kind = .point
+        case "ratio": kind = .ratio
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown parameter kind '\(other)'")
         }
         self.init(
             name: try container.decode(String.self, forKey: .name), kind: kind,
             defaultText: try container.decodeIfPresent(String.self, forKey: .defaultText),
+            isOptional: try container.decodeIfPresent(Bool.self, forKey: .isOptional) ?? false,
             summary: try container.decodeIfPresent(String.self, forKey: .summary) ?? "")
     }
 
@@ -103,8 +107,11 @@ extension ProcessorSchema.Parameter: Codable {
             try container.encode("choiceSet", forKey: .kind)
             try container.encode(words, forKey: .choices)
         case .anchor: try container.encode("anchor", forKey: .kind)
+        case .point: try container.encode("point", forKey: .kind)
+        case .ratio: try container.encode("ratio", forKey: .kind)
         }
         try container.encodeIfPresent(defaultText, forKey: .defaultText)
+        if isOptional { try container.encode(true, forKey: .isOptional) }
         if !summary.isEmpty { try container.encode(summary, forKey: .summary) }
     }
 }

@@ -43,14 +43,18 @@ public struct ProcessorSchema: Sendable, Hashable {
         public var name: String
         public var kind: Kind
         /// The default in canonical chain text (`center`, `#00000000`, `topLeft+topRight`, `0.5`);
-        /// nil makes the parameter required.
+        /// nil makes the parameter required, unless it `isOptional`.
         public var defaultText: String?
+        /// An optional parameter without a default: left out of a chain, it is absent from the
+        /// arguments and the canonical text. Never together with a `defaultText`.
+        public var isOptional: Bool
         public var summary: String
 
-        public init(name: String, kind: Kind, defaultText: String? = nil, summary: String = "") {
+        public init(name: String, kind: Kind, defaultText: String? = nil, isOptional: Bool = false, summary: String = "") {
             self.name = name
             self.kind = kind
             self.defaultText = defaultText
+            self.isOptional = isOptional
             self.summary = summary
         }
     }
@@ -77,5 +81,9 @@ public struct ProcessorSchema: Sendable, Hashable {
         case choiceSet([String])
         /// A named anchor or a unit point `(x, y)`.
         case anchor
+        /// A point `x,y` with both coordinates in 0…1 (a focal point).
+        case point
+        /// A ratio `W:H` of whole numbers in 1…1000.
+        case ratio
     }
 }

@@ -38,7 +38,7 @@ struct PluginsCommand: ParsableCommand {
                 print("  \(descriptor.signature)   [v\(descriptor.version)]")
                 if !descriptor.summary.isEmpty { print("      \(descriptor.summary)") }
                 for parameter in descriptor.parameters {
-                    let requirement = parameter.defaultValue.map { "default \($0)" } ?? "required"
+                    let requirement = parameter.defaultValue.map { "default \($0)" } ?? (parameter.isOptional ? "optional" : "required")
                     print(
                         "      \(parameter.name): \(parameter.expectation); \(requirement)\(parameter.summary.isEmpty ? "" : " — \(parameter.summary)")"
                     )
@@ -97,6 +97,8 @@ struct ProcessorListing: Encodable {
         var name: String
         var accepts: String
         var `default`: String?
+        /// `true` for an optional parameter without a default; absent otherwise.
+        var optional: Bool?
         var summary: String
     }
     var name: String
@@ -114,7 +116,9 @@ struct ProcessorListing: Encodable {
         signature = descriptor.signature
         plugin = module.name
         parameters = descriptor.parameters.map {
-            .init(name: $0.name, accepts: $0.expectation, default: $0.defaultValue?.description, summary: $0.summary)
+            .init(
+                name: $0.name, accepts: $0.expectation, default: $0.defaultValue?.description, optional: $0.isOptional ? true : nil,
+                summary: $0.summary)
         }
     }
 }

@@ -33,11 +33,13 @@ struct ArgumentBinder {
                     code: .duplicateArgument, processor: spec.name, argument: parameter.name,
                     column: argument.labelColumn, message: "\(parameter.name) is given twice")
             }
-            bound[parameter.name] = (try normalise(argument.value, for: parameter, column: argument.column), argument.column)
+            let value = try normalise(argument.value, for: parameter, column: argument.column, parts: argument.partColumns)
+            bound[parameter.name] = (value, argument.column)
         }
 
         for parameter in parameters where bound[parameter.name] == nil {
             guard let value = parameter.defaultValue else {
+                if parameter.isOptional { continue }  // left out: absent, not defaulted
                 throw ChainError(
                     code: .missingArgument, processor: spec.name, argument: parameter.name,
                     column: call.closingColumn,
@@ -48,7 +50,9 @@ struct ArgumentBinder {
         return ProcessorArguments(processor: spec.name, column: call.column, values: bound)
     }
 
-    func normalise(_ value: ArgumentValue, for parameter: ParameterSpec, column: Int) throws(ChainError) -> ArgumentValue {
+    /// `value` checked against `parameter` and put in canonical form; `parts` are the columns of a
+    /// two-part value's parts (`ParsedArgument.partColumns`), for errors about one of them.
+    func normalise(_ value: ArgumentValue, for parameter: ParameterSpec, column: Int, parts: [Int] = []) throws(ChainError) -> ArgumentValue {
         func wrong(_ detail: String? = nil) -> ChainError {
             ChainError(
                 code: .invalidArgument, processor: spec.name, argument: parameter.name, column: column,
@@ -110,6 +114,16 @@ struct ArgumentBinder {
                 throw wrong("must be a point with coordinates in 0…1 (got \(value))")
             }
             return value
+        case (.point, .pair(let point)), (.point, .point(let point)):
+            return try normalisePoint(point, parameter: parameter, column: column, parts: parts)
+        case (.ratio, .ratio(let ratio)):
+            return try normaliseRatio(ratio, parameter: parameter, column: column, parts: parts)
+        case (_, .pair):
+            // Before pairs existed this text was two arguments, the second positional after a
+            // named one: the same error, at the same column.
+            throw ChainError(
+                code: .syntax, processor: spec.name, column: parts.last ?? column,
+                message: "positional argument after a named one; name it or move it before the named arguments")
         case (_, .word) where value == parameter.defaultValue:
             // A default that is a word standing for "decided from the image" (trim's `color:
             // corner`) must read back from the canonical text that prints it.

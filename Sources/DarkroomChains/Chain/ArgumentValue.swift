@@ -16,6 +16,10 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     case words([String])
     /// A point in unit coordinates: `(0.25, 0.75)`
     case point(UnitPoint)
+    /// A point written as a pair `x,y` after its label: `focus: 0.3,0.7` (`ParameterSpec.Kind.point`).
+    case pair(UnitPoint)
+    /// A ratio `W:H` of whole numbers: `16:9` (`ParameterSpec.Kind.ratio`).
+    case ratio(AspectRatio)
 
     /// The canonical spelling.
     public var description: String {
@@ -29,6 +33,8 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .point(let point):
             // The nine named anchors print by name: `anchor: center`, not `(0.5, 0.5)`.
             return point.name ?? "(\(Self.format(point.x)), \(Self.format(point.y)))"
+        case .pair(let point): return "\(Self.format(point.x)),\(Self.format(point.y))"
+        case .ratio(let ratio): return ratio.description
         }
     }
 
@@ -42,6 +48,8 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .word(let word): return "'\(word)'"
         case .words: return "a list"
         case .point: return "a point"
+        case .pair: return "a pair x,y"
+        case .ratio: return "a ratio"
         }
     }
 

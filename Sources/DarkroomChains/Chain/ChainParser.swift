@@ -5,14 +5,18 @@
 ///     chain     = call { "|>" call }
 ///     call      = name [ "(" [ argument { "," argument } ] ")" ]
 ///     argument  = [ name ":" ] value
-///     value     = number | size | colour | word { "+" word } | "(" number "," number ")"
+///     value     = number | size | ratio | colour | word { "+" word } | "(" number "," number ")"
 ///     size      = digits ("x" | "X") [ digits ]          e.g. 400x300, 400x (a width alone)
+///     ratio     = digits ":" digits                      e.g. 16:9
+///     pair      = number "," number                      e.g. 0.3,0.7, only as a named value
 ///     colour    = "#" 6 or 8 hex digits                   e.g. #FF000080
 ///     number    = [ "-" | "+" ] digits [ "." digits ]     e.g. -0.5
 ///
 /// A height alone (`x300`) reads as a word, as a plugin's choice may be spelled so; a parameter
 /// of kind `box` reads it as a height (`ArgumentBinder`). Positional arguments come before named
-/// ones. Columns in errors are 1-based.
+/// ones, so after `name:` a number followed by `,` and another number can only be a pair
+/// (`focus: 0.3,0.7`); a parameter of another kind refuses it as a positional argument after a
+/// named one, as it always was. Columns in errors are 1-based.
 public enum ChainParser {
     public static func parse(_ text: String) throws(ChainError) -> ParsedChain {
         var scanner = Scanner(Array(text.unicodeScalars))
@@ -39,7 +43,8 @@ public enum ChainParser {
     public static func value(_ text: String) throws(ChainError) -> ArgumentValue {
         var scanner = Scanner(Array(text.unicodeScalars))
         scanner.skipSpace()
-        let value = try parseValue(&scanner)
+        var parts: [Int] = []
+        let value = try parsePairOrValue(&scanner, parts: &parts)
         scanner.skipSpace()
         guard scanner.atEnd else { throw scanner.error("expected the end of the value, found '\(scanner.peekText)'") }
         return value
@@ -86,15 +91,41 @@ public enum ChainParser {
             if s.consume(":") {
                 s.skipSpace()
                 let column = s.column
-                return ParsedArgument(label: label, labelColumn: start.column, value: try parseValue(&s), column: column)
+                var parts: [Int] = []
+                let value = try parsePairOrValue(&s, parts: &parts)
+                return ParsedArgument(label: label, labelColumn: start.column, value: value, column: column, partColumns: parts)
             }
             s = start  // a bare word value, not a label
         }
         let column = s.column
-        return ParsedArgument(label: nil, labelColumn: column, value: try parseValue(&s), column: column)
+        var parts: [Int] = []
+        let value = try parseValue(&s, parts: &parts)
+        return ParsedArgument(label: nil, labelColumn: column, value: value, column: column, partColumns: parts)
     }
 
-    private static func parseValue(_ s: inout Scanner) throws(ChainError) -> ArgumentValue {
+    /// A value, or a pair `x,y` when a number is followed by `,` and another plain number (not a
+    /// size or a ratio): only where a pair cannot be two arguments (after a label, or a value
+    /// standing alone). Anything else after the comma is left for the caller, which reads or
+    /// refuses it as before pairs existed.
+    private static func parsePairOrValue(_ s: inout Scanner, parts: inout [Int]) throws(ChainError) -> ArgumentValue {
+        let column = s.column
+        let value = try parseValue(&s, parts: &parts)
+        guard case .number(let x) = value else { return value }
+        var ahead = s
+        ahead.skipSpace()
+        guard ahead.consume(",") else { return value }
+        ahead.skipSpace()
+        let yColumn = ahead.column
+        var ignored: [Int] = []
+        guard let c = ahead.peek, c == "-" || c == "+" || c == "." || ("0"..."9").contains(c),
+            case .number(let y)? = try? parseValue(&ahead, parts: &ignored)
+        else { return value }
+        s = ahead
+        parts = [column, yColumn]
+        return .pair(UnitPoint(x: x, y: y))
+    }
+
+    private static func parseValue(_ s: inout Scanner, parts: inout [Int]) throws(ChainError) -> ArgumentValue {
         guard let c = s.peek else { throw s.error("expected a value, found the end of the chain") }
         if c == "#" {
             let column = s.column
@@ -142,6 +173,19 @@ public enum ChainParser {
             // `400x`: a width alone, which only a `box` parameter takes.
             guard let height = Int(digits) else { return .oneSidedBox(.width(width)) }
             return .size(PixelSize(width: width, height: height))
+        }
+        if s.peek == ":" {
+            s.advance()
+            let heightColumn = s.column
+            let digits = s.take { ("0"..."9").contains($0) }
+            let malformed = s.peek.map { $0.properties.isAlphabetic || $0 == "." || $0 == ":" } ?? false
+            guard number == number.rounded(), number >= 0, let width = Int(exactly: number), let height = Int(digits), !malformed else {
+                throw ChainError(
+                    code: .syntax, column: digits.isEmpty || malformed ? heightColumn : column,
+                    message: "a ratio is two whole numbers W:H, e.g. 16:9")
+            }
+            parts = [column, heightColumn]
+            return .ratio(AspectRatio(width: width, height: height))
         }
         return .number(number)
     }

@@ -22,12 +22,29 @@ public struct ParameterSpec: Sendable {
         case choiceSet([String])
         /// One of the named anchors (`center`, `topLeft`, …) or a unit point `(x, y)` in 0…1.
         case anchor
+        /// A point `x,y` (or `(x, y)`) with both coordinates in 0…1: a focal point. Written after
+        /// its label (`focus: 0.3,0.7`), since a bare `0.3,0.7` reads as two arguments; printed so.
+        case point
+        /// A ratio `W:H` of whole numbers, each 1…`AspectRatio.maximumTerm`; kept in lowest terms.
+        case ratio
+
+        /// False for a kind whose canonical spelling cannot stand as a positional argument (a
+        /// pair `x,y` would read as two): such a parameter is always printed with its label.
+        var printsPositionally: Bool {
+            if case .point = self { return false }
+            return true
+        }
     }
 
     public var name: String
     public var kind: Kind
-    /// `nil` makes the parameter required.
+    /// `nil` makes the parameter required, unless it `isOptional`.
     public var defaultValue: ArgumentValue?
+    /// An optional parameter without a default: when a chain leaves it out it is absent from the
+    /// arguments (`ProcessorArguments.has(_:)`) and from the canonical text, so adding one to an
+    /// existing processor keeps every existing chain's text and cache identity. Never together
+    /// with a `defaultValue`.
+    public var isOptional: Bool
     /// One line for `darkroom plugins` and the README.
     public var summary: String
 
@@ -35,10 +52,18 @@ public struct ParameterSpec: Sendable {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
+        self.isOptional = false
         self.summary = summary
     }
 
-    public var isRequired: Bool { defaultValue == nil }
+    /// An optional parameter with no default (`isOptional`).
+    public static func optional(_ name: String, _ kind: Kind, summary: String = "") -> ParameterSpec {
+        var spec = ParameterSpec(name, kind, summary: summary)
+        spec.isOptional = true
+        return spec
+    }
+
+    public var isRequired: Bool { defaultValue == nil && !isOptional }
 
     /// How the syntax spells an acceptable value, for messages and docs.
     public var expectation: String {
@@ -52,6 +77,8 @@ public struct ParameterSpec: Sendable {
         case .choice(let words): return "one of " + words.joined(separator: ", ")
         case .choiceSet(let words): return "one or more of " + words.joined(separator: ", ") + " joined with +, or all"
         case .anchor: return "an anchor (" + UnitPoint.named.map(\.name).joined(separator: ", ") + ") or a point (x, y) in 0…1"
+        case .point: return "a point x,y with x and y in 0…1 (e.g. 0.5,0.25)"
+        case .ratio: return "a ratio W:H of whole numbers in 1…\(AspectRatio.maximumTerm) (e.g. 16:9)"
         }
     }
 }

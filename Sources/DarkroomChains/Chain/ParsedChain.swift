@@ -21,4 +21,7 @@ public struct ParsedArgument: Sendable, Equatable {
     public var value: ArgumentValue
     /// Column of the value.
     public var column: Int
+    /// Columns of the parts of a two-part value (a pair's `x` and `y`, a ratio's `W` and `H`), so
+    /// an error can point at the bad one; empty for other values.
+    public var partColumns: [Int] = []
 }

@@ -1,4 +1,5 @@
-/// Arguments bound to a processor's parameters, every parameter present (defaults filled in).
+/// Arguments bound to a processor's parameters, every parameter present (defaults filled in)
+/// except an optional one the chain left out (`ParameterSpec.isOptional`, `has(_:)`).
 ///
 /// Accessors trap when asked for a parameter the spec does not declare or with the wrong
 /// kind: that is a bug in the processor's factory, not bad user input, which the binder has
@@ -19,6 +20,16 @@ public struct ProcessorArguments: Sendable {
         guard let entry = values[name] else { preconditionFailure("\(processor) has no parameter '\(name)'") }
         return entry.value
     }
+
+    /// Column of the processor's name: where an error about the call as a whole points.
+    public var processorColumn: Int { column }
+
+    /// True when `name` has a value: always for a parameter with a default or a required one,
+    /// only when the chain gave it for an optional one.
+    public func has(_ name: String) -> Bool { values[name] != nil }
+
+    /// The value of `name`, or nil for an optional parameter the chain left out.
+    public func optionalValue(_ name: String) -> ArgumentValue? { values[name]?.value }
 
     public func number(_ name: String) -> Double {
         guard case .number(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a number") }
@@ -58,6 +69,24 @@ public struct ProcessorArguments: Sendable {
     public func anchor(_ name: String) -> UnitPoint {
         guard case .point(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not an anchor") }
         return v
+    }
+
+    /// A `point` parameter's value (`focus: 0.3,0.7`), or nil when it was left out.
+    public func point(_ name: String) -> UnitPoint? {
+        switch optionalValue(name) {
+        case nil: return nil
+        case .pair(let v): return v
+        default: preconditionFailure("\(processor).\(name) is not a point")
+        }
+    }
+
+    /// A `ratio` parameter's value (`aspect: 16:9`), or nil when it was left out.
+    public func ratio(_ name: String) -> AspectRatio? {
+        switch optionalValue(name) {
+        case nil: return nil
+        case .ratio(let v): return v
+        default: preconditionFailure("\(processor).\(name) is not a ratio")
+        }
     }
 
     /// An error for argument `name`: `blur: radius must be > 0 (got -3) at column 31`.

@@ -12,7 +12,7 @@ extension ProcessorSchema {
             parameters: spec.parameters.map { parameter in
                 Parameter(
                     name: parameter.name, kind: Kind(parameter.kind), defaultText: parameter.defaultValue?.description,
-                    summary: parameter.summary)
+                    isOptional: parameter.isOptional, summary: parameter.summary)
             })
     }
 }
@@ -30,6 +30,8 @@ extension ProcessorSchema.Kind {
         case .choice(let words): self = .choice(words)
         case .choiceSet(let words): self = .choiceSet(words)
         case .anchor: self = .anchor
+        case .point: self = .point
+        case .ratio: self = .ratio
         }
     }
 }
@@ -68,6 +70,10 @@ extension ParameterSpec {
             guard !parameters.contains(where: { $0.name == parameter.name }) else { throw problem("parameter \(parameter.name) is given twice") }
             guard let kind = parameter.kind.parameterKind else { throw problem("\(parameter.name) has a range whose bounds are out of order") }
             var spec = ParameterSpec(parameter.name, kind, summary: parameter.summary)
+            spec.isOptional = parameter.isOptional
+            if parameter.isOptional, parameter.defaultText != nil {
+                throw problem("\(parameter.name) is optional and has a default; an optional parameter has none")
+            }
             if let text = parameter.defaultText {
                 do {
                     spec.defaultValue = defaultValue(try ChainParser.value(text), for: kind)
@@ -116,6 +122,8 @@ extension ProcessorSchema.Kind {
         case .choice(let words): return .choice(words)
         case .choiceSet(let words): return .choiceSet(words)
         case .anchor: return .anchor
+        case .point: return .point
+        case .ratio: return .ratio
         }
     }
 }

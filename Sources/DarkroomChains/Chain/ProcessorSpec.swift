@@ -43,7 +43,7 @@ public struct ProcessorSpec: Sendable {
     public var signature: String {
         guard !parameters.isEmpty else { return name }
         let parts = parameters.map { p in
-            p.defaultValue.map { "\(p.name): \($0)" } ?? p.name
+            p.defaultValue.map { "\(p.name): \($0)" } ?? (p.isOptional ? "[\(p.name)]" : p.name)
         }
         return "\(name)(\(parts.joined(separator: ", ")))"
     }
@@ -56,15 +56,18 @@ public struct ProcessorSpec: Sendable {
         return arguments
     }
 
-    /// The invocation of this processor with `arguments`: every parameter in declared order, the
-    /// leading required ones printed without labels, as the standard processors print. Processors
-    /// described only by their parameters (external plugins, schemas a worker advertises) print
-    /// canonically through this.
+    /// The invocation of this processor with `arguments`: every parameter in declared order, an
+    /// optional one only when given; the leading ones without a default printed without labels
+    /// while they are present (and positional spellings), as the standard processors print.
+    /// Processors described only by their parameters (external plugins, schemas a worker
+    /// advertises) print canonically through this.
     public func invocation(_ arguments: ProcessorArguments) -> ProcessorInvocation {
-        let positional = parameters.prefix { $0.isRequired }.count
+        let positional = parameters.prefix { p in
+            p.defaultValue == nil && p.kind.printsPositionally && arguments.has(p.name)
+        }.count
         return ProcessorInvocation(
             name: name, version: version,
-            arguments: parameters.map { ($0.name, arguments.value($0.name)) },
+            arguments: parameters.compactMap { p in arguments.optionalValue(p.name).map { (p.name, $0) } },
             positionalCount: positional, module: module)
     }
 

@@ -50,9 +50,10 @@ public struct ChainValidator {
     }
 
     /// `processor:<name>` for each processor of a canonical chain outside
-    /// `Capabilities.baselineProcessors`, and `box-size` when an argument is a width-only or
-    /// height-only box (`downsample(400x)`), sorted (empty when it needs none of these): what a
-    /// worker must offer to run it.
+    /// `Capabilities.baselineProcessors`, `box-size` when an argument is a width-only or
+    /// height-only box (`downsample(400x)`), `focus-point` when one is a focal point (`focus:
+    /// 0.8,0.3`) and `aspect-ratio` when one is a ratio (`aspect: 16:9`), sorted (empty when it
+    /// needs none of these): what a worker must offer to run it.
     public mutating func processorRequirements(ofCanonical text: String) throws -> [String] {
         if let known = required[text] { return known }
         let calls = try ChainParser.parse(text).calls
@@ -62,8 +63,13 @@ public struct ChainValidator {
             // Only a processor this build binds can take a one-sided box (a `box` parameter).
             guard registry.spec(named: call.name) != nil else { continue }
             let arguments = try registry.invocation(of: call).arguments
-            if arguments.contains(where: { if case .oneSidedBox = $0.value { true } else { false } }) {
-                features.append(Capabilities.boxSize)
+            for argument in arguments {
+                switch argument.value {
+                case .oneSidedBox: features.append(Capabilities.boxSize)
+                case .pair: features.append(Capabilities.focusPoint)
+                case .ratio: features.append(Capabilities.aspectRatio)
+                default: continue
+                }
             }
         }
         let result = Capabilities.canonical(names.map(Capabilities.processor) + features) ?? []

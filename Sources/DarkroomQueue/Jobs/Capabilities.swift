@@ -37,6 +37,13 @@ public enum Capabilities {
     /// `resize(x300)`, `crop(400x)`) requires: a worker older than such boxes would refuse the
     /// chain as a permanent failure instead of leaving the job for one that reads it.
     public static let boxSize = "box-size"
+    /// The feature a job whose chain has a focal point (`crop(400x300, focus: 0.8,0.3)`,
+    /// `resize(…, mode: fill, focus: …)`) requires: `crop` and `resize` are baseline processors,
+    /// and a worker older than `focus` would refuse the chain as a permanent failure.
+    public static let focusPoint = "focus-point"
+    /// The feature a job whose chain has an aspect ratio (`extend(aspect: 16:9)`) requires: a
+    /// worker whose `extend` predates `aspect` would refuse the chain.
+    public static let aspectRatio = "aspect-ratio"
     /// The feature a job with `renditions` requires: a worker that makes every rendition from one decode.
     public static let renditions = "renditions"
 
@@ -137,7 +144,7 @@ public enum Capabilities {
     /// The features of the job record this build's workers honour (advertised in heartbeats as
     /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
     /// worker to honour it.
-    public static let honouredFeatures: Set<String> = [outputName, metadata, keep, boxSize, renditions]
+    public static let honouredFeatures: Set<String> = [outputName, metadata, keep, boxSize, renditions, focusPoint, aspectRatio]
 
     /// The features a job record with these fields uses that not every worker honours:
     /// `output-name` when it has an output-name template, `metadata` when it has metadata, `keep`

@@ -8,13 +8,6 @@ struct FocusAspectRequirementTests {
     static let defaults = EnqueueDefaults(
         chain: "crop(400x300, focus: 0.8,0.3)", format: "png", output: "/out", batch: "b1", workingDirectory: "/shared")
 
-    static func requires(_ chain: String, queue: MemoryQueue = MemoryQueue()) async throws -> [String]? {
-        var defaults = Self.defaults
-        defaults.chain = chain
-        defaults.allowUnoffered = true
-        return try await FleetClient(queue: queue).prepare([JobRequest(source: "a.jpg")], defaults: defaults).jobs.first?.requires
-    }
-
     @Test(
         "Given focus or aspect in a chain, then the job requires the matching feature; chains without them require what they did",
         arguments: [
@@ -26,7 +19,8 @@ struct FocusAspectRequirementTests {
             ("extend(800x600)", ["processor:extend"]),
         ])
     func requirement(chain: String, expected: [String]?) async throws {
-        #expect(try await Self.requires(chain) == expected)
+        // What a job with `chain` requires (the box-size suite's helper: it sets the chain).
+        #expect(try await BoxSizeRequirementTests.requires(chain) == expected)
     }
 
     @Test("Given only a worker older than focal points, then the job is refused naming focus-point, and that worker never reserves it")

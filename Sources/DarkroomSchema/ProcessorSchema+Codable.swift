@@ -67,6 +67,7 @@ extension ProcessorSchema.Parameter: Codable {
         case "choice": kind = .choice(try container.decode([String].self, forKey: .choices))
         case "choiceSet": kind = .choiceSet(try container.decode([String].self, forKey: .choices))
         case "anchor": kind = .anchor
+        case "text": kind = .text(maxLength: try container.decode(Int.self, forKey: .max))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown parameter kind '\(other)'")
         }
@@ -103,6 +104,9 @@ extension ProcessorSchema.Parameter: Codable {
             try container.encode("choiceSet", forKey: .kind)
             try container.encode(words, forKey: .choices)
         case .anchor: try container.encode("anchor", forKey: .kind)
+        case .text(let maxLength):
+            try container.encode("text", forKey: .kind)
+            try container.encode(maxLength, forKey: .max)
         }
         try container.encodeIfPresent(defaultText, forKey: .defaultText)
         if !summary.isEmpty { try container.encode(summary, forKey: .summary) }

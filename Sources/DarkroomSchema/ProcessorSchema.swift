@@ -77,5 +77,7 @@ public struct ProcessorSchema: Sendable, Hashable {
         case choiceSet([String])
         /// A named anchor or a unit point `(x, y)`.
         case anchor
+        /// Quoted text of 1…`maxLength` characters (a watermark's source).
+        case text(maxLength: Int)
     }
 }

@@ -88,6 +88,7 @@ struct SchemaCorpus {
         case .choice(let words): return words.last ?? "x"
         case .choiceSet(let words): return words.reversed().joined(separator: "+")
         case .anchor: return "(0.25, 0.75)"
+        case .text: return #""a \"b\".png""#
         }
     }
 
@@ -113,6 +114,7 @@ struct SchemaCorpus {
         case .choice(let words): return [String(words[0].dropLast()), "zzzzzz", "1"]
         case .choiceSet(let words): return [String(words[0].dropLast()), "\(words[0])+zzzzzz", "all+\(words[0])"]
         case .anchor: return ["centr", "(1.5, 0)", "3"]
+        case .text(let maxLength): return ["logo", #""""#, "12", "\"" + String(repeating: "a", count: maxLength + 1) + "\""]
         }
     }
 }

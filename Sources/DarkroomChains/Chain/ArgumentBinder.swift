@@ -110,6 +110,11 @@ struct ArgumentBinder {
                 throw wrong("must be a point with coordinates in 0…1 (got \(value))")
             }
             return value
+        case (.text(let maxLength), .text(let text)):
+            guard !text.isEmpty, text.unicodeScalars.count <= maxLength else {
+                throw wrong("must be 1…\(maxLength) characters long (got \(text.unicodeScalars.count))")
+            }
+            return value
         case (_, .word) where value == parameter.defaultValue:
             // A default that is a word standing for "decided from the image" (trim's `color:
             // corner`) must read back from the canonical text that prints it.

@@ -16,6 +16,9 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     case words([String])
     /// A point in unit coordinates: `(0.25, 0.75)`
     case point(UnitPoint)
+    /// Quoted text: `"https://example.com/logo.png"`; `\"` and `\\` inside stand for `"` and
+    /// `\`. Only a `text` parameter takes one (a watermark's source).
+    case text(String)
 
     /// The canonical spelling.
     public var description: String {
@@ -29,6 +32,7 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .point(let point):
             // The nine named anchors print by name: `anchor: center`, not `(0.5, 0.5)`.
             return point.name ?? "(\(Self.format(point.x)), \(Self.format(point.y)))"
+        case .text(let text): return Self.quoted(text)
         }
     }
 
@@ -42,6 +46,7 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .word(let word): return "'\(word)'"
         case .words: return "a list"
         case .point: return "a point"
+        case .text: return "a text"
         }
     }
 
@@ -49,6 +54,16 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     /// spelling (and the cache keys) it had before one-sided boxes existed; `.oneSidedBox` otherwise.
     public static func box(_ box: PixelSize) -> ArgumentValue {
         box.isOneSided ? .oneSidedBox(box) : .size(box)
+    }
+
+    /// `text` in double quotes, `"` and `\` escaped with a backslash: what `ChainParser` reads back.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for c in text.unicodeScalars {
+            if c == "\"" || c == "\\" { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(c)
+        }
+        return out + "\""
     }
 
     /// Whole numbers print without a fraction (`20`, not `20.0`); others with the shortest

@@ -22,6 +22,9 @@ public struct ParameterSpec: Sendable {
         case choiceSet([String])
         /// One of the named anchors (`center`, `topLeft`, …) or a unit point `(x, y)` in 0…1.
         case anchor
+        /// Quoted text of 1…`maxLength` characters (`"…"`): a watermark's source. For the standard
+        /// processors only; a plugin's C schema has no such kind.
+        case text(maxLength: Int)
     }
 
     public var name: String
@@ -52,6 +55,7 @@ public struct ParameterSpec: Sendable {
         case .choice(let words): return "one of " + words.joined(separator: ", ")
         case .choiceSet(let words): return "one or more of " + words.joined(separator: ", ") + " joined with +, or all"
         case .anchor: return "an anchor (" + UnitPoint.named.map(\.name).joined(separator: ", ") + ") or a point (x, y) in 0…1"
+        case .text(let maxLength): return "a quoted text \"…\" of 1…\(maxLength) characters"
         }
     }
 }

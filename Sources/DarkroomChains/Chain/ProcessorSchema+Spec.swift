@@ -30,6 +30,7 @@ extension ProcessorSchema.Kind {
         case .choice(let words): self = .choice(words)
         case .choiceSet(let words): self = .choiceSet(words)
         case .anchor: self = .anchor
+        case .text(let maxLength): self = .text(maxLength: maxLength)
         }
     }
 }
@@ -116,6 +117,9 @@ extension ProcessorSchema.Kind {
         case .choice(let words): return .choice(words)
         case .choiceSet(let words): return .choiceSet(words)
         case .anchor: return .anchor
+        case .text(let maxLength):
+            guard maxLength >= 1 else { return nil }
+            return .text(maxLength: maxLength)
         }
     }
 }

@@ -91,6 +91,29 @@ struct ImagePipelineWatermarkTests {
         } throws: { ($0 as? SourceError)?.code == .refused }
     }
 
+    @Test("A rendition's chain draws a watermark too, fetched before the one decode")
+    func renditions() async throws {
+        let dir = try TestImages.makeDirectory("watermark-renditions")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = try TestImages.gradient(.png, width: 90, height: 70)
+        let logo = try TestImages.gradient(.png, width: 30, height: 30, tint: 10)
+        try TestImages.write(photo, to: "\(dir)/photo.png")
+        try TestImages.write(logo, to: "\(dir)/logo.png")
+        var configuration = ImagePipeline.Configuration()
+        configuration.sourcePolicy = .interactive
+        let pipeline = ImagePipeline(configuration: configuration)
+        let marked = try PipelineTestSupport.chain(#"watermark("\#(dir)/logo.png", anchor: center, opacity: 0.5)"#)
+        let processor = try #require(marked.processors.first as? ImageProcessors.Watermark)
+        let made = try await pipeline.retrieveRenditions(
+            source: SourceReference("\(dir)/photo.png"),
+            [
+                RenditionRequest(name: "plain", chain: try PipelineTestSupport.chain("blackWhite"), output: Self.png),
+                RenditionRequest(name: "marked", chain: marked, output: Self.png),
+            ])
+        #expect(try Self.pixels(try made.results[1].get()) == Self.expected(photo: photo, logo: logo, processor))
+        #expect(try made.results[0].get().size == PixelSize(width: 90, height: 70))
+    }
+
     @Test("From a file; one over 4 MP fails with resource.too-large before it is decoded")
     func fileAndPixelCap() async throws {
         let dir = try TestImages.makeDirectory("watermark-file")

@@ -54,8 +54,8 @@ extension ProcessorChain {
 /// Why a processor could not use a resource. Fetch failures keep the source's own errors
 /// (`source.*`, `image.*`); these are the failures of the resource as a processor sees it.
 public enum ResourceError: CodedDarkroomError, Equatable {
-    /// The renderer was given no pixels for it: the caller did not fetch the chain's resources
-    /// (a rendition chain, or a program that renders without the pipeline).
+    /// The renderer was given no pixels for it: the caller did not fetch the chain's resources (a
+    /// program that renders with `ImageRenderer` alone, or runs the chain on a bitmap).
     case unresolved(ResourceReference)
     /// It decodes to more pixels than `ResolvedResources.maxPixels`.
     case tooLarge(ResourceReference, size: PixelSize, limit: Int)
@@ -81,7 +81,7 @@ public enum ResourceError: CodedDarkroomError, Equatable {
     public var description: String {
         switch self {
         case .unresolved(let reference):
-            return "\(reference) was not fetched before the chain ran; only a job's own chain can draw one (not a rendition's)"
+            return "\(reference) was not fetched before the chain ran; render through ImagePipeline, which fetches it"
         case .tooLarge(let reference, let size, let limit):
             return "\(reference) is \(size.width)x\(size.height), over the \(limit / 1_000_000) MP watermark limit (a fixed limit); use a smaller image"
         case .tooManyTiles(let reference, let count, let limit):

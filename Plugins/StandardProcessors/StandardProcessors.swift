@@ -26,6 +26,7 @@ public enum StandardProcessors {
         ImageProcessors.Pixelate.descriptor,
         ImageProcessors.SmartCrop.descriptor,
         ImageProcessors.Sharpen.descriptor,
+        ImageProcessors.Watermark.descriptor,
     ]
 
     /// The plugin's name and version, as `darkroom plugins` and worker heartbeats report them.

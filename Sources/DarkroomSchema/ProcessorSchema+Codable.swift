@@ -70,6 +70,7 @@ extension ProcessorSchema.Parameter: Codable {
         case "anchor": kind = .anchor
         case "point": kind = .point
         case "ratio": kind = .ratio
+        case "text": kind = .text(maxLength: try container.decode(Int.self, forKey: .max))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown parameter kind '\(other)'")
         }
@@ -109,6 +110,9 @@ extension ProcessorSchema.Parameter: Codable {
         case .anchor: try container.encode("anchor", forKey: .kind)
         case .point: try container.encode("point", forKey: .kind)
         case .ratio: try container.encode("ratio", forKey: .kind)
+        case .text(let maxLength):
+            try container.encode("text", forKey: .kind)
+            try container.encode(maxLength, forKey: .max)
         }
         try container.encodeIfPresent(defaultText, forKey: .defaultText)
         if isOptional { try container.encode(true, forKey: .isOptional) }

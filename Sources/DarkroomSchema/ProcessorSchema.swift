@@ -85,5 +85,7 @@ public struct ProcessorSchema: Sendable, Hashable {
         case point
         /// A ratio `W:H` of whole numbers in 1…1000.
         case ratio
+        /// Quoted text of 1…`maxLength` characters (a watermark's source).
+        case text(maxLength: Int)
     }
 }

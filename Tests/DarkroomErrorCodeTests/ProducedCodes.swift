@@ -41,6 +41,7 @@ enum ProducedCodes {
         "PluginFailure": PluginFailure.self,
         "RedisError": RedisError.self,
         "RenderError": RenderError.self,
+        "ResourceError": ResourceError.self,
         "SourceError": SourceError.self,
         "WorkerError": WorkerError.self,
     ]

@@ -12,6 +12,7 @@ struct StandardRegistryTests {
             names == [
                 "downsample", "resize", "crop", "roundCorner", "blur", "tint", "overlay",
                 "colorControls", "blackWhite", "border", "blend", "rotate", "flip", "trim", "extend", "pixelate", "smartCrop", "sharpen",
+                "watermark",
             ])
     }
 
@@ -21,6 +22,7 @@ struct StandardRegistryTests {
             "downsample(10x10)", "resize(10x10)", "crop(10x10)", "roundCorner(4)", "blur(1)", "tint(#FF000080)",
             "overlay(#00FF00)", "colorControls", "blackWhite", "border(2, #000000)", "blend(multiply, #808080)",
             "rotate(30)", "flip(horizontal)", "trim", "extend(10x10)", "pixelate(4)", "smartCrop(10x10)", "sharpen",
+            #"watermark("logo.png")"#,
         ])
     func versionsAgree(text: String) throws {
         let registry = StandardProcessors.registry

@@ -101,6 +101,7 @@ struct SchemaCorpus {
         // A pair `x,y` would read as two positional arguments; a point is also written `(x, y)`.
         case .point: return "(0.25, 0.75)"
         case .ratio: return "16:9"
+        case .text: return #""a \"b\".png""#
         }
     }
 
@@ -128,6 +129,7 @@ struct SchemaCorpus {
         case .anchor: return ["centr", "(1.5, 0)", "3"]
         case .point: return ["(1.5, 0)", "(0, -1)", "3", "center"]
         case .ratio: return ["16:0", "0:9", "1001:1", "abc", "3", "16x9"]
+        case .text(let maxLength): return ["logo", #""""#, "12", "\"" + String(repeating: "a", count: maxLength + 1) + "\""]
         }
     }
 }

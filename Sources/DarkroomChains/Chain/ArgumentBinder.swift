@@ -124,6 +124,11 @@ struct ArgumentBinder {
             throw ChainError(
                 code: .syntax, processor: spec.name, column: parts.last ?? column,
                 message: "positional argument after a named one; name it or move it before the named arguments")
+        case (.text(let maxLength), .text(let text)):
+            guard !text.isEmpty, text.unicodeScalars.count <= maxLength else {
+                throw wrong("must be 1…\(maxLength) characters long (got \(text.unicodeScalars.count))")
+            }
+            return value
         case (_, .word) where value == parameter.defaultValue:
             // A default that is a word standing for "decided from the image" (trim's `color:
             // corner`) must read back from the canonical text that prints it.

@@ -20,6 +20,9 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     case pair(UnitPoint)
     /// A ratio `W:H` of whole numbers: `16:9` (`ParameterSpec.Kind.ratio`).
     case ratio(AspectRatio)
+    /// Quoted text: `"https://example.com/logo.png"`; `\"` and `\\` inside stand for `"` and
+    /// `\`. Only a `text` parameter takes one (a watermark's source).
+    case text(String)
 
     /// The canonical spelling.
     public var description: String {
@@ -35,6 +38,7 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
             return point.name ?? "(\(Self.format(point.x)), \(Self.format(point.y)))"
         case .pair(let point): return "\(Self.format(point.x)),\(Self.format(point.y))"
         case .ratio(let ratio): return ratio.description
+        case .text(let text): return Self.quoted(text)
         }
     }
 
@@ -50,6 +54,7 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
         case .point: return "a point"
         case .pair: return "a pair x,y"
         case .ratio: return "a ratio"
+        case .text: return "a text"
         }
     }
 
@@ -57,6 +62,16 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     /// spelling (and the cache keys) it had before one-sided boxes existed; `.oneSidedBox` otherwise.
     public static func box(_ box: PixelSize) -> ArgumentValue {
         box.isOneSided ? .oneSidedBox(box) : .size(box)
+    }
+
+    /// `text` in double quotes, `"` and `\` escaped with a backslash: what `ChainParser` reads back.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for c in text.unicodeScalars {
+            if c == "\"" || c == "\\" { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(c)
+        }
+        return out + "\""
     }
 
     /// Whole numbers print without a fraction (`20`, not `20.0`); others with the shortest

@@ -5,7 +5,8 @@
 ///     chain     = call { "|>" call }
 ///     call      = name [ "(" [ argument { "," argument } ] ")" ]
 ///     argument  = [ name ":" ] value
-///     value     = number | size | ratio | colour | word { "+" word } | "(" number "," number ")"
+///     value     = number | size | ratio | colour | word { "+" word } | "(" number "," number ")" | text
+///     text      = '"' { character | '\\"' | '\\\\' } '"'    e.g. "https://example.com/logo.png"
 ///     size      = digits ("x" | "X") [ digits ]          e.g. 400x300, 400x (a width alone)
 ///     ratio     = digits ":" digits                      e.g. 16:9
 ///     pair      = number "," number                      e.g. 0.3,0.7, only as a named value
@@ -135,6 +136,7 @@ public enum ChainParser {
             }
             return .color(color)
         }
+        if c == "\"" { return .text(try parseText(&s)) }
         if c == "(" {
             s.advance()
             s.skipSpace()
@@ -188,6 +190,32 @@ public enum ChainParser {
             return .ratio(AspectRatio(width: width, height: height))
         }
         return .number(number)
+    }
+
+    /// Quoted text; a backslash makes the next character literal. Control characters are refused:
+    /// no source address or file name needs one, and they would break the one-line records.
+    private static func parseText(_ s: inout Scanner) throws(ChainError) -> String {
+        let column = s.column
+        s.advance()
+        var text = String.UnicodeScalarView()
+        var escaped = false
+        while let c = s.peek {
+            s.advance()
+            guard c.value >= 0x20, c.value != 0x7F else {
+                throw ChainError(code: .syntax, column: s.column - 1, message: "a text may not hold control characters")
+            }
+            if escaped {
+                text.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "\"" {
+                return String(text)
+            } else {
+                text.append(c)
+            }
+        }
+        throw ChainError(code: .syntax, column: column, message: "missing '\"' to close the text opened here")
     }
 
     private static func parseNumber(_ s: inout Scanner) throws(ChainError) -> Double {

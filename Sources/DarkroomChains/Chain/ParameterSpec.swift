@@ -34,6 +34,9 @@ public struct ParameterSpec: Sendable {
             if case .point = self { return false }
             return true
         }
+        /// Quoted text of 1…`maxLength` characters (`"…"`): a watermark's source. For the standard
+        /// processors only; a plugin's C schema has no such kind.
+        case text(maxLength: Int)
     }
 
     public var name: String
@@ -79,6 +82,7 @@ public struct ParameterSpec: Sendable {
         case .anchor: return "an anchor (" + UnitPoint.named.map(\.name).joined(separator: ", ") + ") or a point (x, y) in 0…1"
         case .point: return "a point x,y with x and y in 0…1 (e.g. 0.5,0.25)"
         case .ratio: return "a ratio W:H of whole numbers in 1…\(AspectRatio.maximumTerm) (e.g. 16:9)"
+        case .text(let maxLength): return "a quoted text \"…\" of 1…\(maxLength) characters"
         }
     }
 }

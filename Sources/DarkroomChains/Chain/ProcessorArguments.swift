@@ -89,6 +89,12 @@ public struct ProcessorArguments: Sendable {
         }
     }
 
+    /// A `text` parameter's value (a watermark's source).
+    public func text(_ name: String) -> String {
+        guard case .text(let v) = value(name) else { preconditionFailure("\(processor).\(name) is not a text") }
+        return v
+    }
+
     /// An error for argument `name`: `blur: radius must be > 0 (got -3) at column 31`.
     public func invalid(_ name: String, _ message: String, suggestion: String? = nil) -> ChainError {
         ChainError(

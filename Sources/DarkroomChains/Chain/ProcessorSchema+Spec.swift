@@ -32,6 +32,7 @@ extension ProcessorSchema.Kind {
         case .anchor: self = .anchor
         case .point: self = .point
         case .ratio: self = .ratio
+        case .text(let maxLength): self = .text(maxLength: maxLength)
         }
     }
 }
@@ -124,6 +125,9 @@ extension ProcessorSchema.Kind {
         case .anchor: return .anchor
         case .point: return .point
         case .ratio: return .ratio
+        case .text(let maxLength):
+            guard maxLength >= 1 else { return nil }
+            return .text(maxLength: maxLength)
         }
     }
 }

@@ -9,6 +9,7 @@ public enum StandardProcessorSpecs {
     public static let all: [ProcessorSpec] = [
         downsample, resize, crop, roundCorner, blur, tint, overlay, colorControls, blackWhite, border, blend, rotate, flip,
         trim, extend, pixelate, smartCrop, sharpen,
+        watermark,
     ]
 
     /// A registry of the standard processors' specs: what every stock worker can run.

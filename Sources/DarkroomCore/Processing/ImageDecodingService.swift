@@ -12,8 +12,12 @@ public protocol ImageDecodingService: Sendable {
 public struct ImageProcessingContext: Sendable {
     /// Decodes `.data` items.
     public var decoder: any ImageDecodingService
+    /// The decoded resources the chain declared (`ProcessorChain.resources`), fetched by the
+    /// pipeline before the chain runs; empty when the chain needs none.
+    public var resources: ResolvedResources
 
-    public init(decoder: any ImageDecodingService) {
+    public init(decoder: any ImageDecodingService, resources: ResolvedResources = ResolvedResources()) {
         self.decoder = decoder
+        self.resources = resources
     }
 }

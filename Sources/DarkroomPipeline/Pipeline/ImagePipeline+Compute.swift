@@ -31,11 +31,13 @@ extension ImagePipeline {
 
         var start = clock.now
         let (original, sourceOrigin) = try await original(for: request.source, sourceKey: sourceKey, prefetched: prefetched)
+        // A watermark's image, fetched before the chain runs (processors do no I/O).
+        let resources = try await resolveResources(for: request.chain)
         timings.fetch = (clock.now - start).inMilliseconds
 
         let renderRequest = RenderRequest(
             source: EncodedImage(bytes: original, sourceName: request.source.description),
-            chain: request.chain, output: request.output)
+            chain: request.chain, output: request.output, resources: resources)
         let rendered = try await cpuPool.run { [renderer] in
             // Counted, so kernels split rows only over cores no other image is using.
             try RowBands.countingImage { try renderer.render(renderRequest) }

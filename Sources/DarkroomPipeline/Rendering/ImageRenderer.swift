@@ -58,7 +58,7 @@ public struct ImageRenderer: Sendable {
         var timings = StageTimings(decode: decodeTime.inMilliseconds)
 
         var start = clock.now
-        let context = ImageProcessingContext(decoder: coders)
+        let context = ImageProcessingContext(decoder: coders, resources: request.resources)
         let bitmap: Bitmap
         switch try request.chain.process(.bitmap(decoded.bitmap), context: context) {
         case .bitmap(let result): bitmap = result
@@ -98,7 +98,7 @@ public struct ImageRenderer: Sendable {
         let info = reader.info
         var encoder: AnimatedWebPEncoder?
         var size: PixelSize?
-        let context = ImageProcessingContext(decoder: coders)
+        let context = ImageProcessingContext(decoder: coders, resources: request.resources)
         let chain = request.chain
         let group = RowBands.animationGroupSize
         var encoding = request.output.encoding

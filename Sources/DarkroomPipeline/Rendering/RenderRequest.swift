@@ -8,11 +8,18 @@ public struct RenderRequest: Sendable {
     public var source: EncodedImage
     public var chain: ProcessorChain
     public var output: OutputOptions
+    /// The decoded resources the chain declares (`ProcessorChain.resources`), fetched by the
+    /// pipeline; processors read them from their context.
+    public var resources: ResolvedResources
 
-    public init(source: EncodedImage, chain: ProcessorChain, output: OutputOptions = OutputOptions()) {
+    public init(
+        source: EncodedImage, chain: ProcessorChain, output: OutputOptions = OutputOptions(),
+        resources: ResolvedResources = ResolvedResources()
+    ) {
         self.source = source
         self.chain = chain
         self.output = output
+        self.resources = resources
     }
 }
 

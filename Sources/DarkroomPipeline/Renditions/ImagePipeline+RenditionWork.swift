@@ -39,13 +39,17 @@ extension ImagePipeline {
         defer { if waitsForCPU { localSourceReads.release() } }
         var start = clock.now
         let (original, sourceOrigin) = try await original(for: source, sourceKey: sourceKey, prefetched: prefetched)
+        // The watermarks of the renditions to make, fetched before their chains run; one that
+        // cannot be fetched fails the job, as its source would.
+        let resources = try await resolveResources(for: ProcessorChain(missing.flatMap { renditions[$0].chain.processors }))
         timings.fetch = (clock.now - start).inMilliseconds
 
         let encoded = EncodedImage(bytes: original, sourceName: source.description)
         let work = renditions.map { (chain: $0.chain, output: $0.output) }
         let rendered = try await cpuPool.run { [renderer] in
             try RowBands.countingImage {
-                try renderer.renderRenditions(encoded, hint: hint, renditions: work, cascade: cascade, making: missing)
+                try renderer.renderRenditions(
+                    encoded, hint: hint, renditions: work, cascade: cascade, making: missing, resources: resources)
             }
         }
         timings.decode = rendered.decodeMilliseconds

@@ -17,10 +17,11 @@ extension ImageRenderer {
     /// `making` (its result was cached) has its intermediate made and nothing else. A child whose
     /// parent's intermediate failed fails with that error.
     func processRenditions(
-        _ decoded: Bitmap, chains: [ProcessorChain], cascade: RenditionCascade, making: [Int], sourceName: String
+        _ decoded: Bitmap, chains: [ProcessorChain], cascade: RenditionCascade, making: [Int], sourceName: String,
+        resources: ResolvedResources = ResolvedResources()
     ) -> [ProcessedRendition] {
         let clock = ContinuousClock()
-        let context = ImageProcessingContext(decoder: coders)
+        let context = ImageProcessingContext(decoder: coders, resources: resources)
         let coders = self.coders
         let limits = self.limits
         let wanted = Set(making)

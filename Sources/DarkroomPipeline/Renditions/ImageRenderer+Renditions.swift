@@ -28,7 +28,7 @@ extension ImageRenderer {
     /// `limits.maxRenditionPixels`, throws.
     public func renderRenditions(
         _ source: EncodedImage, hint: DecodeHint?, renditions: [(chain: ProcessorChain, output: OutputOptions)],
-        cascade: RenditionCascade? = nil, making: [Int]? = nil
+        cascade: RenditionCascade? = nil, making: [Int]? = nil, resources: ResolvedResources = ResolvedResources()
     ) throws -> RenditionsRender {
         let clock = ContinuousClock()
         let start = clock.now
@@ -39,7 +39,7 @@ extension ImageRenderer {
         let making = making ?? Array(renditions.indices)
         let processed = processRenditions(
             decoded.bitmap, chains: renditions.map(\.chain), cascade: cascade ?? RenditionCascade(count: renditions.count),
-            making: making, sourceName: source.sourceName)
+            making: making, sourceName: source.sourceName, resources: resources)
         // Every processed rendition is in memory until it is encoded.
         let pixels = processed.reduce(0) { total, outcome in
             guard case .success(let made) = outcome else { return total }

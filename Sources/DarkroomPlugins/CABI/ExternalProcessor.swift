@@ -69,7 +69,7 @@ final class ExternalArguments: @unchecked Sendable {
                 let copy = strdup(word)!
                 words.append(copy)
                 value.word = UnsafePointer(copy)
-            case .words, .point, .oneSidedBox, .pair, .ratio:
+            case .words, .point, .oneSidedBox, .pair, .ratio, .text:
                 // The C schema has no kinds for these; `CParameterSchema` never makes such a parameter.
                 preconditionFailure("a C plugin parameter cannot hold \(argument.kindName)")
             }

@@ -37,7 +37,7 @@ struct JobPlan: Sendable {
             source: SourceReference(job.source), chain: chain,
             output: OutputOptions(
                 format: format, encoding: encoding, frames: job.firstFrameOnly == true ? .first : .all,
-                keep: try MetadataKeep.parse(job.keep ?? []).get()))
+                keep: try MetadataKeep.parse(job.keep ?? []).get(), placeholders: JobPlaceholders.set(job.placeholders)))
         self.job = job
         template = try job.name.map { text throws(OutputNameError) in try OutputNameTemplate(parsing: text) }
     }

@@ -3,6 +3,7 @@ import DarkroomCodecs
 import DarkroomCore
 import DarkroomPipeline
 import DarkroomQueue
+import DarkroomSystem
 
 /// One rendition of a job, checked before any work as the job's own chain is: its chain against
 /// this worker's processors, its format against its encoders. A rendition without a format or
@@ -27,7 +28,9 @@ struct PlannedRendition: Sendable {
         self.rendition = rendition
         request = RenditionRequest(
             name: rendition.name, chain: chain,
-            output: OutputOptions(format: format, encoding: encoding, frames: .first, keep: try MetadataKeep.parse(job.keep ?? []).get()))
+            output: OutputOptions(
+                format: format, encoding: encoding, frames: .first, keep: try MetadataKeep.parse(job.keep ?? []).get(),
+                placeholders: JobPlaceholders.set(job.placeholders)))
         chainDigest = ChainDigest.of(rendition.chain)
     }
 }

@@ -134,7 +134,8 @@ extension Worker {
         return JobResult(
             output: location, format: image.format.rawValue, width: image.size.width, height: image.size.height,
             bytes: image.bytes.count, cache: image.origin, sha256: checksum,
-            ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds), etag: etag)
+            ms: Self.stages(image.timings, origin: image.origin, outputWrite: writeMilliseconds), etag: etag,
+            placeholders: image.placeholders)
     }
 
     /// Stores a result under `name`, recorded as `owner`'s. When the name holds a different

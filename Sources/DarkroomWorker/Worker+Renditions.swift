@@ -65,7 +65,8 @@ extension Worker {
             results.append(
                 RenditionResult(
                     name: rendition.name, output: location, format: image.format.rawValue, width: image.size.width,
-                    height: image.size.height, bytes: image.bytes.count, cache: image.origin, sha256: checksum, etag: etag))
+                    height: image.size.height, bytes: image.bytes.count, cache: image.origin, sha256: checksum, etag: etag,
+                    placeholders: image.placeholders))
         }
         if let failure { throw RenditionsFailure(underlying: failure, written: written) }
         // No failure, so every rendition (there is at least one) has its result.

@@ -4,11 +4,14 @@ import DarkroomCore
 import DarkroomPipeline
 import DarkroomPlugins
 import DarkroomQueue
+import DarkroomSystem
 
 extension ProcessCommand {
     /// The `--rendition` options bound against this build's processors and encoders; each takes
     /// `--format` and `--quality` unless it gives its own, and all keep what `--keep` asks.
-    func planRenditions(catalog: PluginCatalog, format: ImageFormat?, keep keepSet: MetadataKeep) throws(UsageFailure) -> [ProcessRunner.Rendition] {
+    func planRenditions(
+        catalog: PluginCatalog, format: ImageFormat?, keep keepSet: MetadataKeep, placeholders: Set<PlaceholderKind> = []
+    ) throws(UsageFailure) -> [ProcessRunner.Rendition] {
         guard let list = try renditionOptions.renditions() else { return [] }
         if chainText != nil { throw UsageFailure("give each --rendition its chain instead of -p") }
         return try list.map { rendition throws(UsageFailure) in
@@ -27,7 +30,9 @@ extension ProcessCommand {
                 quality: rendition.quality ?? quality, progressive: progressive, lossless: lossless, avifSpeed: avifSpeed)
             return ProcessRunner.Rendition(
                 request: RenditionRequest(
-                    name: rendition.name, chain: chain, output: OutputOptions(format: renditionFormat, encoding: encoding, keep: keepSet)),
+                    name: rendition.name, chain: chain,
+                    output: OutputOptions(
+                        format: renditionFormat, encoding: encoding, keep: keepSet, placeholders: placeholders)),
                 chainDigest: ChainDigest.of(chain.canonicalText))
         }
     }

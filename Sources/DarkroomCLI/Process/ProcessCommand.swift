@@ -78,11 +78,15 @@ struct ProcessCommand: AsyncParsableCommand {
     var keep: KeepOptions
 
     @OptionGroup
+    var placeholders: PlaceholderOptions
+
+    @OptionGroup
     var rendering: LocalRenderOptions
 
     func run() async throws {
         let chain: ProcessorChain
         let keepSet: MetadataKeep
+        let placeholderSet: Set<PlaceholderKind>
         let outputFormat: ImageFormat?
         let plan: ProcessPlan
         let renditions: [ProcessRunner.Rendition]
@@ -103,9 +107,10 @@ struct ProcessCommand: AsyncParsableCommand {
             }
             guard (1...100).contains(quality) else { throw UsageFailure("--quality must be 1…100 (got \(quality))") }
             keepSet = try keep.set()
+            placeholderSet = try placeholders.set()
             guard concurrency.map({ $0 >= 1 }) ?? true else { throw UsageFailure("--concurrency must be at least 1") }
             let renderLimits = try rendering.limits.renderLimits()
-            renditions = try planRenditions(catalog: catalog, format: outputFormat, keep: keepSet)
+            renditions = try planRenditions(catalog: catalog, format: outputFormat, keep: keepSet, placeholders: placeholderSet)
             plan = try ProcessPlan.make(
                 inputs: inputs, outputFile: output, outputDirectory: outputDirectory, format: outputFormat, coders: catalog.coders,
                 name: name, chain: chain.canonicalText, renditions: renditions.count)
@@ -128,7 +133,7 @@ struct ProcessCommand: AsyncParsableCommand {
             output: OutputOptions(
                 format: plan.format,
                 encoding: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless, avifSpeed: avifSpeed),
-                frames: firstFrameOnly ? .first : .all, keep: keepSet),
+                frames: firstFrameOnly ? .first : .all, keep: keepSet, placeholders: placeholderSet),
             // Downloads wait on the network, so more images than cores may be in flight; each holds
             // its source (≤ --max-source-mb), so the number stays small to bound memory.
             inFlight: min(plan.items.count, hasNetworkSources ? cores * 4 : cores), bucketOutputs: bucketOutputs)
@@ -157,7 +162,7 @@ struct ProcessCommand: AsyncParsableCommand {
         if let renditions = result.renditions {
             let lines = renditions.map { rendition in
                 "\(SourceDisplay.short(record.source)) → \(rendition.output ?? "?")  \(rendition.width)x\(rendition.height) \(rendition.format) \(rendition.bytes) bytes  (\(rendition.name), \(rendition.cache == .miss ? "made" : "from the \(rendition.cache.rawValue) cache"))"
-                    + (rendition.etag.map { "  ETag \($0)" } ?? "")
+                    + (rendition.etag.map { "  ETag \($0)" } ?? "") + PlaceholderOptions.summary(rendition.placeholders)
             }
             return lines.joined(separator: "\n")
         }
@@ -169,6 +174,6 @@ struct ProcessCommand: AsyncParsableCommand {
         let animated = record.firstFrameOnly == true ? ", first frame of \(record.input?.frames ?? 0)" : ""
         return
             "\(SourceDisplay.short(record.source)) → \(result.output ?? "?")  \(result.width)x\(result.height) \(result.format) \(result.bytes) bytes  (\(timing)\(animated))"
-            + (result.etag.map { "  ETag \($0)" } ?? "")
+            + (result.etag.map { "  ETag \($0)" } ?? "") + PlaceholderOptions.summary(result.placeholders)
     }
 }

@@ -70,7 +70,7 @@ struct ProcessRunner: Sendable {
                 output: written.location, format: result.format.rawValue, width: result.size.width, height: result.size.height,
                 bytes: result.bytes.count, cache: result.origin, sha256: written.sha256,
                 ms: Worker.stages(result.timings, origin: result.origin, outputWrite: (clock.now - writeStart).inMilliseconds),
-                etag: written.etag)
+                etag: written.etag, placeholders: result.placeholders)
             return ImageRecord(
                 firstFrameOnly: result.source.map { _ in result.processedFirstFrameOnly },
                 input: result.source.map {
@@ -106,7 +106,7 @@ struct ProcessRunner: Sendable {
                         RenditionResult(
                             name: rendition.request.name, output: stored.location, format: image.format.rawValue, width: image.size.width,
                             height: image.size.height, bytes: image.bytes.count, cache: image.origin, sha256: stored.sha256,
-                            etag: stored.etag))
+                            etag: stored.etag, placeholders: image.placeholders))
                 } catch {
                     failure = failure ?? error
                 }

@@ -49,6 +49,9 @@ struct EnqueueCommand: AsyncParsableCommand {
     @OptionGroup
     var keep: KeepOptions
 
+    @OptionGroup
+    var placeholders: PlaceholderOptions
+
     @Option(help: "Output format: jpeg, png, webp or avif (default: keep the source's).")
     var format: String?
 
@@ -228,6 +231,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         defaults.allowUnoffered = allowUnoffered
         defaults.webhook = webhook
         defaults.keep = try keep.names()
+        defaults.placeholders = try placeholders.names()
         defaults.renditions = try jobList.renditionList()
         return defaults
     }

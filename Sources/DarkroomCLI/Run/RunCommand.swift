@@ -70,6 +70,9 @@ struct RunCommand: AsyncParsableCommand {
     var keep: KeepOptions
 
     @OptionGroup
+    var placeholders: PlaceholderOptions
+
+    @OptionGroup
     var rendering: LocalRenderOptions
 
     func run() async throws {
@@ -164,6 +167,7 @@ struct RunCommand: AsyncParsableCommand {
             batch: "run-" + JobID.make().rawValue, workingDirectory: workingDirectory, firstFrameOnly: firstFrameOnly,
             name: jobList.name)
         defaults.keep = try keep.names()
+        defaults.placeholders = try placeholders.names()
         defaults.renditions = try jobList.renditionList()
         var validator = ChainValidator(registry: processors.validationOnly, workers: { [] })
         switch try await EnqueuePlanner.plan(

@@ -54,6 +54,7 @@ struct RunReporter: Sendable {
                     if let cache = event.result?.cache, cache != .miss { outcome.fromCache += 1 }
                     if !json, let result = event.result {
                         for line in Self.objectLines(source: source, result: result) { bar.message(line) }
+                        for line in Self.placeholderLines(source: source, result: result) { bar.message(line) }
                     }
                 } else {
                     outcome.failed += 1
@@ -87,6 +88,17 @@ struct RunReporter: Sendable {
         bar.finish()
         outcome.elapsed = ContinuousClock.now - start
         return outcome
+    }
+
+    /// `SOURCE → OUTPUT  blurhash B  thumbhash T  color C` for each output with placeholders (a
+    /// job that asked for them): they are what the caller came for.
+    static func placeholderLines(source: String, result: JobResult) -> [String] {
+        let outputs =
+            result.renditions.map { $0.map { ($0.output, $0.placeholders) } } ?? [(result.output, result.placeholders)]
+        return outputs.compactMap { output, placeholders in
+            guard placeholders != nil else { return nil }
+            return "\(SourceDisplay.short(source)) → \(output ?? "?")" + PlaceholderOptions.summary(placeholders)
+        }
     }
 
     /// `SOURCE → s3://BUCKET/KEY  ETag E` for each output stored as an object: a bucket's outputs

@@ -9,6 +9,8 @@ import Foundation
 ///
 ///     2025-03-01T12:34:56.789Z batchEnqueued batch=nightly count=10000
 ///     2025-03-01T12:34:57.012Z succeeded     batch=nightly job=0195… worker=w1:812 attempt=1 800x533 webp 41.2 KB cache=miss 38 ms → /out/cat.webp
+///
+/// (followed by `  blurhash …  color …` for a job that asked for placeholders)
 ///     2025-03-01T12:34:57.100Z failed        batch=nightly job=0195… worker=w1:812 attempt=2 source.timeout: … (will retry)
 ///
 /// Everything that came from Redis is stripped of control characters before it reaches the
@@ -42,6 +44,8 @@ enum EventFormatting {
         let stages = [result.ms.fetch, result.ms.decode, result.ms.process, result.ms.encode, result.ms.store].compactMap { $0 }
         if !stages.isEmpty { text += " \(milliseconds(stages.reduce(0, +))) ms" }
         if let output = result.output { text += " → " + sanitized(output) }
+        // What a job that asked for placeholders came for (docs/placeholders.md).
+        if let placeholders = result.placeholders { text += sanitized(PlaceholderOptions.summary(placeholders)) }
         return text
     }
 

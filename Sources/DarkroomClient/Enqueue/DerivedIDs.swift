@@ -17,15 +17,18 @@ public enum DerivedIDs {
     /// DIGEST is `ChainDigest.of` the fields that shape the output joined by NUL characters:
     /// canonical chain, format, quality, `1` for first frame only, absolute output directory,
     /// output-name template (each empty when unset), and `keep=` with the keep list only when
-    /// there is one (so ids of jobs that keep nothing are what they were). So two sizes of one source are two jobs,
+    /// there is one (so ids of jobs that keep nothing are what they were), and `placeholders=` with
+    /// the placeholder list likewise (a job asking for placeholders is another job than one that
+    /// does not, though its output is the same). So two sizes of one source are two jobs,
     /// and the same work enqueued again is the same job.
     public static func jobID(
         source: String, chain: String, format: String?, quality: Int?, firstFrameOnly: Bool,
-        output: String?, name: String?, keep: [String]? = nil
+        output: String?, name: String?, keep: [String]? = nil, placeholders: [String]? = nil
     ) -> String {
         let fields =
             [chain, format ?? "", quality.map { String($0) } ?? "", firstFrameOnly ? "1" : "", output ?? "", name ?? ""]
             + (keep.map { ["keep=" + $0.joined(separator: ",")] } ?? [])
+            + (placeholders.map { ["placeholders=" + $0.joined(separator: ",")] } ?? [])
         return sourceKey(source) + "#" + ChainDigest.of(fields.joined(separator: "\u{0}"))
     }
 

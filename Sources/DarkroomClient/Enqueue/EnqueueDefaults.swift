@@ -37,6 +37,9 @@ public struct EnqueueDefaults: Sendable {
     /// What every job's output keeps of its source (`--keep`), canonical (`JobKeep`); nil for
     /// nothing.
     public var keep: [String]?
+    /// The placeholders every job's result carries (`--placeholders`), canonical
+    /// (`JobPlaceholders`); nil for none.
+    public var placeholders: [String]?
 
     /// Renditions for requests that give neither renditions nor a chain (`--rendition`, a batch
     /// body's `renditions`): several outputs of each source from one decode. Their chains as

@@ -114,6 +114,7 @@ public enum EnqueuePlanner {
         }
         let firstFrameOnly = request.firstFrameOnly ?? defaults.firstFrameOnly
         let keep = request.keep ?? defaults.keep
+        let placeholders = request.placeholders ?? defaults.placeholders
         let id: JobID
         if let text = request.id {
             guard let parsed = JobID(rawValue: text) else {
@@ -125,7 +126,7 @@ public enum EnqueuePlanner {
             // The source and what shapes the output: a second size of one source is a second job.
             let derived = DerivedIDs.jobID(
                 source: source, chain: renditions.map(renditionsWork) ?? chain, format: format, quality: quality, firstFrameOnly: firstFrameOnly,
-                output: output, name: name, keep: keep)
+                output: output, name: name, keep: keep, placeholders: placeholders)
             guard let parsed = JobID(rawValue: derived) else { preconditionFailure("a derived id is always valid: \(derived)") }
             id = parsed
         } else {
@@ -135,7 +136,9 @@ public enum EnqueuePlanner {
             try renditions.map { try renditionRequirements($0, validator: &validator) }
             ?? validator.processorRequirements(ofCanonical: chain)
         let requires = Capabilities.canonical(
-            chainRequirements + Capabilities.features(name: name, metadata: request.metadata, keep: keep, renditions: renditions != nil)
+            chainRequirements
+                + Capabilities.features(
+                    name: name, metadata: request.metadata, keep: keep, renditions: renditions != nil, placeholders: placeholders)
                 + Capabilities.formatRequirements(format) + (renditions ?? []).flatMap { Capabilities.formatRequirements($0.format) }
                 + Capabilities.sourceRequirements(source) + Capabilities.outputRequirements(output))
         let job = Job(
@@ -146,7 +149,7 @@ public enum EnqueuePlanner {
             firstFrameOnly: firstFrameOnly ? true : nil,
             name: name, requires: requires, metadata: request.metadata,
             webhook: request.webhook ?? defaults.webhook,
-            renditions: renditions, keep: keep)
+            renditions: renditions, keep: keep, placeholders: placeholders)
         if let problem = job.problem { throw EnqueueProblem(.invalidJob, location: nil, message: problem) }
         return job
     }

@@ -29,6 +29,8 @@ public struct JobRequest: Sendable, Equatable {
     public var webhook: String?
     /// The keep list (`JobKeep`, canonical) overriding `EnqueueDefaults.keep`.
     public var keep: [String]?
+    /// The placeholder list (`JobPlaceholders`, canonical) overriding `EnqueueDefaults.placeholders`.
+    public var placeholders: [String]?
 
     /// Renditions overriding `EnqueueDefaults.renditions`; their chains as given (canonicalised
     /// when planned).

@@ -13,7 +13,8 @@ import Foundation
 /// A line is JSON when it starts with `{`. Keys: `source` (required), `chain`, `format`,
 /// `quality` (1…100), `priority` (`high`/`normal`/`low`), `id`, `output`, `firstFrameOnly`
 /// (`true`/`false`), `name` (an output-name template), `metadata` (a JSON object, `JobMetadata`),
-/// `webhook` (an endpoint name), `keep` (a list of `copyright`, `exif`, `gps`, `icc`, `xmp`);
+/// `webhook` (an endpoint name), `keep` (a list of `copyright`, `exif`, `gps`, `icc`, `xmp`),
+/// `placeholders` (a list of `blurhash`, `color`, `thumbhash`);
 /// `null` means "use the
 /// flag". Any other key is an error (a typo must not silently fall back to a default). Bare lines
 /// are taken verbatim except for surrounding ASCII blanks (spaces, tabs, a trailing `\r`).
@@ -21,7 +22,7 @@ public enum SourceList {
     /// The keys a JSON line may have.
     public static let keys: Set<String> = [
         "source", "chain", "format", "quality", "priority", "id", "output", "firstFrameOnly", "name", "metadata", "webhook", "keep",
-        "renditions",
+        "renditions", "placeholders",
     ]
 
     /// The bytes of a job list: the file at `file`, or standard input for `-`. Unreadable input —

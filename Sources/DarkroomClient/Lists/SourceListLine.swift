@@ -61,6 +61,15 @@ struct LineRecord: Decodable {
             throw Problem(message: "'keep' must be a list of strings, such as [\"icc\", \"exif\"]")
         }
         do {
+            if let placeholders = try container.decodeIfPresent([String].self, forKey: Key(stringValue: "placeholders")) {
+                request.placeholders = try JobPlaceholders.checked(placeholders)
+            }
+        } catch let problem as JobPlaceholders.Problem {
+            throw Problem(message: problem.message)
+        } catch {
+            throw Problem(message: "'placeholders' must be a list of strings, such as [\"blurhash\", \"color\"]")
+        }
+        do {
             request.renditions = try container.decodeIfPresent([JobRendition].self, forKey: Key(stringValue: "renditions"))
         } catch {
             throw Problem(message: "'renditions' must be a list of objects with keys name, chain, format, quality")

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - `POST /v1/jobs`: one object with a job line's keys plus `batch` and `delay`.
 /// - `POST /v1/batches`: `{"jobs": [job…], …defaults}`; the defaults are `batch`, `delay`, `chain`,
-///   `format`, `quality`, `priority`, `output`, `name`, `firstFrameOnly`, `idFromSource` and `keep`.
+///   `format`, `quality`, `priority`, `output`, `name`, `firstFrameOnly`, `idFromSource`, `keep` and `placeholders`.
 ///
 /// A body that is not JSON throws `APIError.invalidJSON`; every other mistake throws an
 /// `EnqueueRefusal` with one `api.invalid-field` problem per mistake (`jobs:N` for the N-th job).

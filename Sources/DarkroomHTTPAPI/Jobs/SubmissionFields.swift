@@ -16,7 +16,7 @@ struct SubmissionFields: Decodable {
     /// The keys of a batch body.
     static let batchKeys: Set<String> = [
         "jobs", "batch", "delay", "chain", "format", "quality", "priority", "output", "name", "firstFrameOnly", "idFromSource",
-        "keep", "renditions",
+        "keep", "renditions", "placeholders",
     ]
 
     var batch: String?
@@ -30,6 +30,8 @@ struct SubmissionFields: Decodable {
     var firstFrameOnly = false
     var idFromSource = false
     var keep: [String]?
+    /// The placeholders every job's result carries unless it names its own (`JobPlaceholders`).
+    var placeholders: [String]?
     /// Renditions every job makes unless it gives its own chain or renditions.
     var renditions: [JobRendition]?
 
@@ -70,6 +72,9 @@ struct SubmissionFields: Decodable {
         if let names = try container.decodeIfPresent([String].self, forKey: Key("keep")) {
             do { keep = try JobKeep.checked(names) } catch { throw problem(error.message) }
         }
+        if let names = try container.decodeIfPresent([String].self, forKey: Key("placeholders")) {
+            do { placeholders = try JobPlaceholders.checked(names) } catch { throw problem(error.message) }
+        }
         renditions = try container.decodeIfPresent([JobRendition].self, forKey: Key("renditions"))
         if renditions != nil, chain != nil { throw problem("give \"chain\" or \"renditions\", not both: each rendition has its chain") }
     }
@@ -83,6 +88,7 @@ struct SubmissionFields: Decodable {
             idFromSource: idFromSource, batch: batch ?? JobID.make().rawValue, workingDirectory: workingDirectory,
             firstFrameOnly: firstFrameOnly, name: name)
         defaults.keep = keep
+        defaults.placeholders = placeholders
         defaults.renditions = renditions
         return JobSubmission(requests: requests, defaults: defaults, batchGiven: batch != nil)
     }

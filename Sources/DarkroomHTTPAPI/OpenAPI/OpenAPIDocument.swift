@@ -296,6 +296,9 @@ enum OpenAPIDocument {
                "null"
               ]
              },
+             "placeholders": {
+              "$ref": "#/components/schemas/Placeholders"
+             },
              "priority": {
               "enum": [
                "high",
@@ -448,7 +451,7 @@ enum OpenAPIDocument {
               "type": "object"
              },
              "result": {
-              "description": "A succeeded job's result (docs/queue.md): output (a path, or the object's s3:// URL), etag (an object-storage output's ETag), sha256, format, width, height, bytes, cache, ms, and renditions for a job with renditions.",
+              "description": "A succeeded job's result (docs/queue.md): output (a path, or the object's s3:// URL), etag (an object-storage output's ETag), sha256, format, width, height, bytes, cache, ms, placeholders (blurhash, thumbhash, color: those the job asked for; docs/placeholders.md), and renditions for a job with renditions.",
               "type": "object"
              },
              "source": {
@@ -586,6 +589,9 @@ enum OpenAPIDocument {
                "null"
               ]
              },
+             "placeholders": {
+              "$ref": "#/components/schemas/Placeholders"
+             },
              "priority": {
               "enum": [
                "high",
@@ -647,6 +653,21 @@ enum OpenAPIDocument {
               "gps",
               "icc",
               "xmp"
+             ],
+             "type": "string"
+            },
+            "type": [
+             "array",
+             "null"
+            ]
+           },
+           "Placeholders": {
+            "description": "The placeholders the job's result carries in result.placeholders (and each rendition's): a BlurHash (blurhash, 4x3 components), a ThumbHash (thumbhash, base64) and the dominant colour (color, #rrggbb), computed from the output scaled to fit in 100x100. Default: none. A job with placeholders requires the placeholders capability. See docs/placeholders.md.",
+            "items": {
+             "enum": [
+              "blurhash",
+              "color",
+              "thumbhash"
              ],
              "type": "string"
             },
@@ -745,6 +766,9 @@ enum OpenAPIDocument {
                "string",
                "null"
               ]
+             },
+             "placeholders": {
+              "$ref": "#/components/schemas/Placeholders"
              },
              "priority": {
               "enum": [

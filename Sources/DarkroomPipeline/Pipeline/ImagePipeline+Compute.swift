@@ -48,12 +48,15 @@ extension ImagePipeline {
 
         start = clock.now
         let cachePath = try await storeResult(rendered.bytes, key: resultKey)
+        if let placeholders = rendered.placeholders { try await storePlaceholders(placeholders, resultKey: resultKey) }
         timings.store = (clock.now - start).inMilliseconds
 
-        return ImageResult(
+        var result = ImageResult(
             bytes: rendered.bytes, format: rendered.format, size: rendered.size, cachePath: cachePath,
             origin: .miss, sourceOrigin: sourceOrigin, source: rendered.source, timings: timings,
             processedFirstFrameOnly: rendered.processedFirstFrameOnly)
+        result.placeholders = rendered.placeholders
+        return result
     }
 
     /// Stores a result under `key` in the disk cache and (when small enough) the memory cache;

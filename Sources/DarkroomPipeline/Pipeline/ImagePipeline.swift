@@ -63,21 +63,23 @@ public final class ImagePipeline: Sendable {
             let resultKey = request.resultKey(sourceKey: sourceKey)
             if var cached = try await cachedResult(resultKey, for: request) {
                 cached.timings.fetch = (clock.now - start).inMilliseconds
-                return cached
+                return try await withPlaceholders(cached, for: request, resultKey: resultKey)
             }
-            return try await resultWork.value(for: resultKey) { [self] in
+            let computed = try await resultWork.value(for: resultKey) { [self] in
                 try await computeOnce(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: nil)
             }
+            return try await withPlaceholders(computed, for: request, resultKey: resultKey)
         }
         let fetched = try await fetcher.fetch(request.source, policy: policy)
         let resultKey = request.resultKey(sourceKey: fetched.cacheKey)
         if var cached = try await cachedResult(resultKey, for: request) {
             cached.timings.fetch = (clock.now - start).inMilliseconds
-            return cached
+            return try await withPlaceholders(cached, for: request, resultKey: resultKey)
         }
-        return try await resultWork.value(for: resultKey) { [self] in
+        let computed = try await resultWork.value(for: resultKey) { [self] in
             try await computeOnce(request, sourceKey: fetched.cacheKey, resultKey: resultKey, prefetched: fetched)
         }
+        return try await withPlaceholders(computed, for: request, resultKey: resultKey)
     }
 
     /// A result from the memory cache, then the disk cache.

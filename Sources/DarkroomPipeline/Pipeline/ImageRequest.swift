@@ -60,6 +60,9 @@ public struct ImageResult: Sendable {
     public var timings: StageTimings
     /// True when an animated source was processed as its first frame (known when it was computed).
     public var processedFirstFrameOnly: Bool
+    /// The placeholders the request asked for (`OutputOptions.placeholders`), nil when it asked
+    /// for none: from the render, from beside the cached result, or from the output decoded once.
+    public var placeholders: Placeholders?
 
     public init(
         bytes: [UInt8], format: ImageFormat, size: PixelSize, cachePath: String?, origin: CacheOutcome,

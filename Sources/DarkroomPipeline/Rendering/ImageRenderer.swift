@@ -64,8 +64,12 @@ public struct ImageRenderer: Sendable {
         case .bitmap(let result): bitmap = result
         case .data(let encoded): bitmap = try coders.decode(encoded, options: limits.decodeOptions()).bitmap
         }
-        timings.process = (clock.now - start).inMilliseconds
         try limits.checkOutput(bitmap.size, source: request.source.sourceName)
+        // From the processed pixels, before encoding; every kind, so the copy stored beside the
+        // cached result serves any later request (docs/placeholders.md).
+        var placeholders: Placeholders?
+        if !request.output.placeholders.isEmpty { placeholders = try bitmap.placeholders(Set(PlaceholderKind.allCases)) }
+        timings.process = (clock.now - start).inMilliseconds
 
         start = clock.now
         let format = CacheSerializer.outputFormat(
@@ -80,7 +84,8 @@ public struct ImageRenderer: Sendable {
         let bytes = try coders.encoder(for: format).encode(bitmap, options: encoding)
         timings.encode = (clock.now - start).inMilliseconds
 
-        return RenderResult(bytes: bytes, format: format, size: bitmap.size, source: decoded.info, timings: timings)
+        return RenderResult(
+            bytes: bytes, format: format, size: bitmap.size, source: decoded.info, timings: timings, placeholders: placeholders)
     }
 
     /// Every frame of an animated GIF or WebP (opened in `openTime`) through the chain, into an

@@ -33,12 +33,19 @@ public struct OutputOptions: Sendable, Hashable {
     /// What the output keeps of the source (a job's `keep`): its ICC profile instead of sRGB,
     /// its EXIF, XMP, or copyright. Empty (the default): upright sRGB, no metadata.
     public var keep: MetadataKeep
+    /// The placeholders the result carries (docs/placeholders.md); empty for none. Not part of
+    /// the result's cache key: they describe the same output, and are stored beside it.
+    public var placeholders: Set<PlaceholderKind>
 
-    public init(format: ImageFormat? = nil, encoding: EncodeOptions = EncodeOptions(), frames: FrameMode = .all, keep: MetadataKeep = []) {
+    public init(
+        format: ImageFormat? = nil, encoding: EncodeOptions = EncodeOptions(), frames: FrameMode = .all, keep: MetadataKeep = [],
+        placeholders: Set<PlaceholderKind> = []
+    ) {
         self.format = format
         self.encoding = encoding
         self.frames = frames
         self.keep = keep
+        self.placeholders = placeholders
     }
 }
 
@@ -63,11 +70,15 @@ public struct RenderResult: Sendable {
     public var timings: StageTimings
     /// True when the source was an animation of which only the first frame was processed.
     public var processedFirstFrameOnly: Bool
+    /// Every kind of placeholder of the output, when the request asked for any (computed from
+    /// the processed pixels before encoding); nil otherwise.
+    public var placeholders: Placeholders?
 
     public init(
         bytes: [UInt8], format: ImageFormat, size: PixelSize, source: ImageInfo, timings: StageTimings,
-        processedFirstFrameOnly: Bool? = nil
+        processedFirstFrameOnly: Bool? = nil, placeholders: Placeholders? = nil
     ) {
+        self.placeholders = placeholders
         self.bytes = bytes
         self.format = format
         self.size = size

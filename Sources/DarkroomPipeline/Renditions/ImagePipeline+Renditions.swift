@@ -47,7 +47,8 @@ extension ImagePipeline {
         let missing = renditions.indices.filter { results[$0] == nil }
         guard !missing.isEmpty else {
             return RenditionsResult(
-                results: results.map { $0! }, keys: keys, decodeHint: hint, cascade: cascade, timings: timings, sourceOrigin: nil)
+                results: await withPlaceholders(results.map { $0! }, for: requests, keys: keys), keys: keys, decodeHint: hint,
+                cascade: cascade, timings: timings, sourceOrigin: nil)
         }
 
         // Fleet-wide, as `computeOnce`: one worker makes a set of missing renditions, the others
@@ -74,7 +75,7 @@ extension ImagePipeline {
         timings.encode = made.timings.encode
         timings.store = made.timings.store
         return RenditionsResult(
-            results: results.map { $0! }, keys: keys, decodeHint: hint, cascade: cascade, timings: timings,
-            sourceOrigin: made.sourceOrigin)
+            results: await withPlaceholders(results.map { $0! }, for: requests, keys: keys), keys: keys, decodeHint: hint,
+            cascade: cascade, timings: timings, sourceOrigin: made.sourceOrigin)
     }
 }

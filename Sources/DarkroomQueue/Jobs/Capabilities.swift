@@ -44,6 +44,9 @@ public enum Capabilities {
     /// The feature a job whose chain has an aspect ratio (`extend(aspect: 16:9)`) requires: a
     /// worker whose `extend` predates `aspect` would refuse the chain.
     public static let aspectRatio = "aspect-ratio"
+    /// The feature a job with `placeholders` requires: a worker that computes them and carries
+    /// them in the result, where an older one would report success without them.
+    public static let placeholders = "placeholders"
     /// The feature a job with `renditions` requires: a worker that makes every rendition from one decode.
     public static let renditions = "renditions"
 
@@ -144,14 +147,19 @@ public enum Capabilities {
     /// The features of the job record this build's workers honour (advertised in heartbeats as
     /// `WorkerInfo.capabilities`). A feature is listed here in the same change that teaches the
     /// worker to honour it.
-    public static let honouredFeatures: Set<String> = [outputName, metadata, keep, boxSize, renditions, focusPoint, aspectRatio]
+    public static let honouredFeatures: Set<String> = [
+        outputName, metadata, keep, boxSize, renditions, focusPoint, aspectRatio, placeholders,
+    ]
 
     /// The features a job record with these fields uses that not every worker honours:
     /// `output-name` when it has an output-name template, `metadata` when it has metadata, `keep`
-    /// when it keeps anything of the source, `renditions` when it has renditions.
-    public static func features(name: String?, metadata: String? = nil, keep: [String]? = nil, renditions: Bool = false) -> [String] {
+    /// when it keeps anything of the source, `renditions` when it has renditions, `placeholders`
+    /// when it asks for placeholders.
+    public static func features(
+        name: String?, metadata: String? = nil, keep: [String]? = nil, renditions: Bool = false, placeholders: [String]? = nil
+    ) -> [String] {
         (name != nil ? [outputName] : []) + (metadata != nil ? [Self.metadata] : []) + (keep != nil ? [Self.keep] : [])
-            + (renditions ? [Self.renditions] : [])
+            + (renditions ? [Self.renditions] : []) + (placeholders != nil ? [Self.placeholders] : [])
     }
 
     /// What a worker offers: its features, `processor:<name>` for each processor it runs, and

@@ -24,6 +24,7 @@ import Foundation
 /// | `webhook` | string? | the webhook endpoint notified when the job ends, 1–64 bytes; absent = none |
 /// | `renditions` | [object]? | several outputs from one decode (`JobRendition`), 1–64; `chain` is then `renditions` |
 /// | `keep` | [string]? | what the output keeps (`JobKeep`): `copyright`, `exif`, `gps`, `icc`, `xmp`, sorted; absent = nothing |
+/// | `placeholders` | [string]? | placeholders the result carries (`JobPlaceholders`): `blurhash`, `color`, `thumbhash`, sorted; absent = none |
 ///
 /// Absent optional keys are omitted, never `null` (but `null` is read as absent). Unknown keys are
 /// ignored on decode, so newer writers may add keys without a version bump; a change that older
@@ -34,6 +35,7 @@ extension Job: Codable {
         case firstFrameOnly, name, requires, metadata, webhook
         case renditions
         case keep
+        case placeholders
     }
 
     /// Thrown by `init(from:)` for a well-formed record of another version, so `decode` can tell
@@ -66,7 +68,8 @@ extension Job: Codable {
             metadata: try container.decodeIfPresent(String.self, forKey: .metadata),
             webhook: try container.decodeIfPresent(String.self, forKey: .webhook),
             renditions: try container.decodeIfPresent([JobRendition].self, forKey: .renditions),
-            keep: try container.decodeIfPresent([String].self, forKey: .keep))
+            keep: try container.decodeIfPresent([String].self, forKey: .keep),
+            placeholders: try container.decodeIfPresent([String].self, forKey: .placeholders))
         if let problem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -94,6 +97,7 @@ extension Job: Codable {
         try container.encodeIfPresent(webhook, forKey: .webhook)
         try container.encodeIfPresent(renditions, forKey: .renditions)
         try container.encodeIfPresent(keep, forKey: .keep)
+        try container.encodeIfPresent(placeholders, forKey: .placeholders)
     }
 
     /// The record as compact JSON, ready for a stream entry.

@@ -68,13 +68,18 @@ public struct Job: Sendable, Hashable {
     /// with `keep` requires the `keep` capability.
     public var keep: [String]?
 
+    /// The placeholders its result carries (`JobPlaceholders`, docs/placeholders.md): some of
+    /// `blurhash`, `color`, `thumbhash`, sorted, without duplicates; nil for none. A job with
+    /// `placeholders` requires the `placeholders` capability.
+    public var placeholders: [String]?
+
     public init(
         id: JobID = .make(), batch: String, source: String, chain: String, format: String? = nil,
         quality: Int? = nil, priority: JobPriority = .normal, output: String? = nil, attempt: Int = 1,
         enqueuedAt: Timestamp = .now(), notBefore: Timestamp? = nil, lastError: JobError? = nil,
         firstFrameOnly: Bool? = nil, name: String? = nil, requires: [String]? = nil, metadata: String? = nil,
         webhook: String? = nil,
-        renditions: [JobRendition]? = nil, keep: [String]? = nil
+        renditions: [JobRendition]? = nil, keep: [String]? = nil, placeholders: [String]? = nil
     ) {
         self.id = id
         self.batch = batch
@@ -95,6 +100,7 @@ public struct Job: Sendable, Hashable {
         self.webhook = webhook
         self.renditions = renditions
         self.keep = keep
+        self.placeholders = placeholders
     }
 
     /// Adds capabilities to `requires`, keeping it canonical.
@@ -121,6 +127,7 @@ public struct Job: Sendable, Hashable {
         if let problem = Capabilities.problem(requires) { return problem }
         if let metadata, let problem = JobMetadata.problem(metadata) { return problem }
         if let problem = JobKeep.problem(keep) { return problem }
+        if let problem = JobPlaceholders.problem(placeholders) { return problem }
         if let problem = renditionsProblem { return problem }
         return nil
     }

@@ -13,7 +13,7 @@ import Foundation
 /// | `worker` | string | `started`, `succeeded`, `failed`, worker events; `dead` when a worker gave up | the worker (queue consumer) name |
 /// | `attempt` | int | job events | attempt number (1-based, counting retries and redeliveries) |
 /// | `count` | int | `batchEnqueued` | new jobs added by that enqueue call |
-/// | `result` | object | `succeeded` | `output` (string, optional: a path or an `s3://` URL), `sha256` (optional), `etag` (optional: an object-storage output's ETag), `format`, `width`, `height`, `bytes`, `cache` (`memory`/`disk`/`miss`), `renditions` (optional: per rendition `name`, `output`, `format`, `width`, `height`, `bytes`, `cache`, `sha256`, `etag`), `ms` (`fetch`, `decode`, `process`, `encode`, `store`; each optional, milliseconds) |
+/// | `result` | object | `succeeded` | `output` (string, optional: a path or an `s3://` URL), `sha256` (optional), `etag` (optional: an object-storage output's ETag), `format`, `width`, `height`, `bytes`, `cache` (`memory`/`disk`/`miss`), `placeholders` (optional: `blurhash`, `thumbhash`, `color`, those the job asked for), `renditions` (optional: per rendition `name`, `output`, `format`, `width`, `height`, `bytes`, `cache`, `sha256`, `etag`, `placeholders`), `ms` (`fetch`, `decode`, `process`, `encode`, `store`; each optional, milliseconds) |
 /// | `error` | object | `failed`, `dead` | `code`, `message`, `willRetry` (bool; always false for `dead`), `written` ([string], optional: the renditions stored before a job with renditions failed) |
 /// | `source` | string | terminal events (optional: absent from older writers' events) | the job's source, redacted (`SourceRedaction`) |
 /// | `chain` | string | terminal events (optional, as `source`) | the job's chain, canonical text |

@@ -91,10 +91,12 @@ public struct RenditionResult: Sendable, Hashable, Codable {
     public var sha256: String?
     /// The stored object's ETag, for an output in object storage (`JobResult.etag`).
     public var etag: String?
+    /// This rendition's placeholders, when the job asked for some (`JobResult.placeholders`).
+    public var placeholders: Placeholders?
 
     public init(
         name: String, output: String?, format: String, width: Int, height: Int, bytes: Int, cache: CacheOutcome,
-        sha256: String? = nil, etag: String? = nil
+        sha256: String? = nil, etag: String? = nil, placeholders: Placeholders? = nil
     ) {
         self.name = name
         self.output = output
@@ -105,6 +107,7 @@ public struct RenditionResult: Sendable, Hashable, Codable {
         self.cache = cache
         self.sha256 = sha256
         self.etag = etag
+        self.placeholders = placeholders
     }
 }
 
@@ -116,7 +119,8 @@ extension JobResult {
         let first = renditions[0]
         self.init(
             output: first.output, format: first.format, width: first.width, height: first.height, bytes: first.bytes,
-            cache: Self.origin(of: renditions), sha256: first.sha256, ms: ms, renditions: renditions, etag: first.etag)
+            cache: Self.origin(of: renditions), sha256: first.sha256, ms: ms, renditions: renditions, etag: first.etag,
+            placeholders: first.placeholders)
     }
 
     /// `miss` when any rendition was made by the job, else the first rendition's cache.

@@ -30,11 +30,14 @@ public struct JobResult: Sendable, Hashable, Codable {
     /// then describe the first rendition, so a reader that predates renditions sees one valid
     /// output). Nil for other jobs.
     public var renditions: [RenditionResult]?
+    /// The placeholders the job asked for (`Job.placeholders`, docs/placeholders.md), of the
+    /// output (the first rendition's, for a job with renditions); nil when it asked for none.
+    public var placeholders: Placeholders?
 
     public init(
         output: String?, format: String, width: Int, height: Int, bytes: Int,
         cache: CacheOutcome, sha256: String? = nil, ms: StageTimings = StageTimings(),
-        renditions: [RenditionResult]? = nil, etag: String? = nil
+        renditions: [RenditionResult]? = nil, etag: String? = nil, placeholders: Placeholders? = nil
     ) {
         self.output = output
         self.format = format
@@ -46,5 +49,6 @@ public struct JobResult: Sendable, Hashable, Codable {
         self.etag = etag
         self.ms = ms
         self.renditions = renditions
+        self.placeholders = placeholders
     }
 }

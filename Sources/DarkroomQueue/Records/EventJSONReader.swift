@@ -246,6 +246,11 @@ package enum EventJSONReader {
                 guard let value = string() else { return nil }
                 output = value
             }
+            var placeholders: Placeholders?
+            if key(#","placeholders":{"#) {
+                guard let value = placeholderMembers() else { return nil }
+                placeholders = value
+            }
             var renditions: [RenditionResult]?
             if key(#","renditions":["#) {
                 var list: [RenditionResult] = []
@@ -264,7 +269,28 @@ package enum EventJSONReader {
             guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
             return JobResult(
                 output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256,
-                ms: timings, renditions: renditions, etag: etag)
+                ms: timings, renditions: renditions, etag: etag, placeholders: placeholders)
+        }
+
+        /// A placeholders object's members after its `{`, and its `}`: each kind optional, in key order.
+        mutating func placeholderMembers() -> Placeholders? {
+            var found = Placeholders()
+            var first = true
+            var failed = false
+            func member(_ name: StaticString, _ later: StaticString) -> String? {
+                guard !failed, first ? key(name) : key(later) else { return nil }
+                guard let value = string() else {
+                    failed = true
+                    return nil
+                }
+                first = false
+                return value
+            }
+            found.blurhash = member(#""blurhash":"#, #","blurhash":"#)
+            found.color = member(#""color":"#, #","color":"#)
+            found.thumbhash = member(#""thumbhash":"#, #","thumbhash":"#)
+            guard !failed, literal("}") else { return nil }
+            return found
         }
 
         /// How a result and a rendition begin: `{"bytes":…,"cache":…` and an optional `,"etag":…`.
@@ -290,6 +316,11 @@ package enum EventJSONReader {
                 guard let value = string() else { return nil }
                 output = value
             }
+            var placeholders: Placeholders?
+            if key(#","placeholders":{"#) {
+                guard let value = placeholderMembers() else { return nil }
+                placeholders = value
+            }
             var sha256: String?
             if key(#","sha256":"#) {
                 guard let value = string() else { return nil }
@@ -298,7 +329,7 @@ package enum EventJSONReader {
             guard literal(#","width":"#), let width = integer(), literal("}") else { return nil }
             return RenditionResult(
                 name: name, output: output, format: format, width: width, height: height, bytes: bytes, cache: cache, sha256: sha256,
-                etag: etag)
+                etag: etag, placeholders: placeholders)
         }
 
         /// A JSON array of strings.

@@ -1,3 +1,5 @@
+import DarkroomSystem
+
 /// Writes an event record's JSON by hand (the Redis driver's appends and the coordinator's event
 /// log), byte for byte what `JobEvent.jsonData()` (Foundation's
 /// `JSONEncoder` with sorted keys and unescaped slashes) produces. Every acknowledgement carries
@@ -8,7 +10,8 @@
 /// Keys in sorted order (see `JobEvent+Codable.swift`): `at`, `attempt`?, `batch`?, `chain`?, `count`?,
 /// `error`? (`code`, `message`, `willRetry`, `written`?), `id`, `job`?, `result`? (`bytes`, `cache`, `etag`?,
 /// `format`, `height`, `ms` (`decode`, `encode`, `fetch`, `process`, `store`, each optional), `output`?,
-/// `renditions`? (each `bytes`, `cache`, `etag`?, `format`, `height`, `name`, `output`?, `sha256`?, `width`), `sha256`?,
+/// `placeholders`? (`blurhash`?, `color`?, `thumbhash`?), `renditions`? (each `bytes`, `cache`, `etag`?, `format`,
+/// `height`, `name`, `output`?, `placeholders`?, `sha256`?, `width`), `sha256`?,
 /// `width`), `source`?, `type`, `version`, `worker`?. Strings are escaped like `JobJSONWriter`'s; numbers are
 /// written as `JSONEncoder` writes them (a `Double`'s shortest description without a trailing
 /// `.0`; stage times rounded to microseconds first, non-finite ones left out, as
@@ -146,6 +149,7 @@ package enum EventJSONWriter {
             JobJSONWriter.literal(#","output":"#, into: &out)
             JobJSONWriter.string(output, into: &out)
         }
+        if let placeholders = result.placeholders { write(placeholders, into: &out) }
         if let renditions = result.renditions {
             JobJSONWriter.literal(#","renditions":["#, into: &out)
             for (index, rendition) in renditions.enumerated() {
@@ -160,6 +164,23 @@ package enum EventJSONWriter {
         }
         JobJSONWriter.literal(#","width":"#, into: &out)
         JobJSONWriter.integer(result.width, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"placeholders":{…}` with the kinds present, in key order.
+    private static func write(_ placeholders: Placeholders, into out: inout [UInt8]) {
+        JobJSONWriter.literal(#","placeholders":{"#, into: &out)
+        var first = true
+        func member(_ key: StaticString, _ value: String?) {
+            guard let value else { return }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            key.withUTF8Buffer { out.append(contentsOf: $0) }
+            JobJSONWriter.string(value, into: &out)
+        }
+        member(#""blurhash":"#, placeholders.blurhash)
+        member(#""color":"#, placeholders.color)
+        member(#""thumbhash":"#, placeholders.thumbhash)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -182,6 +203,7 @@ package enum EventJSONWriter {
             JobJSONWriter.literal(#","output":"#, into: &out)
             JobJSONWriter.string(output, into: &out)
         }
+        if let placeholders = rendition.placeholders { write(placeholders, into: &out) }
         if let sha256 = rendition.sha256 {
             JobJSONWriter.literal(#","sha256":"#, into: &out)
             JobJSONWriter.string(sha256, into: &out)

@@ -6,7 +6,7 @@ import DarkroomSystem
 /// spends storing it. `JobJSONWriterTests` holds it to `JSONEncoder`'s output on randomised jobs.
 ///
 /// Keys in sorted order: `attempt`, `batch`, `chain`, `enqueuedAt`, `firstFrameOnly`?, `format`?, `id`,
-/// `keep`?, `lastError`? (`code`, `message`, `written`?), `metadata`?, `name`?, `notBefore`?, `output`?, `priority`, `quality`?, `renditions`? (`chain`, `format`?, `name`, `quality`?), `requires`?, `source`,
+/// `keep`?, `lastError`? (`code`, `message`, `written`?), `metadata`?, `name`?, `notBefore`?, `output`?, `placeholders`?, `priority`, `quality`?, `renditions`? (`chain`, `format`?, `name`, `quality`?), `requires`?, `source`,
 /// `version`, `webhook`?. Strings are escaped as `JSONEncoder` does: `\"`, `\\`, `\b \t \n \f \r`, other
 /// bytes below 0x20 as `\u00xx`; everything else, slashes and non-ASCII included, as UTF-8.
 package enum JobJSONWriter {
@@ -39,6 +39,7 @@ package enum JobJSONWriter {
         if let name = job.name { field(#","name":"#, name, into: &out) }
         if let notBefore = job.notBefore { timestampField(#","notBefore":""#, notBefore, into: &out) }
         if let output = job.output { field(#","output":"#, output, into: &out) }
+        if let placeholders = job.placeholders { stringArray(#","placeholders":["#, placeholders, into: &out) }
         verbatimStringField(#","priority":""#, job.priority.rawValue, into: &out)
         if let quality = job.quality {
             append(#","quality":"#, to: &out)

@@ -55,7 +55,7 @@ struct SourceListTests {
         #expect(messages[1] == "jobs.txt:2: missing \"source\"")
         #expect(
             messages[2].hasPrefix(
-                "jobs.txt:3: unknown key 'colour'; the keys are chain, firstFrameOnly, format, id, keep, metadata, name, output, priority, quality, renditions, source"
+                "jobs.txt:3: unknown key 'colour'; the keys are chain, firstFrameOnly, format, id, keep, metadata, name, output, placeholders, priority, quality, renditions, source"
             ))
         #expect(messages[3] == "jobs.txt:4: 'priority' must be high, normal or low (got 'urgent')")
         #expect(messages[4] == "jobs.txt:5: 'source' must be a string")

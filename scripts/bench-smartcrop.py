@@ -17,7 +17,13 @@ eight lines across the window; it is 0 for an exact copy, and the script says so
 and the centre crop's, then the means. The issue's target: mean IoU >= 0.7 and >= 0.15 above the
 centre crop's.
 
-Usage: scripts/bench-smartcrop.py [--corpus ../shared/corpus] [--darkroom .build/release/darkroom]
+`time` mode: `darkroom process` of every corpus JPEG with `smartCrop(400x400)` (one process, JPEG
+q80 out) against `vipsthumbnail --size 400x400 --smartcrop attention` of the same files (one
+process, JPEG q80 out), in interleaved rounds (`--rounds`, default 5, after one warm-up round);
+it prints each tool's median wall seconds and Darkroom's ratio. The issue's target: <= 0.6x vips.
+
+Usage: scripts/bench-smartcrop.py [iou|time] [--corpus ../shared/corpus] [--darkroom .build/release/darkroom]
+       [--rounds 5]
 Needs vips, numpy and Pillow (~/.cache/darkroom-bench-venv/bin/python has both), a release build.
 """
 
@@ -26,7 +32,9 @@ import glob
 import os
 import subprocess
 import sys
+import statistics
 import tempfile
+import time
 
 try:
     import numpy as np
@@ -77,16 +85,47 @@ def rgb(path):
     return np.asarray(Image.open(path).convert("RGB"))
 
 
+def measure_time(args, photos):
+    """Interleaved rounds of the whole corpus through both tools; median wall seconds of each."""
+    with tempfile.TemporaryDirectory() as scratch:
+        darkroom_out, vips_out = os.path.join(scratch, "d"), os.path.join(scratch, "v")
+        os.makedirs(vips_out)
+        variants = {
+            "darkroom": [args.darkroom, "process", *photos, "-p", "smartCrop(400x400)", "--format", "jpeg",
+                         "--quality", "80", "--out", darkroom_out],
+            "vips": ["vipsthumbnail", *photos, "--size", "400x400", "--smartcrop", "attention",
+                     "-o", os.path.join(vips_out, "%s.jpg[Q=80]")],
+        }
+        walls = {name: [] for name in variants}
+        for round_ in range(args.rounds + 1):
+            for name, command in variants.items():
+                start = time.monotonic()
+                subprocess.run(command, check=True, capture_output=True)
+                if round_ > 0:  # the first round warms the page cache and is not counted
+                    walls[name].append(time.monotonic() - start)
+        medians = {name: statistics.median(values) for name, values in walls.items()}
+        print(f"smartCrop(400x400) on {len(photos)} JPEGs, median of {args.rounds} rounds (wall s), "
+              f"load average {os.getloadavg()[0]:.2f}:")
+        for name, value in medians.items():
+            print(f"  {name}: {value:.3f}  (darkroom/{name} {medians['darkroom'] / value:.2f}x)")
+        print("target: darkroom <= 0.6x vips")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", nargs="?", choices=["iou", "time"], default="iou")
     parser.add_argument("--corpus", default=os.path.join(HERE, "..", "..", "shared", "corpus"))
     parser.add_argument("--darkroom", default=os.path.join(HERE, "..", ".build", "release", "darkroom"))
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     photos = sorted(glob.glob(os.path.join(args.corpus, "*.jpg")))
     if not photos:
         sys.exit(f"bench-smartcrop: no corpus photos (*.jpg) in {os.path.abspath(args.corpus)}")
     if not os.access(args.darkroom, os.X_OK):
         sys.exit(f"bench-smartcrop: no darkroom binary at {args.darkroom} (swift build -c release)")
+    if args.mode == "time":
+        measure_time(args, photos)
+        return
 
     rows = []
     with tempfile.TemporaryDirectory() as scratch:

@@ -9,15 +9,15 @@ extension ImageProcessors {
     /// `resize(mode: fill)` does, computed from `Bitmap.logicalSize`, with the same shrink-on-load
     /// hint), so the window slides along one axis only. Where it goes:
     /// - `center`: the middle, exactly as `resize(WxH, mode: fill)`.
-    /// - `attention` (default): the window with the greatest sum of a per-pixel interest score,
-    ///   skin tones, saturation and edges (`SmartCropAttention`).
+    /// - `attention` (default): the window centred, as far as it stays inside, on the pixel with
+    ///   the highest interest score, skin tones, saturation and edges (`SmartCropAttention`).
     /// - `entropy`: the window whose luminance histogram has the greatest entropy
     ///   (`SmartCropEntropy`): the busiest part.
     ///
     /// Both scoring strategies look at a copy of the covering image reduced to at most
-    /// `SmartCropSample.longestSide` pixels, try every window position on that copy, prefer the
-    /// position nearest the centre among equal scores, and map the winner back to the covering
-    /// size. Only the chosen window is resampled (Lanczos-3, premultiplied alpha).
+    /// `SmartCropSample.longestSide` pixels and map what they find back to the covering size;
+    /// among equal scores the one nearest the centre wins, so a flat image is cropped in the
+    /// middle. Only the chosen window is resampled (Lanczos-3, premultiplied alpha).
     public struct SmartCrop: ImageProcessing, Hashable {
         /// How the window is chosen.
         public enum Strategy: String, Hashable, Sendable, CaseIterable {
@@ -55,13 +55,14 @@ extension ImageProcessors {
             switch strategy {
             case .center:
                 origin = UnitPoint.center.origin(of: kept, in: covering)
-            case .attention, .entropy:
+            case .attention:
                 let sample = try SmartCropSample(bitmap, covering: covering)
-                let scores = strategy == .attention ? SmartCropAttention(sample) : nil
-                let entropy = strategy == .entropy ? SmartCropEntropy(sample) : nil
-                origin = sample.bestOrigin(of: kept, in: covering) { x, y, w, h in
-                    scores?.sum(x: x, y: y, width: w, height: h) ?? entropy?.entropy(x: x, y: y, width: w, height: h) ?? 0
-                }
+                let peak = SmartCropAttention(sample).peak
+                origin = peak.map { sample.origin(of: kept, in: covering, centredOn: $0) } ?? UnitPoint.center.origin(of: kept, in: covering)
+            case .entropy:
+                let sample = try SmartCropSample(bitmap, covering: covering)
+                let entropy = SmartCropEntropy(sample)
+                origin = sample.bestOrigin(of: kept, in: covering) { x, y, w, h in entropy.entropy(x: x, y: y, width: w, height: h) }
             }
             return (PixelRect(x: origin.x, y: origin.y, width: kept.width, height: kept.height), covering)
         }

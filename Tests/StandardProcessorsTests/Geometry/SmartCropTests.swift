@@ -95,6 +95,27 @@ struct SmartCropTests {
         #expect(output.size == PixelSize(width: 100, height: 100))
     }
 
+    @Test("attention frames the one salient spot, not a wide area of middling interest")
+    func attentionPrefersThePeak() throws {
+        // The left half is a faintly tinted flat (saturation 0.15 everywhere): a window over it has
+        // a greater total score than one over the red disc on the right, whose pixels score highest.
+        let disc = Self.disc((220, 30, 40), width: 600, height: 200, at: (480, 100), radius: 24)
+        let source = try Bitmap(width: 600, height: 200, isOpaque: true) { bytes, rowBytes in
+            disc.withUnsafeBytes { from in
+                for y in 0..<200 {
+                    for x in 0..<600 {
+                        let i = y * rowBytes + x * 4
+                        let j = y * disc.bytesPerRow + x * 4
+                        (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]) =
+                            x < 300 ? (150, 128, 128, 255) : (from[j], from[j + 1], from[j + 2], 255)
+                    }
+                }
+            }
+        }
+        let (rect, _) = try Self.processor("smartCrop(100x100)").window(in: source)
+        #expect((152...228).contains(rect.x), "window \(rect)")
+    }
+
     @Test("A featureless image is cropped in the middle", arguments: ["attention", "entropy"])
     func featureless(strategy: String) throws {
         let source = TestBitmaps.solid(RGBAColor(red: 90, green: 90, blue: 90, alpha: 255), width: 400, height: 100)

@@ -171,7 +171,7 @@ struct WorkerLifecycleTests {
         #expect(info.processors["downsample"] == 1 && info.processors["blur"] != nil)
         #expect(info.schemas.map(\.name).sorted() == info.processors.keys.sorted())
         #expect(info.schemas.allSatisfy { info.processors[$0.name] == $0.version })
-        #expect(info.schemas.first { $0.name == "resize" }?.parameters.map(\.defaultText) == [nil, "fit", "center"])
+        #expect(info.schemas.first { $0.name == "resize" }?.parameters.map(\.defaultText) == [nil, "fit", "center", nil])
         #expect(try await queue.liveWorkers().isEmpty)
     }
 

@@ -57,6 +57,10 @@ public struct AVIFDecoder: ImageDecoding {
         }
         var decodedInfo = info
         decodedInfo.orientation = frame.orientation
+        // What libavif decoded, as with the orientation: the header walk reads the primary item's
+        // `ispe`, while libavif may decode a sequence's track instead (an `avis` file with both),
+        // whose frames can have another size. The limits were checked on the decoded size too.
+        decodedInfo.storedSize = frame.bitmap.size
         return DecodedImage(bitmap: bitmap, info: decodedInfo, metadata: metadata)
     }
 

@@ -29,8 +29,12 @@ public struct WebPEncoder: ImageEncoding {
     }
 
     /// Encodes the pixels of `rect` (inside `bitmap`) as a still WebP; `frameNumber` names the
-    /// frame of an animation in errors.
-    func encode(_ bitmap: Bitmap, rect: PixelRect, options: EncodeOptions, frameNumber: Int? = nil) throws(CodecError) -> [UInt8] {
+    /// frame of an animation in errors. `threaded` (by default: when cores are idle, see
+    /// `usesIdleCores`) lets libwebp encode the alpha plane and split its analysis on a second
+    /// thread; the bytes are the same either way.
+    func encode(
+        _ bitmap: Bitmap, rect: PixelRect, options: EncodeOptions, frameNumber: Int? = nil, threaded: Bool? = nil
+    ) throws(CodecError) -> [UInt8] {
         guard rect.width <= Int(WEBP_MAX_DIMENSION), rect.height <= Int(WEBP_MAX_DIMENSION) else {
             throw Self.failure("WebP cannot store \(rect.width)x\(rect.height): each side must be at most \(WEBP_MAX_DIMENSION) px")
         }
@@ -50,6 +54,9 @@ public struct WebPEncoder: ImageEncoding {
 
         guard darkroom_webp_picture_init(picture) != 0 else { throw Self.versionMismatch }
         try configure(config, options: options)
+        if threaded ?? Self.usesIdleCores(rect: rect, frameNumber: frameNumber) {
+            config.pointee.thread_level = 1
+        }
 
         picture.pointee.width = Int32(rect.width)
         picture.pointee.height = Int32(rect.height)
@@ -81,6 +88,15 @@ public struct WebPEncoder: ImageEncoding {
             config.pointee.quality = Float(min(100, max(0, losslessEffort)))
         }
         guard WebPValidateConfig(config) != 0 else { throw Self.failure("invalid WebP encoder settings") }
+    }
+
+    /// True when a still image's encode may use a second thread: when a kernel over it would
+    /// split now (`RowBands.threadBudget`), i.e. when other cores are idle — the last large image
+    /// of a batch. A batch with an image per core keeps one thread per image, and animation
+    /// frames (encoded while other frames are processed) never thread. libwebp's extra thread is a
+    /// pthread of its own, outside the blocking pool's count; it exists only while cores are idle.
+    static func usesIdleCores(rect: PixelRect, frameNumber: Int?) -> Bool {
+        frameNumber == nil && RowBands.threadBudget(rows: rect.height, width: rect.width) > 1
     }
 
     static var versionMismatch: CodecError {

@@ -23,16 +23,8 @@ extension ImagePipeline {
     /// One resource, fetched (or found in a cache) and decoded.
     private func resource(_ reference: ResourceReference) async throws -> Bitmap {
         let source = SourceReference(reference.source)
-        let policy = configuration.sourcePolicy
-        var prefetched: FetchedSource?
-        var key = try await ioPool.run { [fetcher] in try fetcher.registry.cacheKey(for: source, policy: policy) }
-        if key == nil {
-            // A `data:` URI is keyed by its content, so it is decoded first, as a job's source is.
-            let fetched = try await fetcher.fetch(source, policy: policy)
-            prefetched = fetched
-            key = fetched.cacheKey
-        }
-        let sourceKey = Self.resourceKey(sourceKey: key ?? reference.source, version: reference.version)
+        let (key, prefetched) = try await keyedSource(source)
+        let sourceKey = Self.resourceKey(sourceKey: key, version: reference.version)
         let (bytes, _) = try await original(for: source, sourceKey: sourceKey, prefetched: prefetched)
         let coders = configuration.coders
         let limits = configuration.limits

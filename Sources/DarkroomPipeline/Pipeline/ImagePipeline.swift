@@ -121,3 +121,16 @@ extension ImagePipeline {
         try await ioPool.run(body)
     }
 }
+
+extension ImagePipeline {
+    /// `source`'s cache key, known before fetching for URLs, files and objects; a `data:` URI is
+    /// keyed by its content, so it is "fetched" (decoded, which is cheap) first and handed back.
+    func keyedSource(_ source: SourceReference) async throws -> (sourceKey: String, prefetched: FetchedSource?) {
+        let policy = configuration.sourcePolicy
+        if let key = try await ioPool.run({ [fetcher] in try fetcher.registry.cacheKey(for: source, policy: policy) }) {
+            return (key, nil)
+        }
+        let fetched = try await fetcher.fetch(source, policy: policy)
+        return (fetched.cacheKey, fetched)
+    }
+}

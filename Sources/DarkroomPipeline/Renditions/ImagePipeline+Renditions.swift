@@ -17,19 +17,9 @@ extension ImagePipeline {
     /// a rendition that fails alone is a `.failure` in its place.
     public func retrieveRenditions(source: SourceReference, _ renditions: [RenditionRequest]) async throws -> RenditionsResult {
         try configuration.limits.checkRenditionCount(renditions.count, source: source.description)
-        let policy = configuration.sourcePolicy
         let clock = ContinuousClock()
         let start = clock.now
-        let prefetched: FetchedSource?
-        let sourceKey: String
-        if let key = try await ioPool.run({ [fetcher] in try fetcher.registry.cacheKey(for: source, policy: policy) }) {
-            sourceKey = key
-            prefetched = nil
-        } else {
-            let fetched = try await fetcher.fetch(source, policy: policy)
-            prefetched = fetched
-            sourceKey = fetched.cacheKey
-        }
+        let (sourceKey, prefetched) = try await keyedSource(source)
         let hint = RenditionDecode.sharedHint(renditions.map(\.chain.decodeHint))
         let chains = renditions.map(\.chain)
         let cascade = RenditionCascade(chains: chains)

@@ -54,30 +54,16 @@ public final class ImagePipeline: Sendable {
 
     /// Produces the result for `request`, from a cache when possible.
     public func retrieve(_ request: ImageRequest) async throws -> ImageResult {
-        let policy = configuration.sourcePolicy
         let clock = ContinuousClock()
         let start = clock.now
-        // The source key is known before fetching for URLs and files; `data:` URIs are keyed by
-        // their content, so they are "fetched" (decoded, which is cheap) first.
-        if let sourceKey = try await ioPool.run({ [fetcher] in try fetcher.registry.cacheKey(for: request.source, policy: policy) }) {
-            let resultKey = request.resultKey(sourceKey: sourceKey)
-            if var cached = try await cachedResult(resultKey, for: request) {
-                cached.timings.fetch = (clock.now - start).inMilliseconds
-                return try await withPlaceholders(cached, for: request, resultKey: resultKey)
-            }
-            let computed = try await resultWork.value(for: resultKey) { [self] in
-                try await computeOnce(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: nil)
-            }
-            return try await withPlaceholders(computed, for: request, resultKey: resultKey)
-        }
-        let fetched = try await fetcher.fetch(request.source, policy: policy)
-        let resultKey = request.resultKey(sourceKey: fetched.cacheKey)
+        let (sourceKey, prefetched) = try await keyedSource(request.source)
+        let resultKey = request.resultKey(sourceKey: sourceKey)
         if var cached = try await cachedResult(resultKey, for: request) {
             cached.timings.fetch = (clock.now - start).inMilliseconds
             return try await withPlaceholders(cached, for: request, resultKey: resultKey)
         }
         let computed = try await resultWork.value(for: resultKey) { [self] in
-            try await computeOnce(request, sourceKey: fetched.cacheKey, resultKey: resultKey, prefetched: fetched)
+            try await computeOnce(request, sourceKey: sourceKey, resultKey: resultKey, prefetched: prefetched)
         }
         return try await withPlaceholders(computed, for: request, resultKey: resultKey)
     }

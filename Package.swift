@@ -326,7 +326,8 @@ let package = Package(
         .testTarget(
             name: "DarkroomCodecsTests",
             // CWebP: the compositing tests hold Darkroom's animated WebP decoding to libwebp's own.
-            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "CWebP"],
+            // CTurboJPEG: the 1/8-scale scan pruning is held to TurboJPEG decoding the untouched file.
+            dependencies: ["DarkroomChains", "DarkroomCore", "DarkroomCodecs", "CWebP", "CTurboJPEG"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings),
         .testTarget(

@@ -12,7 +12,7 @@
 /// In lenient mode the data is used as it is: libjpeg's own recovery applies.
 struct JPEGDecodeInput {
     /// What libjpeg reads.
-    let bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     /// True when the data had no EOI marker.
     let endOfImageWasMissing: Bool
 
@@ -42,5 +42,13 @@ struct JPEGDecodeInput {
         completed.append(contentsOf: [0xFF, 0xD9])
         bytes = completed
         endOfImageWasMissing = true
+    }
+
+    /// For a decode at 1/8 scale: replaces the bytes by a progressive file's scans that such a
+    /// decode uses (`JPEGEighthScaleScans`), when that applies; the pixels are the same.
+    mutating func dropScansUnusedAtEighthScale() {
+        if let pruned = bytes.withUnsafeBufferPointer({ JPEGEighthScaleScans.pruned($0) }) {
+            bytes = pruned
+        }
     }
 }

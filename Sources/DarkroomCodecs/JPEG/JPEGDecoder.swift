@@ -51,7 +51,10 @@ public struct JPEGDecoder: ImageDecoding {
         }
         let color = try JPEGColorPlan(header: header, strict: limits.strict, source: source, keepProfile: options.keep.contains(.icc))
         let (factor, size) = JPEGShrinkOnLoad.choose(stored: header.size, orientation: header.orientation, hint: options.hint)
-        let input = try JPEGDecodeInput(image.bytes, header: header, strict: limits.strict, source: source)
+        var input = try JPEGDecodeInput(image.bytes, header: header, strict: limits.strict, source: source)
+        if factor.denom == 8 && header.isProgressive {
+            input.dropScansUnusedAtEighthScale()
+        }
 
         var bitmap: Bitmap
         do {

@@ -66,8 +66,7 @@ enum JPEGScanWalker {
         let spectralEnd = Int(scanHeader[2 + 2 * count])
         let lowBit = scanHeader[3 + 2 * count] & 0x0F
         guard lowBit == 0, spectralStart <= spectralEnd, spectralEnd <= 63 else { return }
-        let width = spectralEnd - spectralStart + 1
-        let bits: UInt64 = (width == 64 ? UInt64.max : ((1 << UInt64(width)) - 1)) << UInt64(spectralStart)
+        let bits = coefficientMask(spectralStart: spectralStart, spectralEnd: spectralEnd)
         for index in 0..<count {
             if let component = componentIDs.firstIndex(of: scanHeader[1 + 2 * index]) {
                 covered[component] |= bits
@@ -75,9 +74,15 @@ enum JPEGScanWalker {
         }
     }
 
+    /// One bit per zigzag coefficient Ss…Se (0 ≤ Ss ≤ Se ≤ 63).
+    static func coefficientMask(spectralStart: Int, spectralEnd: Int) -> UInt64 {
+        let width = spectralEnd - spectralStart + 1
+        return (width == 64 ? UInt64.max : ((1 << UInt64(width)) - 1)) << UInt64(spectralStart)
+    }
+
     /// The offset of the first marker after entropy-coded data at `start`: a 0xFF followed by
     /// anything but a stuffed 0x00, a fill 0xFF or a restart marker. `count` when there is none.
-    private static func nextMarker(in base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int {
+    static func nextMarker(in base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int {
         var position = start
         while position < count {
             guard let hit = memchr(base + position, 0xFF, count - position) else { return count }

@@ -19,14 +19,16 @@ def arguments(doc, name):
     parser.add_argument("inputs", help="the directory scripts/make-animated-inputs.py wrote")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--darkroom", default=os.path.join(os.path.dirname(__file__), "..", ".build", "release", "darkroom"))
+    parser.add_argument("--baseline", help="another darkroom binary, run in the same rounds (where the script supports it)")
     args = parser.parse_args()
     if subprocess.run([sys.executable, "-c", "import PIL"]).returncode != 0:
         sys.exit(f"{name}: needs Pillow (`pip install Pillow`)")
     return args
 
 
-def timed(command, scratch, name):
+def timed(command, scratch, name, outputs=None):
     """Runs `command`; returns wall seconds, CPU seconds (user + system) and peak RSS in MB.
+    `outputs`, a list when given, collects the command's standard output (a `--json` record).
 
     Measured by /usr/bin/time: a child's own ru_maxrss starts at its parent's high-water mark
     (Linux keeps it across fork and exec), which would hide a small tool's memory.
@@ -35,6 +37,8 @@ def timed(command, scratch, name):
     result = subprocess.run(["/usr/bin/time", "-o", report, "-f", "%e %U %S %M"] + command, capture_output=True)
     if result.returncode != 0:
         sys.exit(f"{name}: {' '.join(command)} failed: {result.stderr.decode()}")
+    if outputs is not None:
+        outputs.append(result.stdout.decode())
     wall, user, system, rss = open(report).read().split()[-4:]
     return float(wall), float(user) + float(system), int(rss) / 1024
 

@@ -9,6 +9,10 @@ Writes into OUTDIR (created if needed; never the repository):
                                     varying sizes and offsets whose disposal is 2 (background),
                                     3 (previous), 0 and 1 (keep) in turn, a transparent index in
                                     every frame, delays of 0, 20, 50 and 100 ms, looping forever
+    anim-pan-60f-800x600.gif        60 full-frame 800x600 frames panning across a wide photo, each
+                                    quantised to its own 256-colour palette (a local colour table,
+                                    as a real pan GIF has), delays of 40 ms, disposal 1, looping
+                                    forever: every frame is a whole photograph
     anim-alpha-40f-640x480.webp     40 frames, 640x480, lossy with alpha: a panning photo behind
                                     a soft vignette and a moving transparent hole
     photo-4000x3000.png             a photo scaled and cropped to 4000x3000
@@ -20,9 +24,9 @@ nothing is copied into the repository. Without the corpus the script says so and
 
 Needs Pillow (`pip install Pillow`); without it the script says so and exits 3. ImageMagick and
 img2webp are not used (neither is installed on the development machines). Pillow reads and
-scales the photos and writes the PNGs and the animated WebP (through its bundled libwebp); the
-GIF is written by this script (its own LZW), so its frame rectangles and disposal methods are
-exactly the ones listed. The same corpus gives the same files.
+scales and quantises the photos and writes the PNGs and the animated WebP (through its bundled
+libwebp); the GIFs are written by this script (its own LZW), so their frame rectangles, palettes
+and disposal methods are exactly the ones listed. The same corpus gives the same files.
 """
 
 import argparse
@@ -34,6 +38,7 @@ import time
 CORPUS_DEFAULT = os.environ.get("DARKROOM_CORPUS", "/work/shared/corpus")
 # Photos used, by corpus file name: one landscape photo per output.
 GIF_PHOTO = "j07_life_3088x2056.jpg"
+PAN_PHOTO = "j01_kleiber_6028x3391.jpg"
 WEBP_PHOTO = "j03_bridge_4352x2448.jpg"
 PNG_PHOTO = "j05_dragonfly_4224x3168.jpg"
 
@@ -111,6 +116,17 @@ def sub_blocks(data):
     return b"".join(bytes([len(data[i : i + 255])]) + data[i : i + 255] for i in range(0, len(data), 255)) + b"\0"
 
 
+def word(v):
+    """A GIF 16-bit field, little-endian."""
+    return bytes((v & 0xFF, v >> 8))
+
+
+def looping_header(width, height, packed, palette=b""):
+    """GIF89a, the logical screen (`packed` says whether a global table follows), the global
+    table, and the NETSCAPE2.0 extension asking to loop forever."""
+    return b"GIF89a" + word(width) + word(height) + bytes((packed, 0, 0)) + palette + b"\x21\xff\x0bNETSCAPE2.0\x03\x01" + word(0) + b"\0"
+
+
 def disposal_gif(photo, path, rng):
     """60 frames on one global palette: a full background, then sprites of varying sizes at
     varying offsets whose disposal methods cycle 2 (background), 3 (previous), 0 and 1 (keep),
@@ -147,15 +163,36 @@ def disposal_gif(photo, path, rng):
         y = (n * 29 + rng.randrange(40)) % (height - size)
         frames.append((x, y, sprite, (2, 3, 0, 1)[n % 4], (0, 2, 5, 10)[n % 4]))
 
-    def word(v):
-        return bytes((v & 0xFF, v >> 8))
-
-    out = bytearray(b"GIF89a" + word(width) + word(height) + bytes((0xF7, 0, 0)) + bytes(palette))
-    out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01" + word(0) + b"\0"
+    out = bytearray(looping_header(width, height, 0xF7, bytes(palette)))
     for x, y, image, disposal, delay in frames:
         out += b"\x21\xf9\x04" + bytes((disposal << 2 | 1,)) + word(delay) + bytes((transparent, 0))
         out += b"\x2c" + word(x) + word(y) + word(image.width) + word(image.height) + b"\0"
         out += b"\x08" + sub_blocks(lzw_encode(image.tobytes()))
+    out += b"\x3b"
+    with open(path, "wb") as file:
+        file.write(out)
+
+
+def pan_gif(photo, path):
+    """60 frames of 800x600, each the whole screen: a window moving left to right across the
+    photo scaled to 600 px high. Each frame is quantised on its own to 256 colours (median cut,
+    Floyd-Steinberg dithering, as GIF encoders of photos do) and carries that palette as its
+    local colour table; a Graphics Control Extension gives 40 ms and disposal 1 (keep), no
+    transparency. Every frame's LZW stream therefore codes a full dithered photograph.
+    """
+    width, height, count = 800, 600, 60
+    strip = photo.resize((round(photo.width * height / photo.height), height), Image.LANCZOS)
+    travel = strip.width - width
+    # No global table (0x70: 8-bit colour resolution only); each frame brings its own.
+    out = bytearray(looping_header(width, height, 0x70))
+    for n in range(count):
+        x = round(n * travel / (count - 1))
+        frame = strip.crop((x, 0, x + width, height)).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        palette = (frame.getpalette() + [0] * 768)[:768]
+        out += b"\x21\xf9\x04" + bytes((1 << 2,)) + word(4) + b"\0\0"
+        # Local colour table of 2^(7+1) = 256 entries.
+        out += b"\x2c" + word(0) + word(0) + word(width) + word(height) + bytes((0x87,)) + bytes(palette)
+        out += b"\x08" + sub_blocks(lzw_encode(frame.tobytes()))
     out += b"\x3b"
     with open(path, "wb") as file:
         file.write(out)
@@ -214,7 +251,7 @@ def main():
     parser.add_argument("--corpus", default=CORPUS_DEFAULT, help=f"the shared corpus (default {CORPUS_DEFAULT})")
     args = parser.parse_args()
 
-    missing = [name for name in (GIF_PHOTO, WEBP_PHOTO, PNG_PHOTO) if not os.path.isfile(os.path.join(args.corpus, name))]
+    missing = [name for name in (GIF_PHOTO, PAN_PHOTO, WEBP_PHOTO, PNG_PHOTO) if not os.path.isfile(os.path.join(args.corpus, name))]
     if missing:
         fail(
             f"THE CORPUS IS ABSENT: {args.corpus} lacks {', '.join(missing)}. "
@@ -229,6 +266,7 @@ def main():
 
     jobs = [
         ("anim-disposal-60f-800x600.gif", lambda path: disposal_gif(photo(GIF_PHOTO), path, rng)),
+        ("anim-pan-60f-800x600.gif", lambda path: pan_gif(photo(PAN_PHOTO), path)),
         ("anim-alpha-40f-640x480.webp", lambda path: alpha_webp(photo(WEBP_PHOTO), path)),
         ("photo-4000x3000.png", lambda path: cover(photo(PNG_PHOTO), 4000, 3000).save(path, compress_level=6)),
         ("screenshot-4000x3000.png", lambda path: screenshot(path, rng)),

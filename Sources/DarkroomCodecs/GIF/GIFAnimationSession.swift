@@ -1,7 +1,7 @@
 import CGif
 import DarkroomCore
 
-/// The second pass over an animated GIF: decodes one frame per call and composites it onto the
+/// The second pass over an animated GIF: hands out one frame per call, composited onto the
 /// logical screen the way browsers do.
 ///
 /// - The canvas starts transparent; each frame is drawn at its offset, clipped to the screen,
@@ -13,11 +13,24 @@ import DarkroomCore
 /// - The canvas is one copy-on-write `Bitmap`: a frame handed out shares its storage, so the
 ///   next frame's drawing copies the canvas only if the caller still holds the frame. "Restore
 ///   previous" keeps one more reference the same way.
+///
+/// Each frame's LZW stream decodes on its own; only the compositing depends on the frame
+/// before. So when other cores are idle, the session walks a group of frames ahead (reading
+/// their descriptors and skipping their data, which is cheap), decodes the group's indices at
+/// once on those cores (`RowBands.map`, each frame through its own giflib handle:
+/// `GIFFrameIndices`), and composites them one at a time as they are asked for. Otherwise it
+/// decodes each frame straight from its own handle onto the canvas, in order. Both ways give
+/// the same frames, errors and lenient endings (`GIFFrameDecodingParityTests`). Memory stays
+/// bounded: at most a group (`RowBands.animationGroupSize`) of frames' indices, a byte a pixel.
 final class GIFAnimationSession: AnimationFrameSource {
     private let file: GIFFile
+    /// The bytes `file` reads; the threads decoding ahead read them too, each with its own handle.
+    private let bytes: OwnedBytes
     private let frameCount: Int
     private let strict: Bool
     private let bitmapLimits: BitmapLimits
+    /// False to decode every frame in order on the calling thread, whatever the idle cores.
+    private let decodesAhead: Bool
     private var canvas: Bitmap?
     /// The canvas before the last frame was drawn, kept when that frame's disposal is 3.
     private var beforeLastFrame: Bitmap?
@@ -25,31 +38,74 @@ final class GIFAnimationSession: AnimationFrameSource {
     private var pendingDisposal: (disposal: GIFGraphicsControl.Disposal, rect: PixelRect)?
     private var framesDecoded = 0
     private var ended = false
+    /// What the walk found ahead of the compositing, in order, frames with their indices decoded.
+    private var walkedAhead: [Step] = []
+    /// Frames the walk has passed (handed out, or waiting in `walkedAhead`).
+    private var framesWalked = 0
+    /// Set once the walk has reached the end of the frames (or broken off).
+    private var walkEnded = false
 
-    /// `file` must be at its first record (rewound after the survey); `frameCount` is what the
-    /// survey counted, which the session never goes past.
-    init(file: consuming GIFFile, frameCount: Int, limits: DecodeLimits, bitmapLimits: BitmapLimits) {
+    /// What the walk over the records finds next.
+    private enum Step {
+        case frame(WalkedFrame)
+        /// The trailer, or the end of the data at a record boundary.
+        case end
+        /// The records broke off (or are damaged) here.
+        case failure(CodecError)
+    }
+
+    /// A frame as the walk found it.
+    private struct WalkedFrame {
+        var header: GIFFile.ImageHeader
+        /// The Graphics Control Extension before the frame (the defaults when there was none).
+        var control: GIFGraphicsControl
+        /// Where the frame's descriptor starts in the file.
+        var descriptorOffset: Int
+        var data: FrameData
+    }
+
+    /// Where a frame's indices come from.
+    private enum FrameData {
+        /// The walking handle, which is at the frame's compressed data.
+        case file
+        /// Decoded ahead on another handle (or, for a frame without pixels, nothing to draw).
+        case decoded(GIFFrameIndices?)
+    }
+
+    /// `file` must be at its first record (rewound after the survey) and read `bytes`;
+    /// `frameCount` is what the survey counted, which the session never goes past.
+    init(
+        file: consuming GIFFile, bytes: OwnedBytes, frameCount: Int, limits: DecodeLimits, bitmapLimits: BitmapLimits,
+        decodesAhead: Bool = true
+    ) {
         self.file = file
+        self.bytes = bytes
         self.frameCount = frameCount
         self.strict = limits.strict
         self.bitmapLimits = bitmapLimits
+        self.decodesAhead = decodesAhead
     }
 
     func nextFrame() throws(CodecError) -> AnimationFrame? {
         guard !ended, framesDecoded < frameCount else { return nil }
-        var control = GIFGraphicsControl()
+        if walkedAhead.isEmpty, !walkEnded, decodesAhead, RowBands.idleCores > 1 { walkAhead() }
+        let step: Step
+        if !walkedAhead.isEmpty {
+            step = walkedAhead.removeFirst()
+        } else if !walkEnded {
+            step = walkToFrame()
+        } else {
+            return nil
+        }
         do throws(CodecError) {
-            while true {
-                switch try file.nextRecord() {
-                case .trailer, .endOfData:
-                    ended = true
-                    return nil
-                case .extensionBlock:
-                    if let graphicsControl = try file.readExtension().graphicsControl { control = graphicsControl }
-                case .image:
-                    let header = try file.readImageHeader()
-                    return try composite(header, control: control)
-                }
+            switch step {
+            case .end:
+                ended = true
+                return nil
+            case .failure(let error):
+                throw error
+            case .frame(let frame):
+                return try composite(frame)
             }
         } catch {
             // Lenient: a break after at least one good frame ends the animation there.
@@ -59,8 +115,86 @@ final class GIFAnimationSession: AnimationFrameSource {
         }
     }
 
+    /// Reads records up to the next frame's descriptor, leaving the file at its compressed data.
+    private func walkToFrame() -> Step {
+        guard framesWalked < frameCount else {
+            walkEnded = true
+            return .end
+        }
+        var control = GIFGraphicsControl()
+        do throws(CodecError) {
+            while true {
+                let recordStart = file.position
+                switch try file.nextRecord() {
+                case .trailer, .endOfData:
+                    walkEnded = true
+                    return .end
+                case .extensionBlock:
+                    if let graphicsControl = try file.readExtension().graphicsControl { control = graphicsControl }
+                case .image:
+                    let header = try file.readImageHeader()
+                    framesWalked += 1
+                    return .frame(WalkedFrame(header: header, control: control, descriptorOffset: recordStart, data: .file))
+                }
+            }
+        } catch {
+            walkEnded = true
+            return .failure(error)
+        }
+    }
+
+    /// Walks up to a group of frames ahead, skipping their data, and decodes their indices at
+    /// once on the idle cores.
+    private func walkAhead() {
+        var steps: [Step] = []
+        /// The frames with pixels, to decode: their places in `steps`.
+        var work: [(step: Int, frame: WalkedFrame)] = []
+        while steps.count < RowBands.animationGroupSize, !walkEnded {
+            let step = walkToFrame()
+            guard case .frame(var frame) = step else {
+                // `.end` or `.failure`: the walk has ended.
+                steps.append(step)
+                break
+            }
+            frame.data = .decoded(nil)
+            let rect = frame.header.rect
+            let hasPixels = rect.width > 0 && rect.height > 0
+            do throws(CodecError) {
+                try file.skipImageData()
+            } catch {
+                walkEnded = true
+                // Drawn in order, a frame with pixels would break off at the same place while
+                // being decoded (its decode below does); one without fails skipping its data.
+                if hasPixels {
+                    work.append((steps.count, frame))
+                    steps.append(.frame(frame))
+                }
+                steps.append(.failure(error))
+                break
+            }
+            if hasPixels { work.append((steps.count, frame)) }
+            steps.append(.frame(frame))
+        }
+        let buffer = bytes.buffer
+        let source = file.source
+        let decoded = RowBands.map(count: work.count) { index in
+            let frame = work[index].frame
+            return GIFFrameIndices.decode(
+                buffer, descriptorOffset: frame.descriptorOffset, width: frame.header.rect.width, height: frame.header.rect.height,
+                source: source)
+        }
+        for ((place, frame), indices) in zip(work, decoded) {
+            var frame = frame
+            frame.data = .decoded(indices)
+            steps[place] = .frame(frame)
+        }
+        walkedAhead = steps
+    }
+
     /// Applies the last frame's disposal, draws this frame, and hands out the canvas.
-    private func composite(_ header: GIFFile.ImageHeader, control: GIFGraphicsControl) throws(CodecError) -> AnimationFrame {
+    private func composite(_ frame: WalkedFrame) throws(CodecError) -> AnimationFrame {
+        let header = frame.header
+        let control = frame.control
         let screen = file.screenSize
         var bitmap: Bitmap
         if let canvas {
@@ -89,10 +223,20 @@ final class GIFAnimationSession: AnimationFrameSource {
                     .corrupt, source: file.source, "corrupt GIF: frame \(framesDecoded + 1) has no colour table (local or global)")
             }
             let palette = GIFFrameDrawing.palette(colors, transparentIndex: control.transparentIndex)
-            complete = try GIFFrameDrawing.draw(
-                file, header: header, palette: palette, transparentIndex: control.transparentIndex,
-                into: &bitmap, strict: strict)
-        } else {
+            switch frame.data {
+            case .file:
+                complete = try GIFFrameDrawing.draw(
+                    file, header: header, palette: palette, transparentIndex: control.transparentIndex,
+                    into: &bitmap, strict: strict)
+            case .decoded(let indices):
+                guard let indices else {
+                    throw CodecError(.corrupt, source: file.source, "corrupt GIF: frame \(framesDecoded + 1) could not be decoded")
+                }
+                complete = try GIFFrameDrawing.draw(
+                    indices, header: header, palette: palette, transparentIndex: control.transparentIndex,
+                    into: &bitmap, strict: strict)
+            }
+        } else if case .file = frame.data {
             try file.skipImageData()
         }
         pendingDisposal = (control.disposal, rect)

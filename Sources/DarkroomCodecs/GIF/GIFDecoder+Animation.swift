@@ -14,32 +14,44 @@ extension GIFDecoder: AnimationDecoding {
     /// Reads every frame composited on the logical screen (disposal, transparency, offsets
     /// clipped to the screen), each with its delay as browsers play it (10 ms or less becomes
     /// 100 ms). The file is opened once and walked twice: once skipping all compressed data to
-    /// check the limits, then, rewound, frame by frame as `next()` is called.
+    /// check the limits, then, rewound, frame by frame as `next()` is called, with a group of
+    /// frames decoded ahead at once when other cores are idle (`GIFAnimationSession`).
     ///
     /// Strict: a frame cut short or damaged is an error when it is reached. Lenient: the rows
     /// decoded so far are kept and the animation ends with that frame, so `next()` may return
     /// fewer frames than `info.frameCount`.
     public func animationFrames(of image: EncodedImage, options: DecodeOptions) throws(CodecError) -> AnimationFrameReader {
+        try animationFrames(of: image, options: options, decodingAhead: true)
+    }
+
+    /// `animationFrames(of:options:)`, with the frames decoded ahead on idle cores or, when
+    /// `decodingAhead` is false, each in order on the calling thread (for tests that compare).
+    func animationFrames(of image: EncodedImage, options: DecodeOptions, decodingAhead: Bool) throws(CodecError) -> AnimationFrameReader {
         // giflib reads from the bytes on every call, so the session owns a copy of them.
-        let file = try GIFFile(owned: OwnedBytes(copying: image.bytes), source: image.sourceName)
+        let bytes = OwnedBytes(copying: image.bytes)
+        let file = try GIFFile(owned: bytes, source: image.sourceName)
         let info = try GIFAnimationSurvey.run(file, limits: options.limits)
         file.rewind()
-        return Self.reader(file, info: info, options: options)
+        return Self.reader(file, bytes: bytes, info: info, options: options, decodingAhead: decodingAhead)
     }
 
     /// Surveys the file as an animation, then decodes its first frame when it has no other (the
     /// file is not opened again) or hands out its frames.
     public func decodeFrames(_ image: EncodedImage, options: DecodeOptions) throws(CodecError) -> DecodedFrames {
-        let file = try GIFFile(owned: OwnedBytes(copying: image.bytes), source: image.sourceName)
+        let bytes = OwnedBytes(copying: image.bytes)
+        let file = try GIFFile(owned: bytes, source: image.sourceName)
         let info = try GIFAnimationSurvey.run(file, limits: options.limits)
         file.rewind()
         guard info.frameCount > 1 else { return .still(try Self.decodeFirstFrame(file, frameCount: 1, options: options)) }
-        return .animation(Self.reader(file, info: info, options: options))
+        return .animation(Self.reader(file, bytes: bytes, info: info, options: options, decodingAhead: true))
     }
 
-    private static func reader(_ file: consuming GIFFile, info: AnimationInfo, options: DecodeOptions) -> AnimationFrameReader {
+    private static func reader(
+        _ file: consuming GIFFile, bytes: OwnedBytes, info: AnimationInfo, options: DecodeOptions, decodingAhead: Bool
+    ) -> AnimationFrameReader {
         let session = GIFAnimationSession(
-            file: file, frameCount: info.frameCount, limits: options.limits, bitmapLimits: options.bitmapLimits)
+            file: file, bytes: bytes, frameCount: info.frameCount, limits: options.limits, bitmapLimits: options.bitmapLimits,
+            decodesAhead: decodingAhead)
         return AnimationFrameReader(info: info, session: session)
     }
 }

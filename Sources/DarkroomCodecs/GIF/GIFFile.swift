@@ -62,6 +62,17 @@ struct GIFFile: ~Copyable {
         reader.rewind(to: firstRecordOffset)
     }
 
+    /// How many bytes of the file have been read: before `nextRecord()`, where the next record
+    /// starts. giflib reads exactly what each call needs and buffers nothing between records.
+    var position: Int { reader.offset }
+
+    /// Moves to `offset`, one `position` gave at a record's start (possibly in another session
+    /// over the same bytes), so the next call is `nextRecord()`. A thread decoding a frame ahead
+    /// opens its own session and seeks to the frame's descriptor this way.
+    func seek(to offset: Int) {
+        reader.rewind(to: offset)
+    }
+
     deinit {
         var status: Int32 = 0
         DGifCloseFile(gif, &status)

@@ -4,7 +4,8 @@ import DarkroomCore
 /// Draws a frame of a GIF onto its canvas: the first frame onto a transparent one, or any frame
 /// of an animation onto what the frames before it left.
 ///
-/// The frame is decoded row by row with `DGifGetLine` into one line of indices, which is mapped
+/// The frame is decoded row by row with `DGifGetLine` into one line of indices, or its indices
+/// were decoded ahead on another thread (`GIFFrameIndices`); either way each row is mapped
 /// through a 256-entry premultiplied colour table straight into the canvas. Pixels of the
 /// transparent index are not drawn, so the canvas shows through them. Rows and columns outside
 /// the logical screen are decoded (the LZW stream must be consumed) but not drawn.
@@ -32,6 +33,35 @@ enum GIFFrameDrawing {
         _ file: borrowing GIFFile, header: GIFFile.ImageHeader, palette: [UInt32], transparentIndex: Int?,
         into canvas: inout Bitmap, strict: Bool
     ) throws(CodecError) -> Bool {
+        let width = header.rect.width
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
+        defer { line.deallocate() }
+        return try draw(header: header, palette: palette, transparentIndex: transparentIndex, into: &canvas, strict: strict) {
+            _ throws(CodecError) in
+            try file.readLine(into: line, count: width)
+            return UnsafePointer(line)
+        }
+    }
+
+    /// Draws a frame whose indices another thread decoded (`GIFFrameIndices`) into `canvas`,
+    /// exactly as `draw(_:header:…)` draws it from the file: the same rows, and where the data
+    /// broke off, the same error or the same rows kept.
+    static func draw(
+        _ indices: GIFFrameIndices, header: GIFFile.ImageHeader, palette: [UInt32], transparentIndex: Int?,
+        into canvas: inout Bitmap, strict: Bool
+    ) throws(CodecError) -> Bool {
+        try indices.withRows { row throws(CodecError) in
+            try draw(header: header, palette: palette, transparentIndex: transparentIndex, into: &canvas, strict: strict, nextRow: row)
+        }
+    }
+
+    /// The drawing both sources share. `nextRow(n)` gives the `n`th row in stored order (the
+    /// interlaced order for an interlaced frame), `header.rect.width` indices, or throws where
+    /// the data broke off.
+    private static func draw(
+        header: GIFFile.ImageHeader, palette: [UInt32], transparentIndex: Int?, into canvas: inout Bitmap, strict: Bool,
+        nextRow: (Int) throws(CodecError) -> UnsafePointer<UInt8>
+    ) throws(CodecError) -> Bool {
         let frame = header.rect
         let canvasWidth = canvas.width
         let canvasHeight = canvas.height
@@ -41,8 +71,6 @@ enum GIFFrameDrawing {
         let lastColumn = min(frame.width, canvasWidth - frame.x)
         // An index no byte can hold when there is no transparent colour: every pixel is drawn.
         let skipped = transparentIndex ?? 256
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: frame.width)
-        defer { line.deallocate() }
 
         let rowOrder: [(Int, Int)] = header.interlaced ? interlacePasses : [(0, 1)]
         var decodedRows = 0
@@ -52,8 +80,9 @@ enum GIFFrameDrawing {
                 for (start, step) in rowOrder {
                     var y = start
                     while y < frame.height {
+                        let line: UnsafePointer<UInt8>
                         do throws(CodecError) {
-                            try file.readLine(into: line, count: frame.width)
+                            line = try nextRow(decodedRows)
                         } catch {
                             return strict || decodedRows == 0 ? .failure(error) : .success(false)
                         }

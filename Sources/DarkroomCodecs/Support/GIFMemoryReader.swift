@@ -30,7 +30,8 @@ final class GIFMemoryReader {
     /// True when every byte has been consumed.
     var isAtEnd: Bool { offset >= bytes.count }
 
-    /// Moves back to `offset` (one the reader has passed), for a second walk over the records.
+    /// Moves to `offset`: back, for a second walk over the records, or to a frame's descriptor
+    /// that another reader over the same bytes found (`GIFFrameIndices`).
     func rewind(to offset: Int) {
         self.offset = offset
         ranOut = false

@@ -32,7 +32,7 @@ final class PathLooker {
     /// What this host sees at `path`: file, directory, missing (its directory exists) or
     /// unknown (its directory is not visible either).
     func look(_ path: String) -> PathCheck.LocalFile {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = Self.parent(of: path)
         if directories[parent] == false { return .unknown }
         switch entry(path) {
         case .file: return .file
@@ -42,6 +42,19 @@ final class PathLooker {
         let visible = directories[parent] ?? (entry(parent) != nil)
         directories[parent] = visible
         return visible ? .missing : .unknown
+    }
+
+    /// The directory `path` is in: everything before its last component, without trailing
+    /// slashes ("/" for a path in the root, "" for a bare name). Done on bytes: Foundation's
+    /// `deletingLastPathComponent` cost more than the rest of checking a job.
+    static func parent(of path: String) -> String {
+        var utf8 = Substring(path).utf8
+        let slash = UInt8(ascii: "/")
+        while utf8.count > 1, utf8.last == slash { utf8 = utf8.dropLast() }  // "dir/" names dir
+        guard let last = utf8.lastIndex(of: slash) else { return "" }
+        var parent = utf8[..<last]
+        while parent.last == slash { parent = parent.dropLast() }  // "a//b" is in "a"
+        return parent.isEmpty ? "/" : String(Substring(parent))
     }
 
     /// `stat(2)` on `path`: what is there, or nil when the call fails (nothing there, or a

@@ -12,13 +12,31 @@ public enum PathResolver {
         isURL(output) ? output : absolute(output, from: directory)
     }
 
-    /// Whether `text` starts with `scheme:` followed by `//`, or is a `data:` URI.
+    /// Whether `text` starts with `scheme:` followed by `//`, or is a `data:` URI (any case).
+    /// Read as UTF-8 bytes: a scheme is ASCII, and this runs once per enqueued job, where
+    /// lower-casing and walking `Character`s cost more than the rest of planning the job.
     public static func isURL(_ text: String) -> Bool {
-        if text.lowercased().hasPrefix("data:") { return true }
-        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return false }
-        let scheme = text[..<colon]
-        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+        if let answer = text.utf8.withContiguousStorageIfAvailable(isURL) { return answer }
+        return Array(text.utf8).withUnsafeBufferPointer(isURL)  // a string not stored as UTF-8
+    }
+
+    private static func isURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.count >= 5, bytes[0] | 0x20 == UInt8(ascii: "d"), bytes[1] | 0x20 == UInt8(ascii: "a"),
+            bytes[2] | 0x20 == UInt8(ascii: "t"), bytes[3] | 0x20 == UInt8(ascii: "a"), bytes[4] == UInt8(ascii: ":")
+        {
+            return true
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon + 2 < bytes.count,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"), isLetter(bytes[0])
+        else { return false }
+        return bytes[..<colon].allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     /// `path` joined to `directory` when relative, with `.` and `..` segments and repeated

@@ -55,4 +55,14 @@ struct PathLookerTests {
         #expect(looker.look(directory + "/missing.jpg") == .missing)
         #expect(looker.look(directory + "/no-such-folder/a.jpg") == .unknown)
     }
+
+    @Test("A path's parent directory is what Foundation's deletingLastPathComponent gives")
+    func parentMatchesFoundation() {
+        let paths = ["/volume/in/a.jpg", "/a", "/", "a/b", "/a/b/", "/a//b", "//a", "/a/b//", "rel/dir/", "/é/ü.jpg"]
+        for path in paths {
+            #expect(PathLooker.parent(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
+        }
+        // Foundation's traps on a bare name and on an empty string.
+        #expect(PathLooker.parent(of: "a").isEmpty && PathLooker.parent(of: "").isEmpty)
+    }
 }

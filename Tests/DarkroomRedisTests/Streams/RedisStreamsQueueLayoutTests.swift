@@ -140,6 +140,35 @@ struct RedisStreamsQueueLayoutTests {
         #expect(seen == count)
     }
 
+    @Test(
+        "Given a batch bigger than a chunk, re-sent ids and a later call with a delayed job, then the batch's job index holds each new job once, scored by its place in the batch"
+    )
+    func batchJobIndexAcrossChunks() async throws {
+        let server = try Kit.sharedServer.get()
+        let client = try Kit.client(server)
+        defer { client.close() }
+        let prefix = Kit.prefix("index")
+        let queue = RedisStreamsQueue(client: client, keyPrefix: prefix)
+        // A whole chunk of one batch takes more than one of the script's ZADD slices; the rest
+        // share the second chunk with another batch.
+        let count = RedisStreamsQueue.enqueueChunk + 700
+        let jobs = (0..<count).map { Kit.job("j\($0)", batch: $0 < RedisStreamsQueue.enqueueChunk || $0 % 2 == 0 ? "big" : "other") }
+        let big = jobs.filter { $0.batch == "big" }.map(\.id.rawValue)
+        #expect(try await queue.enqueue(jobs + jobs.prefix(5)) == count)
+        let later = [Kit.job("j3", batch: "big"), Kit.job("late", batch: "big"), Kit.job("due", batch: "big", notBefore: .now().adding(.seconds(3600)))]
+        #expect(try await queue.enqueue(later) == 2)
+
+        let reply = try await client.command(["ZRANGE", "\(prefix):batchjobs:queued:big", "0", "-1", "WITHSCORES"])
+        let flat = (reply.array ?? []).compactMap(\.string)
+        let members = stride(from: 0, to: flat.count, by: 2).map { flat[$0] }
+        let scores = stride(from: 1, to: flat.count, by: 2).map { Int(flat[$0]) }
+        #expect(members == big + ["late", "due"])
+        #expect(scores == (1...(big.count + 2)).map { $0 })
+        #expect(try await queue.batchProgress("big")?.total == big.count + 2)
+        let other = try await client.command(["ZCARD", "\(prefix):batchjobs:queued:other"])
+        #expect(other.integer == Int64(count - big.count))
+    }
+
     @Test("Tags, cursors and consumer names the driver did not make are refused or ignored, not sent to Redis")
     func foreignHandles() async throws {
         let server = try Kit.sharedServer.get()

@@ -78,7 +78,9 @@ extension RedisStreamsQueue {
     }
 
     /// The arguments of one enqueue script call (see `StreamScripts.enqueue`) and the chunk's
-    /// batches in the order the script reports their counts.
+    /// batches in the order the script reports their counts. Jobs go in runs of neighbours that
+    /// share a batch, lane and due time (one run for a whole chunk from one `enqueue` call, as a
+    /// rule), so those three are sent once per run instead of once per job.
     private func enqueueArguments(_ chunk: ArraySlice<Job>, now: Timestamp) throws -> (ScriptArguments, [String]) {
         var batchIndex: [String: Int] = [:]
         var batches: [String] = []
@@ -92,25 +94,45 @@ extension RedisStreamsQueue {
         arguments.append(now.millisecondsSince1970)
         arguments.append(batches.count)
         for batch in batches { arguments.append(batch) }
-        for job in chunk {
-            arguments.append(batchIndex[job.batch] ?? 1)
-            arguments.append(job.id.rawValue)
-            arguments.append(StreamLane(job).token)
-            if let due = job.notBefore, due > now { arguments.append(due.millisecondsSince1970) } else { arguments.append("") }
-            arguments.append(JobJSONWriter.bytes(job))
+        var runStart = chunk.startIndex
+        while runStart < chunk.endIndex {
+            let first = chunk[runStart]
+            let lane = StreamLane(first)
+            let due = Self.dueArgument(first, now: now)
+            var runEnd = chunk.index(after: runStart)
+            while runEnd < chunk.endIndex, chunk[runEnd].batch == first.batch, Self.dueArgument(chunk[runEnd], now: now) == due,
+                StreamLane(chunk[runEnd]) == lane
+            {
+                runEnd = chunk.index(after: runEnd)
+            }
+            arguments.append(runEnd - runStart)
+            arguments.append(batchIndex[first.batch] ?? 1)
+            arguments.append(lane.token)
+            arguments.append(due)
+            for job in chunk[runStart..<runEnd] {
+                arguments.append(job.id.rawValue)
+                arguments.append(JobJSONWriter.bytes(job))
+            }
+            runStart = runEnd
         }
         return (arguments, batches)
     }
 
+    /// A job's due time in milliseconds as the script takes it, or "" when it is due now.
+    private static func dueArgument(_ job: Job, now: Timestamp) -> String {
+        guard let due = job.notBefore, due > now else { return "" }
+        return String(due.millisecondsSince1970)
+    }
 }
 
 extension StreamScripts {
     /// Adds one chunk of jobs.
     ///
     /// `KEYS`: high, normal, low streams, delayed set.
-    /// `ARGV`: prefix, idempotency window (ms), now (ms), batch count B, then B batch names, then per
-    /// job five values (batch index 1…B, job id, lane token (`StreamLane`), due ms or empty, job
-    /// JSON).
+    /// `ARGV`: prefix, idempotency window (ms), now (ms), batch count B, then B batch names, then
+    /// runs of jobs that share a batch, lane and due time: per run its job count N, batch index
+    /// 1…B, lane token (`StreamLane`) and due ms or empty, then per job two values, its id and
+    /// its JSON.
     ///
     /// Per job: `SET {p}:job:<id> <batch> NX PX ttl` — only a new id goes on, which is what makes
     /// enqueueing idempotent (also for duplicates within the chunk) — then `XADD` to its lane's
@@ -123,49 +145,65 @@ extension StreamScripts {
     /// caller can name it). Each new job joins its batch's job index (`{p}:batchjobs:queued:<batch>`,
     /// scored by its place in the batch: the batch's `total` before the chunk plus its rank among
     /// the chunk's new jobs), which the coordinator's fold moves on. Per batch that got new jobs:
-    /// `HINCRBY total`, `enqueuedAt`
-    /// (`batchClock`) when the hash has none yet, and extend
-    /// (never shorten) the hash's expiry to the longest marker, in this same script, so
-    /// `batchProgress` never counts a job that is not queued nor misses one that is. Publishes no
-    /// event: the caller publishes one `batchEnqueued` per batch for its whole call. Returns
-    /// `{added, count of batch 1, …, count of batch B, skipped, then per other batch holding
-    /// skipped jobs its name and how many}`.
+    /// its new index members in variadic `ZADD`s of up to 500 (one call per job cost Redis about
+    /// as much as the marker's `SET`), `HINCRBY total`, `enqueuedAt` (`batchClock`) when the hash
+    /// has none yet, and extend (never shorten) the hash's and the index's expiry to the longest
+    /// marker, in this same script, so `batchProgress` never counts a job that is not queued nor
+    /// misses one that is. Publishes no event: the caller publishes one `batchEnqueued` per batch
+    /// for its whole call. Returns `{added, count of batch 1, …, count of batch B, skipped, then
+    /// per other batch holding skipped jobs its name and how many}`.
     static let enqueue = RedisScript(
         laneStreamFunction + batchClockFunction + """
             local prefix, window, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
             local batches = tonumber(ARGV[4])
-            local counts, longest, base = {}, {}, {}
+            local markerPrefix = prefix .. ':job:'
+            -- Values per variadic ZADD: within `unpack`'s limit (Lua's stack, 8,000 values).
+            local indexSlice = 1000
+            local counts, longest, base, members = {}, {}, {}, {}
             for b = 1, batches do
-              counts[b] = 0; longest[b] = window
+              counts[b] = 0; longest[b] = window; members[b] = {}
               base[b] = tonumber(redis.call('HGET', prefix .. ':batch:' .. ARGV[4 + b], 'total')) or 0
             end
             local added, skipped, others, otherCounts = 0, 0, {}, {}
-            for i = 5 + batches, #ARGV, 5 do
-              local b = tonumber(ARGV[i])
-              local lane, due, payload = ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
-              local ttl = window
-              if due ~= '' then ttl = window + math.max(0, tonumber(due) - now) end
-              if redis.call('SET', prefix .. ':job:' .. ARGV[i + 1], ARGV[4 + b], 'NX', 'PX', ttl) then
-                if due == '' then
-                  redis.call('XADD', laneStream(prefix, 'workers', lane), '*', 'job', payload)
-                else
-                  redis.call('ZADD', KEYS[4], due, lane .. '|' .. payload)
-                end
-                counts[b] = counts[b] + 1
-                redis.call('ZADD', prefix .. ':batchjobs:queued:' .. ARGV[4 + b], base[b] + counts[b], ARGV[i + 1])
-                if ttl > longest[b] then longest[b] = ttl end
-                added = added + 1
-              else
-                skipped = skipped + 1
-                local holder = redis.call('GET', prefix .. ':job:' .. ARGV[i + 1])
-                if holder and holder ~= ARGV[4 + b] then
-                  if not otherCounts[holder] then
-                    others[#others + 1] = holder
-                    otherCounts[holder] = 0
+            local i = 5 + batches
+            while i <= #ARGV do
+              local n, b, lane, due = tonumber(ARGV[i]), tonumber(ARGV[i + 1]), ARGV[i + 2], ARGV[i + 3]
+              local batch, batchMembers = ARGV[4 + b], members[b]
+              -- The window as the caller wrote it, so an undelayed job costs no number-to-text
+              -- conversion.
+              local ttl, ttlText = window, ARGV[2]
+              if due ~= '' then
+                ttl = window + math.max(0, tonumber(due) - now)
+                ttlText = ttl
+              end
+              local stream
+              for j = i + 4, i + 2 + 2 * n, 2 do
+                local id = ARGV[j]
+                if redis.call('SET', markerPrefix .. id, batch, 'NX', 'PX', ttlText) then
+                  if due == '' then
+                    stream = stream or laneStream(prefix, 'workers', lane)
+                    redis.call('XADD', stream, '*', 'job', ARGV[j + 1])
+                  else
+                    redis.call('ZADD', KEYS[4], due, lane .. '|' .. ARGV[j + 1])
                   end
-                  otherCounts[holder] = otherCounts[holder] + 1
+                  counts[b] = counts[b] + 1
+                  batchMembers[#batchMembers + 1] = base[b] + counts[b]
+                  batchMembers[#batchMembers + 1] = id
+                  if ttl > longest[b] then longest[b] = ttl end
+                  added = added + 1
+                else
+                  skipped = skipped + 1
+                  local holder = redis.call('GET', markerPrefix .. id)
+                  if holder and holder ~= batch then
+                    if not otherCounts[holder] then
+                      others[#others + 1] = holder
+                      otherCounts[holder] = 0
+                    end
+                    otherCounts[holder] = otherCounts[holder] + 1
+                  end
                 end
               end
+              i = i + 4 + 2 * n
             end
             local out = { added }
             for b = 1, batches do
@@ -175,6 +213,10 @@ extension StreamScripts {
                 redis.call('HSETNX', key, 'enqueuedAt', batchClock())
                 if redis.call('PTTL', key) < longest[b] then redis.call('PEXPIRE', key, longest[b]) end
                 local index = prefix .. ':batchjobs:queued:' .. ARGV[4 + b]
+                local batchMembers = members[b]
+                for first = 1, #batchMembers, indexSlice do
+                  redis.call('ZADD', index, unpack(batchMembers, first, math.min(first + indexSlice - 1, #batchMembers)))
+                end
                 if redis.call('PTTL', index) < longest[b] then redis.call('PEXPIRE', index, longest[b]) end
               end
               out[#out + 1] = counts[b]

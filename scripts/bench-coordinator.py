@@ -23,7 +23,9 @@ appends each job's two records (the workers' exact JSON) in 10 ms ticks at that 
 `--seconds`, while the coordinator (with its log) follows; it reports the coordinator's CPU over
 the run in cores (CPU seconds per second), and Redis's, which includes the appends themselves.
 
-With `--commandstats`, also prints Redis's time per command over each drain.
+With `--commandstats`, also prints Redis's time per command over each drain. With `--memory`,
+also the bytes per job Redis keeps after the drain once the stream is deleted (`used_memory`
+against the flushed server: the projections and the fill's batch hashes).
 
 With `--fleet JOBS` it measures what a live fleet's jobs cost Redis instead, the issue's way: a
 redis-server with AOF (`appendfsync everysec`), one `darkroom worker -j 1 --cpus 1`, with and
@@ -252,8 +254,13 @@ def print_commandstats(port):
         print("  %-16s %10d calls %10.0f ms" % (name, calls, usec / 1000), file=sys.stderr)
 
 
-def round_(darkroom, port, workdir, events, with_log, commandstats=False):
+def used_memory(port):
+    return int(dict(line.split(":", 1) for line in redis(port, "INFO", "memory").splitlines() if ":" in line)["used_memory"])
+
+
+def round_(darkroom, port, workdir, events, with_log, commandstats=False, memory=False):
     redis(port, "FLUSHALL")
+    empty = used_memory(port)
     fill(port, events)
     last = redis(port, "XREVRANGE", "%s:events" % PREFIX, "+", "-", "COUNT", "1").splitlines()[0]
     log = os.path.join(workdir, "events.jsonl")
@@ -290,6 +297,14 @@ def round_(darkroom, port, workdir, events, with_log, commandstats=False):
     finally:
         child.send_signal(signal.SIGTERM)
         child.wait(timeout=60)
+    if memory:
+        # What the drained jobs leave once the stream is gone: the projections (and the batch
+        # hashes the fill wrote, ten per 100,000 jobs), by used_memory, which counts the expiry
+        # table that MEMORY USAGE misses.
+        redis(port, "DEL", "%s:events" % PREFIX)
+        jobs = events // 2
+        print("memory: %d bytes per job kept after the drain (%d jobs, stream deleted)"
+              % ((used_memory(port) - empty) / jobs, jobs), file=sys.stderr)
     if with_log:
         with open(log, "rb") as f:
             lines = sum(1 for _ in f)
@@ -427,6 +442,8 @@ def main():
     parser.add_argument("--worker", help="with --fleet: run every build's coordinator beside this binary's worker and enqueue, "
                                          "so that only the coordinators differ")
     parser.add_argument("--commandstats", action="store_true", help="print Redis's time per command for each round")
+    parser.add_argument("--memory", action="store_true",
+                        help="also print the bytes per job the drained projections keep (used_memory, stream deleted)")
     parser.add_argument("--records", choices=["current", "49af717"], default="current",
                         help="the event records' shape: this build's (default) or those before source, chain and sha256")
     args = parser.parse_args()
@@ -468,7 +485,8 @@ def main():
             return
         results = []
         for number in range(args.rounds):
-            rate, cpu, redis_ms, elapsed = round_(args.darkroom, port, workdir, args.events, not args.no_log, args.commandstats)
+            rate, cpu, redis_ms, elapsed = round_(args.darkroom, port, workdir, args.events, not args.no_log, args.commandstats,
+                                                  args.memory)
             print("round %d: %.0f events/s (%.1f s), coordinator %.1f ms CPU / 1000 events, Redis %.1f ms / 1000 events"
                   % (number + 1, rate, elapsed, cpu, redis_ms), file=sys.stderr)
             results.append((rate, cpu, redis_ms))

@@ -23,7 +23,22 @@ appends each job's two records (the workers' exact JSON) in 10 ms ticks at that 
 `--seconds`, while the coordinator (with its log) follows; it reports the coordinator's CPU over
 the run in cores (CPU seconds per second), and Redis's, which includes the appends themselves.
 
-With `--commandstats`, also prints Redis's time per command over each drain.
+With `--commandstats`, also prints Redis's time per command over each drain. With `--memory`,
+also the bytes per job Redis keeps after the drain once the stream is deleted (`used_memory`
+against the flushed server: the projections and the fill's batch hashes).
+
+With `--fleet JOBS` it measures what a live fleet's jobs cost Redis instead, the issue's way: a
+redis-server with AOF (`appendfsync everysec`), one `darkroom worker -j 1 --cpus 1`, with and
+without a `darkroom coordinator` (defaults: webhook notifier on, no HTTP, no event log), JOBS small
+jobs (a 320x240 PNG, each job its own `resize` so none is a cache hit). Each run starts the
+processes, waits for them to register, measures 4 s of the idle fleet, enqueues the batch and
+waits for its counters and the coordinator's checkpoint. From `INFO commandstats` it counts
+script calls (`EVALSHA` + `EVAL`), `XREAD`s and all commands per job (commands run inside scripts
+count under their own names too, so only calls are counted, not their times); from `INFO cpu`
+Redis's CPU per job, in full and net of the idle fleet's rate. With `--baseline PATH` every round
+runs that binary too, interleaved (baseline, this build, …), so the two compare in one run; with
+`--worker PATH` every run's worker and `enqueue` come from that binary, so only the coordinators
+differ.
 
 Prints a Markdown table with the median of `--rounds` rounds: events/s, coordinator CPU ms per
 1,000 events, Redis CPU ms per 1,000 events (the projection script runs inside Redis). Exits 2
@@ -239,8 +254,13 @@ def print_commandstats(port):
         print("  %-16s %10d calls %10.0f ms" % (name, calls, usec / 1000), file=sys.stderr)
 
 
-def round_(darkroom, port, workdir, events, with_log, commandstats=False):
+def used_memory(port):
+    return int(dict(line.split(":", 1) for line in redis(port, "INFO", "memory").splitlines() if ":" in line)["used_memory"])
+
+
+def round_(darkroom, port, workdir, events, with_log, commandstats=False, memory=False):
     redis(port, "FLUSHALL")
+    empty = used_memory(port)
     fill(port, events)
     last = redis(port, "XREVRANGE", "%s:events" % PREFIX, "+", "-", "COUNT", "1").splitlines()[0]
     log = os.path.join(workdir, "events.jsonl")
@@ -277,12 +297,134 @@ def round_(darkroom, port, workdir, events, with_log, commandstats=False):
     finally:
         child.send_signal(signal.SIGTERM)
         child.wait(timeout=60)
+    if memory:
+        # What the drained jobs leave once the stream is gone: the projections (and the batch
+        # hashes the fill wrote, ten per 100,000 jobs), by used_memory, which counts the expiry
+        # table that MEMORY USAGE misses.
+        redis(port, "DEL", "%s:events" % PREFIX)
+        jobs = events // 2
+        print("memory: %d bytes per job kept after the drain (%d jobs, stream deleted)"
+              % ((used_memory(port) - empty) / jobs, jobs), file=sys.stderr)
     if with_log:
         with open(log, "rb") as f:
             lines = sum(1 for _ in f)
         if lines < events:
             sys.exit("the log holds %d lines for %d events" % (lines, events))
     return events / elapsed, cpu * 1e6 / events, redis_used * 1e6 / events, elapsed
+
+
+def fleet_counters(port):
+    """(script calls, XREADs, commands, CPU seconds, µs of the benchmark's own HMGET/HGET polls)."""
+    calls = {}
+    for line in redis(port, "INFO", "commandstats").splitlines():
+        if line.startswith("cmdstat_"):
+            name, _, fields = line.partition(":")
+            values = dict(item.split("=") for item in fields.split(","))
+            calls[name[len("cmdstat_"):]] = (int(values["calls"]), int(values["usec"]))
+    scripts = sum(calls.get(name, (0, 0))[0] for name in ("evalsha", "eval", "fcall"))
+    polling = sum(calls.get(name, (0, 0))[1] for name in ("hmget", "hget", "info"))
+    return scripts, calls.get("xread", (0, 0))[0], sum(c for c, _ in calls.values()), redis_cpu(port), polling
+
+
+def fleet_run(darkroom, port, workdir, jobs, with_coordinator, batch, worker=None):
+    """One run of the fleet measure (the worker and `enqueue` from `worker` when given, else from
+    `darkroom`); returns a dict of per-job figures."""
+    coordinator, darkroom = darkroom, worker or darkroom
+    redis(port, "FLUSHALL")
+    env = dict(os.environ, DARKROOM_REDIS_URL="redis://127.0.0.1:%d" % port)
+    env.pop("DARKROOM_CACHE_DIR", None)
+    log = open(os.path.join(workdir, "fleet.log"), "a")
+    procs = [subprocess.Popen([darkroom, "worker", "-j", "1", "--cpus", "1", "--name", "bench-worker", "--log-level", "error",
+                               "--allow-file-root", workdir], env=env, stdout=subprocess.DEVNULL, stderr=log)]
+    if with_coordinator:
+        procs.append(subprocess.Popen([coordinator, "coordinator", "--log-level", "warning"], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=log))
+    try:
+        deadline = time.monotonic() + 30
+        while int(redis(port, "ZCARD", "%s:workers" % PREFIX) or 0) < 1 or (
+                with_coordinator and not redis(port, "HGET", "%s:coordinator" % PREFIX, "owner")):
+            if time.monotonic() > deadline:
+                sys.exit("the fleet did not register; see %s/fleet.log" % workdir)
+            time.sleep(0.05)
+        time.sleep(1)
+        idle_before, idle_clock = fleet_counters(port), time.monotonic()
+        time.sleep(4)
+        idle_after = fleet_counters(port)
+        idle_rate = ((idle_after[3] - idle_before[3]) - (idle_after[4] - idle_before[4]) / 1e6) / (time.monotonic() - idle_clock)
+        idle_scripts = (idle_after[0] - idle_before[0]) / (time.monotonic() - idle_clock)
+        before, start = fleet_counters(port), time.monotonic()
+        subprocess.run([darkroom, "enqueue", "--from", os.path.join(workdir, "fleet.txt"), "-p", "resize(64x48)", "--batch", batch],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        while int(redis(port, "HGET", "%s:batch:%s" % (PREFIX, batch), "succeeded") or 0) < jobs:
+            if time.monotonic() - start > 600:
+                sys.exit("the batch did not finish; see %s/fleet.log" % workdir)
+            time.sleep(0.02)
+        finished = time.monotonic()
+        if with_coordinator:
+            last = redis(port, "XREVRANGE", "%s:events" % PREFIX, "+", "-", "COUNT", "1").splitlines()[0]
+            while not at_or_after(redis(port, "HGET", "%s:coordinator" % PREFIX, "checkpoint"), last):
+                if time.monotonic() - finished > 30:
+                    sys.exit("the coordinator did not catch up; see %s/fleet.log" % workdir)
+                time.sleep(0.02)
+        elapsed = time.monotonic() - start
+        after = fleet_counters(port)
+    finally:
+        for proc in reversed(procs):
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    cpu = (after[3] - before[3]) - (after[4] - before[4]) / 1e6
+    return {"jobs/s": jobs / (finished - start), "scripts": (after[0] - before[0]) / jobs, "xread": (after[1] - before[1]) / jobs,
+            "commands": (after[2] - before[2]) / jobs, "cpu_us": cpu * 1e6 / jobs,
+            "net_cpu_us": max(cpu - idle_rate * elapsed, 0) * 1e6 / jobs, "idle_scripts_per_s": idle_scripts}
+
+
+def fleet_main(args):
+    """`--fleet`: interleaved runs of each binary, without and with a coordinator."""
+    workdir = tempfile.mkdtemp(prefix="darkroom-bench-fleet-")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_common import png
+    source = os.path.join(workdir, "small.png")
+    with open(source, "wb") as f:
+        f.write(png(320, 240))
+    with open(os.path.join(workdir, "fleet.txt"), "w") as f:
+        for i in range(args.fleet):
+            f.write(json.dumps({"source": source, "chain": "resize(%dx%d)" % (40 + i % 200, 30 + i // 200), "id": "fleet-%d" % i}) + "\n")
+    port = free_port()
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
+                               "--appendfsync", "everysec", "--dir", workdir], stdout=subprocess.DEVNULL)
+    builds = ([("baseline", os.path.abspath(args.baseline))] if args.baseline else []) + [("this build", os.path.abspath(args.darkroom))]
+    results = {}
+    try:
+        for _ in range(100):
+            try:
+                redis(port, "PING")
+                break
+            except subprocess.CalledProcessError:
+                time.sleep(0.05)
+        for number in range(args.rounds):
+            for label, binary in builds:
+                for with_coordinator in (False, True):
+                    figures = fleet_run(binary, port, workdir, args.fleet, with_coordinator, "fleet-%d" % number,
+                                        worker=args.worker and os.path.abspath(args.worker))
+                    results.setdefault((label, with_coordinator), []).append(figures)
+                    print("round %d %s %s: %s" % (number + 1, label, "with coordinator" if with_coordinator else "worker only",
+                                                  ", ".join("%s %.2f" % item for item in figures.items())), file=sys.stderr)
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(workdir, ignore_errors=True)
+    print("| build | coordinator | jobs/s | script calls / job | XREADs / job | commands / job | Redis CPU µs / job | net of idle |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for (label, with_coordinator), runs in results.items():
+        med = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        print("| %s | %s | %.0f | %.2f | %.2f | %.1f | %.0f | %.0f |" % (
+            label, "yes" if with_coordinator else "no", med["jobs/s"], med["scripts"], med["xread"], med["commands"],
+            med["cpu_us"], med["net_cpu_us"]))
 
 
 def main():
@@ -294,7 +436,14 @@ def main():
     parser.add_argument("--live", type=int, metavar="JOBS_PER_SECOND",
                         help="instead of a drain, follow a live flow of this many jobs/s and report CPU in cores")
     parser.add_argument("--seconds", type=int, default=30, help="how long the live flow runs (--live)")
+    parser.add_argument("--fleet", type=int, metavar="JOBS",
+                        help="instead of a drain, a worker (-j 1 --cpus 1) with and without a coordinator on this many small jobs")
+    parser.add_argument("--baseline", help="with --fleet: another darkroom binary, run interleaved with this one")
+    parser.add_argument("--worker", help="with --fleet: run every build's coordinator beside this binary's worker and enqueue, "
+                                         "so that only the coordinators differ")
     parser.add_argument("--commandstats", action="store_true", help="print Redis's time per command for each round")
+    parser.add_argument("--memory", action="store_true",
+                        help="also print the bytes per job the drained projections keep (used_memory, stream deleted)")
     parser.add_argument("--records", choices=["current", "49af717"], default="current",
                         help="the event records' shape: this build's (default) or those before source, chain and sha256")
     args = parser.parse_args()
@@ -307,6 +456,9 @@ def main():
     if not os.access(args.darkroom, os.X_OK):
         print("%s is missing: run swift build -c release --product darkroom" % args.darkroom, file=sys.stderr)
         sys.exit(2)
+    if args.fleet:
+        fleet_main(args)
+        return
     workdir = tempfile.mkdtemp(prefix="darkroom-bench-coordinator-")
     port = free_port()
     server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir],
@@ -333,7 +485,8 @@ def main():
             return
         results = []
         for number in range(args.rounds):
-            rate, cpu, redis_ms, elapsed = round_(args.darkroom, port, workdir, args.events, not args.no_log, args.commandstats)
+            rate, cpu, redis_ms, elapsed = round_(args.darkroom, port, workdir, args.events, not args.no_log, args.commandstats,
+                                                  args.memory)
             print("round %d: %.0f events/s (%.1f s), coordinator %.1f ms CPU / 1000 events, Redis %.1f ms / 1000 events"
                   % (number + 1, rate, elapsed, cpu, redis_ms), file=sys.stderr)
             results.append((rate, cpu, redis_ms))

@@ -38,6 +38,10 @@ public final class Coordinator: Service {
         public var batchSize: Int
         /// How long one read waits for new events.
         public var pollWait: Duration
+        /// Once the readers have caught up (a page came back short), how long the next read waits
+        /// before asking, so that the events of that time are folded, logged and read as one page
+        /// (`SharedPages`): the most an event waits before its projection or log line.
+        public var gatherWindow: Duration
         /// The name this coordinator holds the lease under (`host:pid` by default).
         public var name: String
         /// How long the lease lasts without renewal; renewed every third of it.
@@ -55,12 +59,14 @@ public final class Coordinator: Service {
 
         public init(
             eventLog: EventLogConfiguration?, batchSize: Int = 1000, pollWait: Duration = .seconds(1),
-            name: String = CoordinatorName.default(), leaseTTL: Duration = .seconds(10), streamCap: Int = 1_000_000,
+            gatherWindow: Duration = .milliseconds(500), name: String = CoordinatorName.default(),
+            leaseTTL: Duration = .seconds(10), streamCap: Int = 1_000_000,
             housekeepingInterval: Duration = .seconds(1), workerOfflineGrace: Duration = .seconds(10)
         ) {
             self.eventLog = eventLog
             self.batchSize = batchSize
             self.pollWait = pollWait
+            self.gatherWindow = gatherWindow
             self.name = name
             self.leaseTTL = leaseTTL
             self.streamCap = streamCap
@@ -170,7 +176,7 @@ public final class Coordinator: Service {
 
     /// The readers' page cache: each page read and decoded once for both.
     private func sharedPages() -> SharedPages {
-        SharedPages(queue: queue, pageSize: configuration.batchSize, wait: configuration.pollWait)
+        SharedPages(queue: queue, pageSize: configuration.batchSize, wait: configuration.pollWait, gather: configuration.gatherWindow)
     }
 
     /// Runs `body` until shutdown, retrying with backoff while the queue is unavailable.

@@ -15,10 +15,18 @@ import DarkroomSystem
 /// has not asked for a page within `stallAfter` (stuck in a retry, say) is not waited for, and
 /// reads for itself when it comes back. So a slow reader slows the other by at most
 /// `capacity` pages of lead, and a stalled one does not hold it back.
+///
+/// A read that follows a short page (fewer than `pageSize` events: the readers have caught up)
+/// first waits `gather`, so the events of that time arrive as one page: one projection call, one
+/// `write` + `fsync` and one `XREAD` for all of them instead of one each at low rates. An event
+/// therefore reaches the readers at most `gather` (plus the read) after it was published; a read
+/// after a full page (a drain) or after an empty one (the first event after a quiet spell) starts
+/// at once.
 final class SharedPages: Sendable {
     let queue: any JobQueueDriver
     let pageSize: Int
     let wait: Duration
+    let gather: Duration
     let capacity: Int
     let stallAfter: Duration
 
@@ -41,14 +49,20 @@ final class SharedPages: Sendable {
         var readers: [String: Reader] = [:]
         var nextNumber = 0
         var closed = false
+        /// The last cursor of the latest short page: the read after it gathers first.
+        var shortPageEnd: EventCursor?
     }
 
     private let state = Locked(State())
 
-    init(queue: any JobQueueDriver, pageSize: Int, wait: Duration, capacity: Int = 8, stallAfter: Duration = .seconds(1)) {
+    init(
+        queue: any JobQueueDriver, pageSize: Int, wait: Duration, gather: Duration = .zero, capacity: Int = 8,
+        stallAfter: Duration = .seconds(1)
+    ) {
         self.queue = queue
         self.pageSize = max(pageSize, 1)
         self.wait = wait
+        self.gather = gather
         self.capacity = max(capacity, 1)
         self.stallAfter = stallAfter
     }
@@ -126,8 +140,10 @@ final class SharedPages: Sendable {
         let number = state.nextNumber
         state.nextNumber += 1
         let (queue, pageSize, wait) = (queue, pageSize, wait)
+        let pause = cursor == state.shortPageEnd ? gather : .zero
         let read = Task { [weak self] in
             do {
+                if pause > .zero { try await Task.sleep(for: pause) }
                 let page = try await queue.readEvents(after: cursor, limit: pageSize, wait: wait)
                 self?.finished(number, page: page)
                 return page
@@ -149,6 +165,7 @@ final class SharedPages: Sendable {
                 state.entries.remove(at: index)
             } else {
                 state.entries[index].page = page
+                if page.count < pageSize { state.shortPageEnd = page.last?.cursor }
             }
         }
     }

@@ -49,14 +49,15 @@ struct SharedPagesTests {
         func release(_ delivery: JobDelivery, after: Duration) async throws -> Bool { try await inner.release(delivery, after: after) }
     }
 
-    /// Reads page after page from `start` until a read finds nothing; returns the events' cursors.
+    /// Reads page after page from `start` until a read finds nothing (or `limit` events are seen);
+    /// returns the events' cursors.
     static func walk(
-        _ pages: SharedPages, as reader: String, from start: EventCursor = .start, pause: Duration = .zero,
+        _ pages: SharedPages, as reader: String, from start: EventCursor = .start, pause: Duration = .zero, upTo limit: Int = .max,
         taken: (@Sendable () -> Void)? = nil
     ) async throws -> [String] {
         var cursor = start
         var seen: [String] = []
-        while true {
+        while seen.count < limit {
             let page = try await pages.page(after: cursor, for: reader)
             guard let last = page.last else { return seen }
             seen += page.map(\.cursor.rawValue)
@@ -64,6 +65,7 @@ struct SharedPagesTests {
             taken?()
             if pause > .zero { try await Task.sleep(for: pause) }
         }
+        return seen
     }
 
     /// How many pages the faster reader took beyond the slower one, at most.
@@ -131,5 +133,35 @@ struct SharedPagesTests {
         #expect(try await pages.page(after: .start, for: "projections").count == 1000)
         #expect(try await Self.walk(pages, as: "event log") == Self.cursors(1...10_000))
         #expect(try await Self.walk(pages, as: "projections", from: EventCursor(rawValue: "1000")) == Self.cursors(1001...10_000))
+    }
+}
+
+@Suite("The readers' shared pages, once caught up")
+struct SharedPagesGatherTests {
+    @Test("Given readers that caught up, when events arrive one by one, then the next page gathers them into one read")
+    func gathersAfterShortPage() async throws {
+        let queue = try await SharedPagesTests.CountingQueue(events: 1)
+        let pages = SharedPages(queue: queue, pageSize: 1000, wait: .seconds(5), gather: .milliseconds(400))
+        defer { pages.close() }
+        let first = try await pages.page(after: .start, for: "projections")
+        #expect(first.count == 1)
+        // The read after that short page is waiting out the gather window: events published one
+        // at a time meanwhile come back together.
+        for index in 0..<5 {
+            try await queue.publish([JobEvent.workerOnline(worker: "late\(index)")])
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let second = try await pages.page(after: first[0].cursor, for: "projections")
+        #expect(second.count == 5)
+        #expect(queue.pagesRead == 2)
+    }
+
+    @Test("Given a full page, then the read after it does not wait for the gather window")
+    func fullPagesDoNotGather() async throws {
+        let queue = try await SharedPagesTests.CountingQueue(events: 30)
+        let pages = SharedPages(queue: queue, pageSize: 10, wait: .zero, gather: .seconds(3600))
+        defer { pages.close() }
+        // Three full pages in a row: a wait of an hour after any of them would never return here.
+        #expect(try await SharedPagesTests.walk(pages, as: "projections", upTo: 30) == SharedPagesTests.cursors(1...30))
     }
 }

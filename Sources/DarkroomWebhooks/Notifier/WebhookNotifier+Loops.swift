@@ -3,17 +3,34 @@ import DarkroomSystem
 
 /// The notifier's two loops: reading events into the outbox, and sending from it.
 extension WebhookNotifier {
+    ///
+    /// The lease is renewed every third of its time to live, not on every page, and the checkpoint
+    /// is read from Redis only when this notifier (re)takes the lease: while it holds the lease
+    /// nobody else moves it. After a short page (caught up) the next read waits `gatherWindow`, so
+    /// at low rates a page, its look-ups and its checkpoint write serve every event of that time.
     func ingestLoop() async {
         var failures = 0
+        var renewed: ContinuousClock.Instant?
+        var cursor: EventCursor?
         while !isStopping {
             do {
-                guard try await holdLease() else {
-                    try await Task.sleep(for: configuration.leaseTTL / 3)
-                    continue
+                if renewed.map({ ContinuousClock.now - $0 >= configuration.leaseTTL / 3 }) ?? true {
+                    guard try await holdLease() else {
+                        (renewed, cursor) = (nil, nil)
+                        try await Task.sleep(for: configuration.leaseTTL / 3)
+                        continue
+                    }
+                    renewed = .now
                 }
-                try await ingestPage()
+                let after: EventCursor
+                if let cursor { after = cursor } else { after = try await storedCursor() }
+                let (last, count) = try await ingestPage(after: after)
+                cursor = last ?? after
                 failures = 0
+                if count > 0, count < Self.pageSize { try await Task.sleep(for: configuration.gatherWindow) }
             } catch {
+                // Read the checkpoint again: the page may or may not have moved it.
+                cursor = nil
                 failures += 1
                 logger.warning("webhook notifier: reading events failed; retrying", metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: .milliseconds(min(5000, 100 << min(failures, 6))))
@@ -21,12 +38,20 @@ extension WebhookNotifier {
         }
     }
 
-    /// Reads one page of events after the checkpoint and adds a delivery for each subscribed
-    /// terminal job event.
-    func ingestPage() async throws {
-        let cursor = try await client.command(["GET", keys.cursor]).string.map(EventCursor.init(rawValue:)) ?? .start
-        let page = try await queue.readEvents(after: cursor, limit: 500, wait: configuration.pollWait)
-        guard let last = page.last else { return }
+    /// The most events one page reads.
+    static let pageSize = 500
+
+    /// The checkpoint as stored (`.start` before the first page).
+    func storedCursor() async throws -> EventCursor {
+        try await client.command(["GET", keys.cursor]).string.map(EventCursor.init(rawValue:)) ?? .start
+    }
+
+    /// Reads one page of events after `cursor`, adds a delivery for each subscribed terminal job
+    /// event and moves the checkpoint; returns the page's last cursor (nil when it was empty) and
+    /// its size.
+    func ingestPage(after cursor: EventCursor) async throws -> (last: EventCursor?, count: Int) {
+        let page = try await queue.readEvents(after: cursor, limit: Self.pageSize, wait: configuration.pollWait)
+        guard let last = page.last else { return (nil, 0) }
         let terminal = page.filter { WebhookBody.eventName($0.event) != nil && $0.event.job != nil }
         let endpoints = try await subscriptions.endpoints(for: terminal.compactMap(\.event.job))
         // The submitting keys of the jobs that notify, in one round trip, for the per-key cap.
@@ -63,6 +88,7 @@ extension WebhookNotifier {
         }
         if notifiedBatch, jobs.isEmpty { wakeup.wake() }
         _ = try await client.command(["SET", keys.cursor, last.cursor.rawValue]).throwingOnError()
+        return (last.cursor, page.count)
     }
 
     /// Adds each job's deliveries in the order of its events, several jobs at once: one at a time,

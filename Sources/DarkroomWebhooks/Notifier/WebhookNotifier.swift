@@ -20,8 +20,9 @@ import Synchronization
 ///   the outbox's retry window ends. Idle, it looks again every `idlePoll`, or at once when
 ///   ingest adds a page's deliveries (`SenderWakeup`). Endpoints and secrets are read at most
 ///   once per `endpointCacheTTL` each, and connections are kept per endpoint origin.
-/// - One notifier works at a time, the holder of `P:webhooks:lease` (renewed every read, lapsing
-///   after `leaseTTL`); another coordinator's notifier takes over from the outbox in Redis.
+/// - One notifier works at a time, the holder of `P:webhooks:lease` (renewed every third of
+///   `leaseTTL`, lapsing after it); another coordinator's notifier takes over from the outbox in
+///   Redis.
 public final class WebhookNotifier: Service {
     public struct Configuration: Sendable {
         public var name: String
@@ -36,6 +37,11 @@ public final class WebhookNotifier: Service {
         public var backoff = Backoff(initial: .seconds(1), multiplier: 2, cap: .seconds(3600), jitter: .full)
         /// How long one read of the event stream waits, and the sender's idle poll.
         public var pollWait: Duration = .seconds(1)
+        /// Once ingest has caught up (a page came back short), how long it waits before the next
+        /// read, so the events of that time make one page (one read, one subscription look-up,
+        /// one checkpoint write): the most this adds to a delivery's latency, kept well inside
+        /// the p99 target of 100 ms (docs/benchmarks.md, "Webhook latency").
+        public var gatherWindow: Duration = .milliseconds(25)
         public var idlePoll: Duration = .milliseconds(100)
         /// How long the sender uses an endpoint and its secrets as read (a rotation, a retired
         /// secret or a removal is seen within this time).

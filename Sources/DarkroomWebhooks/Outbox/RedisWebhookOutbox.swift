@@ -47,7 +47,15 @@ public final class RedisWebhookOutbox: Sendable {
     }
 
     /// Up to `max` due deliveries, claimed for `policy.claimTimeout` (with their bodies).
+    ///
+    /// A plain range read first says whether anything is due: the sender asks on every idle poll
+    /// (ten times a second), and a script call that finds nothing would cost Redis a script's setup
+    /// each time.
     public func claimDue(max: Int, now: Timestamp = .now()) async throws -> [WebhookDelivery] {
+        guard max > 0 else { return [] }
+        let due = try await client.command(["ZRANGE", keys.due, "-inf", "\(now.millisecondsSince1970)", "BYSCORE", "LIMIT", "0", "1"])
+        _ = try due.throwingOnError()
+        guard due.array?.isEmpty == false else { return [] }
         let reply = try await client.evalsha(
             Self.claimScript, keys: [], arguments: [keys.root, "\(now.millisecondsSince1970)", "\(max)", "\(claimMilliseconds)"])
         return Self.claimed(reply)

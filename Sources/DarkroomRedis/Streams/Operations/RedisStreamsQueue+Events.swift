@@ -20,8 +20,8 @@ extension RedisStreamsQueue {
         _ = try await redis { try await self.eval(StreamScripts.appendEvents, keys: [self.keys.events], arguments: sent) }
     }
 
-    /// `XREAD COUNT limit STREAMS {p}:events <cursor>`; when there is nothing and `wait` allows,
-    /// the same with `BLOCK` (at most `longestBlock` per call) on a dedicated connection. Entries
+    /// `XREAD COUNT limit STREAMS {p}:events <cursor>`, with `BLOCK` (at most `longestBlock` per
+    /// call) on a dedicated connection when `wait` allows. Entries
     /// of unknown version or type are skipped; a page of nothing but those is read past.
     public func readEvents(after cursor: EventCursor, limit: Int, wait: Duration) async throws -> [EventEnvelope] {
         guard StreamID.isValid(cursor.rawValue) else {
@@ -35,12 +35,11 @@ extension RedisStreamsQueue {
             while true {
                 let remaining = deadline - clock.now
                 let block: Duration? = remaining >= .milliseconds(1) && !Task.isCancelled ? min(remaining, Self.longestBlock) : nil
+                // One command either way: `XREAD BLOCK` answers at once when entries are there, so
+                // a non-blocking read first would only send every waiting read twice.
                 var command = ["XREAD", "COUNT", String(limit)]
-                var entries = try await self.readEventPage(command + ["STREAMS", self.keys.events, position], block: nil)
-                if entries.isEmpty, let block {
-                    command += ["BLOCK", String(Self.milliseconds(block))]
-                    entries = try await self.readEventPage(command + ["STREAMS", self.keys.events, position], block: block)
-                }
+                if let block { command += ["BLOCK", String(Self.milliseconds(block))] }
+                let entries = try await self.readEventPage(command + ["STREAMS", self.keys.events, position], block: block)
                 guard let last = entries.last else {
                     if block == nil { return [] }
                     continue

@@ -48,6 +48,9 @@ final class AcknowledgementBatcher: Sendable {
         var work = Work()
         /// The queued events waited `eventDelay` for an acknowledgement to ride on.
         var eventsDue = false
+        /// Counts the flushes, so a timer set for events that a flush has since sent does not
+        /// mark later events due early (which would send them alone: a call per job).
+        var flushes = 0
         /// A flush with acknowledgements is being sent.
         var sending = false
         /// Callers of `quiet()`.
@@ -72,6 +75,7 @@ final class AcknowledgementBatcher: Sendable {
             defer {
                 work = Work()
                 eventsDue = false
+                flushes += 1
             }
             return work
         }
@@ -116,23 +120,24 @@ final class AcknowledgementBatcher: Sendable {
     /// logs it and carries on.
     func publish(_ events: [JobEvent]) {
         guard !events.isEmpty else { return }
-        let first = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
+        let first = state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
             defer { state.work.events += events }
-            return state.work.events.isEmpty
+            return state.work.events.isEmpty ? state.flushes : nil
         }
-        guard first else { return }
+        guard let flush = first else { return }
         let delay = eventDelay
         Task { [weak self] in
             try? await Task.sleep(for: delay)
-            self?.eventsWaitedLongEnough()
+            self?.eventsWaitedLongEnough(since: flush)
         }
     }
 
-    /// The events queued now have waited `eventDelay`: they go with the next flush even alone.
-    private func eventsWaitedLongEnough() {
+    /// The events queued since flush number `flush` have waited `eventDelay`: unless a flush sent
+    /// them meanwhile, they go with the next flush even alone.
+    private func eventsWaitedLongEnough(since flush: Int) {
         let loop = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.work.events.isEmpty else { return nil }
+            guard state.flushes == flush, !state.work.events.isEmpty else { return nil }
             state.eventsDue = true
             return state.takeIdleLoop()
         }

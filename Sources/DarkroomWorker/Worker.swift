@@ -271,6 +271,8 @@ public final class Worker: Service {
         let held = deliveries.map { leases.keep($0) }
         waiting.add(deliveries.count, ordering: .relaxed)
         for (index, delivery) in deliveries.enumerated() {
+            let handed = slots.awaitAlone()
+            if !handed.isEmpty { await handBack(handed) }
             guard await slots.takeAlone() else {
                 for lease in held[index...] { leases.drop(lease) }
                 waiting.subtract(deliveries.count - index, ordering: .relaxed)

@@ -35,12 +35,15 @@ final class JobSlots: Sendable {
         var inbox: [JobDelivery] = []
         /// The job in hand runs alone: nothing else is taken until it is out of hand.
         var alone = false
+        /// A job waits to run alone (`takeAlone`): nothing else is taken meanwhile, not even by an
+        /// acknowledgement's reservation (`claim`), or the jobs in hand would never run out.
+        var awaitingAlone = false
         var stopped = false
         var abandoned = false
         var waiter: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)?
 
         func free(limit: Int, ahead: Int) -> Int {
-            stopped || alone ? 0 : max(min(limit - running, 2 * limit - running - settling, ahead - waiting), 0)
+            stopped || alone || awaitingAlone ? 0 : max(min(limit - running, 2 * limit - running - settling, ahead - waiting), 0)
         }
     }
 
@@ -95,17 +98,35 @@ final class JobSlots: Sendable {
         }
     }
 
+    /// Before `takeAlone`: from now on nothing else is taken until the job that runs alone is out
+    /// of hand. Returns the jobs handed in and not yet started, their slots given back, for the
+    /// caller to hand back to the queue (they would hold their slots, and the jobs in hand would
+    /// never run out).
+    func awaitAlone() -> [JobDelivery] {
+        var handed: [JobDelivery] = []
+        change { state in
+            state.awaitingAlone = true
+            handed = state.inbox
+            state.inbox = []
+            state.running -= handed.count
+            state.waiting -= handed.count
+        }
+        return handed
+    }
+
     /// Hands jobs reserved for `claimed` slots (`claim`) to the main loop, giving back the slots
     /// they leave unused; wakes a `waitForFreeSlot`. False, giving back every slot and keeping
-    /// nothing, once stopped: the caller hands the jobs back to the queue.
+    /// nothing, once stopped or while a job runs or waits to run alone: the caller hands the jobs
+    /// back to the queue.
     func hand(_ deliveries: [JobDelivery], claimed: Int) -> Bool {
         var kept = false
         change { state in
-            let used = state.stopped ? 0 : min(deliveries.count, claimed)
+            let refused = state.stopped || state.alone || state.awaitingAlone
+            let used = refused ? 0 : min(deliveries.count, claimed)
             state.running -= claimed - used
             state.waiting -= claimed - used
             if used > 0 { state.inbox += deliveries.prefix(used) }
-            kept = !state.stopped
+            kept = !refused
         }
         return kept
     }
@@ -145,6 +166,7 @@ final class JobSlots: Sendable {
         // Only the waiting task takes slots, so nothing was taken since the wait returned.
         var taken = false
         change { state in
+            state.awaitingAlone = false
             guard !state.stopped else { return }
             state.running += 1
             state.waiting += 1

@@ -35,7 +35,7 @@ struct WorkerReservationRealTimeTests {
         #expect(counts.readyTotal == 18)
     }
 
-    /// Given 12 jobs that each compute for a while (a blur over a large PNG), when a worker with
+    /// Given 12 jobs that each compute for a while (a blur over a 640×480 PNG, slow in a debug build), when a worker with
     /// `--cpus 1` at the default `-j` has finished its first and is killed, then at most 3 jobs
     /// were pending: the one computing and at most 2 that had not started.
     @Test("A killed worker with --cpus 1 computing slow jobs held at most one computing and 2 not started")
@@ -45,11 +45,11 @@ struct WorkerReservationRealTimeTests {
         var sources: [String] = []
         for index in 0..<12 {
             let path = fleet.directory + "/big\(index).png"
-            let bytes = try TestImages.gradient(.png, width: 1600, height: 1200, tint: UInt8(20 + index * 9))
+            let bytes = try TestImages.gradient(.png, width: 640, height: 480, tint: UInt8(20 + index * 9))
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             sources.append(path)
         }
-        _ = try await fleet.queue.enqueue(sources.map { Job(batch: "big", source: $0, chain: "blur(12)|>resize(300x200)") })
+        _ = try await fleet.queue.enqueue(sources.map { Job(batch: "big", source: $0, chain: "blur(6)|>resize(300x200)") })
         let worker = try fleet.worker("w-slow", ["--allow-file-root", fleet.directory, "--cpus", "1", "--visibility-timeout", "60"])
         #expect(await WorkerCLITestKit.eventually { try await fleet.queue.batchProgress("big")?.succeeded ?? 0 >= 1 })
         let held = try await fleet.queue.counts().pending

@@ -3,7 +3,8 @@
 
 Usage (from the repository root, after `swift build -c release --product darkroom`):
     python3 scripts/bench-scaling.py [--darkroom PATH] [--rounds 3] [--chains 8] [--hit-jobs 20000]
-                                     [--workers 1,2,4] [--only cpu,hits]
+                                     [--workers 1,2,4] [--only cpu,hits,small] [--small-jobs 1000]
+                                     [--baseline PATH] [--idle 2]
 
 Starts its own redis-server as a fleet's should be (AOF on, fsync every second) on a free port in
 a temporary directory. For each worker count N, in interleaved rounds (1, 2, 4, 1, 2, 4, …):
@@ -18,9 +19,20 @@ a temporary directory. For each worker count N, in interleaved rounds (1, 2, 4, 
    broker's round trip (reserve, `started` event, acknowledgement with the `succeeded` event). N
    workers at the default -j.
 
+3. small (only when asked for, `--only small`): --small-jobs tiny jobs (one small PNG through a
+   different `downsample` each, so every job computes, in a few milliseconds) run by ONE worker
+   with `-j 1 --cpus 1`: what a job costs Redis when a worker runs one job at a time. With
+   --baseline PATH, the same batch runs with that build too, alternating with --darkroom in every
+   round, and the table gives both side by side with their ratio.
+4. spread (only when asked for, `--only spread`): the cpu batch run by TWO workers with `--cpus 1`
+   at the default -j (16), this build and --baseline alternating: when each worker finished its
+   last job (its last `succeeded` event's `at`), the gap between the two, and the median job's
+   compute time (decode + process + encode): a worker that hoards finishes its pile long after
+   the other has run dry.
+
 Around each batch it reads Redis' INFO commandstats and INFO cpu: commands and Lua script calls
 (EVALSHA) per job, and Redis' own CPU time (user + system) per 1,000 jobs, enqueue included.
-Before each batch it measures the same for 2 s with the workers registered and the queue empty, and
+Before each batch it measures the same for --idle seconds (2) with the workers registered and the queue empty, and
 gives the batch's figures net of that idle cost too. From the net CPU it projects the ceiling of one
 Redis (one core) in jobs/s and how many workers of each kind that feeds.
 
@@ -144,7 +156,36 @@ def redis_counters(redis):
     return commands, evalsha, float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]), per_command
 
 
-def run_batch(darkroom, redis, workdir, count, worker_flags, roots, listing, chain, batch, total, monitor=False):
+def tiny_listing(work, count):
+    """A job listing of `count` different downsamples of one 160×120 PNG; returns its path."""
+    image = os.path.join(work, "small.png")
+    png(160, 120).save(image)
+    listing = os.path.join(work, "small.txt")
+    lines = [f'{{"source": "{image}", "chain": "downsample({20 + i}x{20 + i})", "id": "small-{i}"}}\n' for i in range(count)]
+    with open(listing, "w") as f:
+        f.writelines(lines)
+    return listing
+
+
+def worker_finishes(redis):
+    """From the events stream: ({worker: its last `succeeded` event's time in s}, [each job's
+    decode + process + encode ms])."""
+    import datetime
+    import json
+    finish, compute = {}, []
+    for _, fields in redis.command("XRANGE", "darkroom:events", "-", "+"):
+        event = json.loads(dict(zip(fields[::2], fields[1::2]))["event"])
+        if event.get("type") != "succeeded":
+            continue
+        at = datetime.datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
+        finish[event["worker"]] = max(finish.get(event["worker"], 0), at)
+        ms = event.get("result", {}).get("ms", {})
+        compute.append(sum(ms.get(stage, 0) for stage in ("decode", "process", "encode")))
+    return finish, compute
+
+
+def run_batch(darkroom, redis, workdir, count, worker_flags, roots, listing, chain, batch, total, monitor=False, idle=IDLE_SECONDS,
+              inspect=None):
     """Starts `count` workers, enqueues `listing`, waits for the batch; returns (seconds, costs), or
     with `monitor` the commands sent per job (by name) and the commands scripts ran per job."""
     redis.cli("FLUSHALL")
@@ -154,7 +195,7 @@ def run_batch(darkroom, redis, workdir, count, worker_flags, roots, listing, cha
         # What the registered workers and Redis' own timers cost while the queue is empty (blocking
         # reads, heartbeats, AOF fsync), so the batch's cost can be given net of it as well.
         idle_start, idle_clock = redis_counters(redis), time.perf_counter()
-        time.sleep(IDLE_SECONDS)
+        time.sleep(idle)
         idle_end = redis_counters(redis)
         idle_seconds = time.perf_counter() - idle_clock
         idle_cpu_per_s = (idle_end[2] - idle_start[2]) / idle_seconds
@@ -172,6 +213,7 @@ def run_batch(darkroom, redis, workdir, count, worker_flags, roots, listing, cha
             time.sleep(POLL_SECONDS)
         elapsed = time.perf_counter() - start
         after, workers_cpu = redis_counters(redis), fleet.cpu_seconds() - workers_cpu
+        inspected = inspect(redis) if inspect else None
     finally:
         fleet.stop()
         if watcher:
@@ -186,6 +228,7 @@ def run_batch(darkroom, redis, workdir, count, worker_flags, roots, listing, cha
     breakdown = {name: ((calls - before[3].get(name, (0, 0))[0]) / total, (usec - before[3].get(name, (0, 0))[1]) / total)
                  for name, (calls, usec) in after[3].items()}
     return elapsed, {"breakdown": breakdown, "worker_cores": workers_cpu / elapsed, "cpu_ms_per_1000": cpu * 1e6 / total,
+                     "inspected": inspected,
                      "net_cpu_ms_per_1000": max(cpu - idle_cpu_per_s * elapsed, 0) * 1e6 / total}
 
 
@@ -196,7 +239,10 @@ def main():
     parser.add_argument("--chains", type=int, default=8)
     parser.add_argument("--hit-jobs", type=int, default=20_000)
     parser.add_argument("--workers", default="1,2,4")
-    parser.add_argument("--only", default="cpu,hits")
+    parser.add_argument("--only", default="cpu,hits", help="any of cpu, hits, small, spread")
+    parser.add_argument("--small-jobs", type=int, default=1000)
+    parser.add_argument("--baseline", default=None, help="another darkroom build for the small batch, alternated with --darkroom")
+    parser.add_argument("--idle", type=float, default=IDLE_SECONDS, help="seconds of idle measured before each batch")
     args = parser.parse_args()
     darkroom = os.path.abspath(args.darkroom)
     if not os.access(darkroom, os.X_OK):
@@ -207,7 +253,7 @@ def main():
         return 2
     parts = set(args.only.split(","))
     photos = sorted(glob.glob(os.path.join(CORPUS, "j*.jpg")))
-    if "cpu" in parts and not photos:
+    if parts & {"cpu", "spread"} and not photos:
         print(f"THE CORPUS IS MISSING: {os.path.abspath(CORPUS)} (the cpu measure reads its JPEGs)", file=sys.stderr)
         return 2
     counts = [int(n) for n in args.workers.split(",")]
@@ -215,6 +261,9 @@ def main():
     work = tempfile.mkdtemp(prefix="darkroom-bench-scaling-")
     redis = Redis(work, aof=True)
     results = {("cpu", n): [] for n in counts} | {("hits", n): [] for n in counts}
+    builds = [("this build", darkroom)] + ([("baseline", os.path.abspath(args.baseline))] if args.baseline else [])
+    small = {label: [] for label, _ in builds}
+    spread = {label: [] for label, _ in builds}
     try:
         cpu_listing = os.path.join(work, "cpu.txt")
         # Largest images first (as `darkroom run` orders its jobs), so the batch does not end with
@@ -234,20 +283,35 @@ def main():
             for i in range(args.hit_jobs):
                 f.write(f'{{"source": "{hit_image}", "id": "hit-{i}"}}\n')
 
+        # Each small job a different downsample of one tiny PNG: every job computes, in milliseconds.
+        small_listing = tiny_listing(work, args.small_jobs)
+
         for round_number in range(args.rounds):
+            if "small" in parts:
+                # Alternating builds, the order flipped every round, so drift hits both alike.
+                for label, binary in (builds if round_number % 2 == 0 else builds[::-1]):
+                    small[label].append(run_batch(
+                        binary, redis, work, 1, ["-j", "1", "--cpus", "1"], [work], small_listing, "downsample(20x20)",
+                        f"small-{round_number}-{label.replace(' ', '-')}", args.small_jobs, idle=args.idle))
+            if "spread" in parts:
+                for label, binary in (builds if round_number % 2 == 0 else builds[::-1]):
+                    spread[label].append(run_batch(
+                        binary, redis, work, 2, ["--cpus", "1"], [os.path.abspath(CORPUS)], cpu_listing,
+                        "downsample(400x400)", f"spread-{round_number}-{label.replace(' ', '-')}", cpu_total,
+                        idle=args.idle, inspect=worker_finishes))
             for n in counts:
                 if "cpu" in parts:
                     results[("cpu", n)].append(run_batch(
                         darkroom, redis, work, n, ["-j", "1", "--cpus", "1"], [os.path.abspath(CORPUS)],
-                        cpu_listing, "downsample(400x400)", f"cpu-{round_number}-{n}", cpu_total))
+                        cpu_listing, "downsample(400x400)", f"cpu-{round_number}-{n}", cpu_total, idle=args.idle))
                 if "hits" in parts:
                     results[("hits", n)].append(run_batch(
                         darkroom, redis, work, n, [], [work], hit_listing, "resize(64x48)",
-                        f"hits-{round_number}-{n}", args.hit_jobs))
+                        f"hits-{round_number}-{n}", args.hit_jobs, idle=args.idle))
             print(f"round {round_number + 1} of {args.rounds} done", file=sys.stderr)
         # One more, untimed batch of each kind under MONITOR, with one worker and with the most.
         monitored = {}
-        for n in sorted({counts[0], counts[-1]}):
+        for n in sorted({counts[0], counts[-1]}) if parts & {"cpu", "hits"} else []:
             if "cpu" in parts:
                 monitored[("cpu", n)] = run_batch(
                     darkroom, redis, work, n, ["-j", "1", "--cpus", "1"], [os.path.abspath(CORPUS)],
@@ -287,6 +351,13 @@ def main():
             print(f"| {n} | {t:.2f} s | {args.hit_jobs / t:,.0f} | {t / args.hit_jobs * 1e6:.0f} | "
                   f"{median('hits', n, 'worker_cores'):.2f} |")
 
+    if "small" in parts:
+        print_small(small, args.small_jobs, args.rounds)
+    if "spread" in parts:
+        print_spread(spread, cpu_total, args.rounds)
+    if not parts & {"cpu", "hits"}:
+        return 0
+
     print("\nRedis commands per job, counted with MONITOR in one more batch of each kind (enqueue included)\n")
     print("| batch | workers | sent by Darkroom | of them Lua scripts (EVALSHA) | run inside the scripts | the most sent |")
     print("|---|---:|---:|---:|---:|---|")
@@ -325,6 +396,50 @@ def main():
             ceiling = 1e6 / net_ms
             print(f"| {kind} | {per_worker:,.1f} | {ceiling:,.0f} jobs/s | {ceiling / per_worker:,.0f} |")
     return 0
+
+
+def print_spread(spread, total, rounds):
+    """The spread batch's table: per build and round, the two workers' finishing gap against the
+    median job's compute time."""
+    print(f"\nUneven finish: {total} thumbnail jobs, TWO workers with --cpus 1 at the default -j, {rounds} interleaved rounds\n")
+    print("| build | round | wall | worker finish gap | median job compute | gap ÷ job |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, runs in spread.items():
+        for index, (elapsed, costs) in enumerate(runs):
+            finish, compute = costs["inspected"]
+            gap = max(finish.values()) - min(finish.values()) if len(finish) == 2 else float("nan")
+            job = statistics.median(compute) / 1000 if compute else float("nan")
+            print(f"| {label} | {index + 1} | {elapsed:.2f} s | {gap:.2f} s | {job:.2f} s | {gap / job:.2f} |")
+
+
+def print_small(small, total, rounds):
+    """The small batch's table: per build, script calls and commands per job (INFO commandstats,
+    enqueue included), Redis CPU per job in full and net of idle, wall time; medians of the rounds."""
+    def per_job(runs, pick):
+        return statistics.median(pick(r) for r in runs)
+
+    def scripts(run):
+        breakdown = run[1]["breakdown"]
+        return sum(breakdown.get(name, (0, 0))[0] for name in ("evalsha", "eval", "fcall", "fcall_ro"))
+
+    def commands(run):
+        # Top-level commands only would need MONITOR; commandstats counts those inside scripts too.
+        return sum(calls for name, (calls, _) in run[1]["breakdown"].items() if name not in ("info", "hmget", "flushall"))
+
+    print(f"\nSmall jobs: {total} jobs, ONE worker with -j 1 --cpus 1, median of {rounds} interleaved rounds\n")
+    print("| build | script calls per job | commands per job (scripts' own included) | Redis CPU µs per job | net of idle | wall |")
+    print("|---|---:|---:|---:|---:|---:|")
+    figures = {}
+    for label, runs in small.items():
+        figures[label] = (per_job(runs, scripts), per_job(runs, lambda r: r[1]["net_cpu_ms_per_1000"]))
+        print(f"| {label} | {figures[label][0]:.2f} | {per_job(runs, commands):.1f} | "
+              f"{per_job(runs, lambda r: r[1]['cpu_ms_per_1000']):.0f} | {figures[label][1]:.0f} | {per_job(runs, lambda r: r[0]):.2f} s |")
+    if "baseline" in figures and figures["baseline"][0] > 0 and figures["baseline"][1] > 0:
+        calls, net = figures["this build"][0] / figures["baseline"][0], figures["this build"][1] / figures["baseline"][1]
+        print(f"\nThis build ÷ baseline: {calls:.2f}× the script calls, {net:.2f}× the net Redis CPU per job")
+        print("Each round's pair (this build, baseline), net µs per job: " + ", ".join(
+            f"({a[1]['net_cpu_ms_per_1000']:.0f}, {b[1]['net_cpu_ms_per_1000']:.0f})"
+            for a, b in zip(small["this build"], small["baseline"])))
 
 
 if __name__ == "__main__":

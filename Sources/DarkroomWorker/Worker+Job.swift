@@ -8,12 +8,10 @@ import Logging
 
 /// One job, from delivery to acknowledgement.
 extension Worker {
-    /// Plans a batch of deliveries (parsing each chain is cheap) and announces the runnable ones
-    /// with `started` events, queued for the batcher's next flush (sent before any of these jobs'
-    /// acknowledgements) rather than awaited: the jobs start at once. Returns the work to start,
-    /// in delivery order.
+    /// Plans a batch of deliveries (parsing each chain is cheap). Returns the work to start, in
+    /// delivery order.
     func start(_ deliveries: [JobDelivery]) -> [(JobDelivery, Result<JobPlan, any Error>)] {
-        let planned = deliveries.map { delivery in
+        deliveries.map { delivery in
             (
                 delivery,
                 Result<JobPlan, any Error> {
@@ -21,13 +19,18 @@ extension Worker {
                 }
             )
         }
-        let started = planned.compactMap { delivery, plan -> JobEvent? in
-            guard case .success = plan else { return nil }
+    }
+
+    /// What to do when `delivery`'s work starts (`ImageRequest.onWorkStart`; for a job with
+    /// renditions, when it is picked up): once, count it as started (`JobSlots.startedWork`) and
+    /// queue its `started` event, timed now, for the batcher's next flush.
+    func workStarted(_ delivery: JobDelivery, _ start: WorkStart) -> @Sendable () -> Void {
+        { [slots, batcher] in
+            guard start.report() else { return }
+            slots.startedWork()
             let job = delivery.job
-            return .started(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt)
+            batcher.publish([.started(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt)])
         }
-        batcher.publish(started)
-        return planned
     }
 
     /// Runs one planned job to its acknowledgement, then gives its slot back. Its queue lease is
@@ -38,14 +41,18 @@ extension Worker {
     /// alone).
     func perform(_ delivery: JobDelivery, plan planned: Result<JobPlan, any Error>, lease kept: Int? = nil) async {
         let lease = kept ?? leases.keep(delivery)
+        let work = WorkStart()
         var settled = false
         defer {
             leases.drop(lease)
+            if work.report() { slots.startedWork() }
             slots.give(settled: settled)
         }
         func settle() {
             if !settled {
                 leases.drop(lease)
+                // A job whose work never started (it failed first) no longer waits for it.
+                if work.report() { slots.startedWork() }
                 slots.settle()
                 settled = true
             }
@@ -55,7 +62,7 @@ extension Worker {
         logger[metadataKey: "job"] = "\(job.id)"
         logger[metadataKey: "attempt"] = "\(delivery.attempt)"
 
-        let plan: JobPlan
+        var plan: JobPlan
         do {
             plan = try planned.get()
         } catch let error as ChainError where error.code == .unknownProcessor {
@@ -74,6 +81,9 @@ extension Worker {
             return
         }
 
+        let started = workStarted(delivery, work)
+        // The renditions path has no single request to report its start: it counts as started now.
+        if plan.renditions != nil { started() } else { plan.request.onWorkStart = started }
         let result: JobResult
         do {
             result = try await execute(plan, output: job.output)
@@ -86,8 +96,9 @@ extension Worker {
             await finish(delivery, failedWith: error, logger: logger)
             return
         }
-        settle()
-        if let acknowledged = await batcher.acknowledge(delivery, outcome: .succeeded(result)) {
+        // The slot is freed once the acknowledgement is queued, so the flush carrying it can
+        // reserve the next job for that slot in the same call.
+        if let acknowledged = await batcher.acknowledge(delivery, outcome: .succeeded(result), queued: { settle() }) {
             countDone()
             if acknowledged {
                 logger.debug("job succeeded", metadata: ["output": "\(result.output ?? "-")", "cache": "\(result.cache.rawValue)"])

@@ -9,10 +9,19 @@ import Synchronization
 /// stores outputs (through the configuration's `OutputSink`), publishes events and acknowledges — a swift-service-lifecycle `Service`.
 ///
 /// - **Back-pressure**: it reserves only as many jobs as it has free slots (`concurrency`), and
-///   runs each in its own child task. A slot is free again once its job is acknowledged.
-/// - **Group commit**: acknowledgements and `started` events go through `AcknowledgementBatcher`:
-///   the first finished job is acknowledged at once, those finishing meanwhile together in the
-///   next round trip (each still acknowledged atomically with its own terminal event).
+///   runs each in its own child task. A slot is free again once its job is acknowledged. Of the
+///   jobs it holds, at most `reserveAhead` (twice the CPU threads by default) have not started
+///   their work (`JobSlots`): it takes what its CPU pool will reach soon, not a pile that waits
+///   (and that a killed worker would strand until the visibility timeout).
+/// - **Group commit**: acknowledgements, `started` events and the next reservation go through
+///   `AcknowledgementBatcher`: the first finished job is acknowledged at once, those finishing
+///   meanwhile together in the next round trip (each still acknowledged atomically with its own
+///   terminal event), and the same call reserves the jobs for the slots they free. The main loop
+///   reserves by itself only when no acknowledgement is on its way (an idle worker, a first
+///   reservation), so a busy worker makes about one queue call per round of finished jobs.
+/// - **`started`** is published when a job's work starts — its CPU work begins, or its result is
+///   found in a cache (`ImageRequest.onWorkStart`), the event's `at` that moment — riding on the
+///   next call the worker makes, or alone after `startedEventDelay` when none comes.
 /// - **Leases**: while a job runs its queue lease is renewed every `leaseRenewInterval` (by one
 ///   `LeaseKeeper` loop; a job that finishes sooner costs no renewal), so a long job is not reclaimed; every `reclaimInterval` it reclaims stale jobs of dead workers (any
 ///   live worker does, none is special) and runs them, alone (below).
@@ -80,8 +89,11 @@ public final class Worker: Service {
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.name)"
         self.logger = logger
-        slots = JobSlots(limit: configuration.concurrency)
-        batcher = AcknowledgementBatcher(queue: queue, backoff: configuration.queueBackoff, logger: self.logger)
+        slots = JobSlots(
+            limit: configuration.concurrency,
+            ahead: configuration.reserveAhead ?? 2 * pipeline.configuration.maxConcurrentProcessing)
+        batcher = AcknowledgementBatcher(
+            queue: queue, backoff: configuration.queueBackoff, eventDelay: configuration.startedEventDelay, logger: self.logger)
     }
 
     /// Jobs finished since start (succeeded, failed, retried or dead-lettered).
@@ -136,7 +148,7 @@ public final class Worker: Service {
     private func serve() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats() }
-            group.addTask { await self.batcher.run() }
+            group.addTask { await self.batcher.run(reservations: self.reservations) }
             group.addTask { await self.leases.run(queue: self.queue, interval: self.leaseRenewInterval, logger: self.logger) }
             var nextReclaim = clock.now()
             var queueFailures = 0
@@ -144,8 +156,12 @@ public final class Worker: Service {
                 // Jobs acknowledged in one group commit give their slots back one after another:
                 // letting them run first turns many one-job reservations into one bigger one.
                 await Task.yield()
-                let free = slots.free
-                guard free > 0 else { continue }
+                let handed = slots.takeHanded()
+                if !handed.isEmpty {
+                    await launch(handed, claimed: handed.count, in: &group)
+                    continue
+                }
+                guard slots.free > 0 else { continue }
                 do {
                     var deliveries: [JobDelivery] = []
                     let now = clock.now()
@@ -165,17 +181,24 @@ public final class Worker: Service {
                                 ])
                         }
                     }
-                    if deliveries.isEmpty { deliveries = try await reserve(max: free) }
+                    var claimed = 0
+                    if deliveries.isEmpty {
+                        // An acknowledgement on its way reserves for the free slots in the same call.
+                        if !(await batcher.quiet()) { continue }
+                        claimed = slots.claim()
+                        guard claimed > 0 else { continue }
+                        do {
+                            deliveries = try await reserve(max: claimed)
+                        } catch {
+                            slots.unclaim(claimed)
+                            throw error
+                        }
+                    }
                     if queueFailures > 0 {
                         logger.notice("the queue answers again", metadata: ["failed-calls": "\(queueFailures)"])
                         queueFailures = 0
                     }
-                    let together = deliveries.filter { !$0.runsAlone }
-                    slots.take(together.count)
-                    for (delivery, plan) in start(together) {
-                        group.addTask { await self.perform(delivery, plan: plan) }
-                    }
-                    await startAlone(deliveries.filter(\.runsAlone), in: &group)
+                    await launch(deliveries, claimed: claimed, in: &group)
                 } catch {
                     queueFailures += 1
                     let delay = configuration.queueBackoff.delay(forAttempt: queueFailures)
@@ -190,8 +213,52 @@ public final class Worker: Service {
                     await stopping.sleep(for: delay)
                 }
             }
+            await handBackHanded()
             await drain()
             group.cancelAll()
+        }
+    }
+
+    /// Starts `deliveries`, which hold `claimed` slots taken before they were reserved: first
+    /// deliveries at once (giving back the slots they leave unused, or taking the ones missing),
+    /// then the redelivered ones, each alone.
+    private func launch(_ deliveries: [JobDelivery], claimed: Int, in group: inout DiscardingTaskGroup) async {
+        let together = deliveries.filter { !$0.runsAlone }
+        if claimed > together.count { slots.unclaim(claimed - together.count) } else { slots.take(together.count - claimed) }
+        for (delivery, plan) in start(together) {
+            group.addTask { await self.perform(delivery, plan: plan) }
+        }
+        await startAlone(deliveries.filter(\.runsAlone), in: &group)
+    }
+
+    /// How the batcher's acknowledgement flushes reserve the next jobs: for the slots free when
+    /// the flush is sent, handed to the main loop.
+    private var reservations: AcknowledgementBatcher.Reservations {
+        AcknowledgementBatcher.Reservations(
+            claim: { [slots, name = configuration.name, offers] in
+                let claimed = slots.claim()
+                return claimed > 0 ? NextReservation(consumer: name, max: claimed, offering: offers) : nil
+            },
+            received: { [weak self] deliveries, claim in
+                guard let self, !slots.hand(deliveries, claimed: claim.max) else { return }
+                await handBack(deliveries)
+            })
+    }
+
+    /// Jobs reserved by a flush that the stopped main loop will not start: their slots are given
+    /// back, and they go back to the queue untouched for another worker.
+    private func handBackHanded() async {
+        let handed = slots.takeHanded()
+        slots.unclaim(handed.count)
+        await handBack(handed)
+    }
+
+    /// Hands jobs never started back to the queue (`release`, no attempt used); one that cannot
+    /// be is reclaimed after the visibility timeout.
+    private func handBack(_ deliveries: [JobDelivery]) async {
+        let queue = self.queue
+        for delivery in deliveries {
+            _ = await queueCall("hand back an unstarted job", logger: logger) { try await queue.release(delivery, after: .zero) }
         }
     }
 
@@ -204,6 +271,8 @@ public final class Worker: Service {
         let held = deliveries.map { leases.keep($0) }
         waiting.add(deliveries.count, ordering: .relaxed)
         for (index, delivery) in deliveries.enumerated() {
+            let handed = slots.awaitAlone()
+            if !handed.isEmpty { await handBack(handed) }
             guard await slots.takeAlone() else {
                 for lease in held[index...] { leases.drop(lease) }
                 waiting.subtract(deliveries.count - index, ordering: .relaxed)

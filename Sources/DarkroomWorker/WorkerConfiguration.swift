@@ -33,6 +33,14 @@ public struct WorkerConfiguration: Sendable {
     public var releaseDelay: Duration
     /// How long one `reserve` call waits for work when the queue is empty.
     public var reserveWait: Duration
+    /// The most jobs it holds that have not started their work (their CPU work, or being served
+    /// from a cache); nil: twice the pipeline's CPU threads (`--cpus`). A killed worker strands
+    /// at most this many jobs that had not started; cache hits start at once, so they still run
+    /// `concurrency` at a time.
+    public var reserveAhead: Int?
+    /// How long a `started` event may wait for another queue call to ride on before it is sent
+    /// alone: a job computing longer than this is announced within this much of its start.
+    public var startedEventDelay: Duration = .seconds(1)
     /// Where job outputs go: a job's `output` is the destination, its result is stored there
     /// before the job is acknowledged. `darkroom worker` passes a `VolumeSink` over its
     /// `--allow-output-root` directories (in a `RoutedOutputSink` with the object-storage sink for

@@ -53,6 +53,15 @@ struct WorkerCommand: AsyncParsableCommand {
         ))
     var cpus: Int?
 
+    @Option(
+        name: .customLong("reserve-ahead"),
+        help: ArgumentHelp(
+            "The most jobs held that have not started their work (default: twice --cpus).",
+            discussion:
+                "A job starts when its CPU work begins or its result is found in the cache, so cache hits still run --concurrency at once; a killed worker strands at most this many jobs that had not started."
+        ))
+    var reserveAhead: Int?
+
     @Option(help: "Shared cache directory (default: $DARKROOM_CACHE_DIR; none: compute every time).")
     var cache: String?
 
@@ -181,6 +190,7 @@ struct WorkerCommand: AsyncParsableCommand {
     private func makeSettings() throws(UsageFailure) -> Settings {
         guard concurrency.map({ (1...4096).contains($0) }) ?? true else { throw UsageFailure("--concurrency must be 1…4096") }
         guard cpus.map({ (1...1024).contains($0) }) ?? true else { throw UsageFailure("--cpus must be 1…1024") }
+        guard reserveAhead.map({ (1...4096).contains($0) }) ?? true else { throw UsageFailure("--reserve-ahead must be 1…4096") }
         guard visibilityTimeout.isFinite, (0.1...86_400).contains(visibilityTimeout) else {
             throw UsageFailure("--visibility-timeout must be 0.1…86400 seconds (got \(visibilityTimeout))")
         }
@@ -225,6 +235,7 @@ struct WorkerCommand: AsyncParsableCommand {
             gracePeriod: .milliseconds(Int64((gracePeriod * 1000).rounded())),
             retryBackoff: Backoff(initial: Self.duration(seconds: retryBase), cap: Self.duration(seconds: retryCap)),
             outputs: sinks.outputs, processors: catalog.processors, version: DarkroomBuild.version)
+        worker.reserveAhead = reserveAhead
         worker.modules = catalog.moduleVersions
         worker.formats = catalog.coders.encoders.map(\.format.rawValue)
         // A worker with the HEIC module offers `decode:heic`, so a job handed back for it finds it.

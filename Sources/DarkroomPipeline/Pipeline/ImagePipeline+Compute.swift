@@ -38,9 +38,10 @@ extension ImagePipeline {
         let renderRequest = RenderRequest(
             source: EncodedImage(bytes: original, sourceName: request.source.description),
             chain: request.chain, output: request.output, resources: resources)
-        let rendered = try await cpuPool.run { [renderer] in
+        let rendered = try await cpuPool.run { [renderer, onWorkStart = request.onWorkStart] in
+            onWorkStart?()
             // Counted, so kernels split rows only over cores no other image is using.
-            try RowBands.countingImage { try renderer.render(renderRequest) }
+            return try RowBands.countingImage { try renderer.render(renderRequest) }
         }
         timings.decode = rendered.timings.decode
         timings.process = rendered.timings.process

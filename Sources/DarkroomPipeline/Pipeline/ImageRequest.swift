@@ -9,11 +9,21 @@ public struct ImageRequest: Sendable {
     public var source: SourceReference
     public var chain: ProcessorChain
     public var output: OutputOptions
+    /// Called once when the request stops waiting: its result is found in a cache (memory or
+    /// disk), or its CPU work (the decode) begins on the pipeline's CPU pool. Not called when the
+    /// request fails first, or gets its result from another request computing the same key. The
+    /// worker counts by it the jobs it holds that have not started (`WorkerConfiguration.reserveAhead`)
+    /// and times its `started` event. Called on whatever thread reaches that point: keep it short.
+    public var onWorkStart: (@Sendable () -> Void)?
 
-    public init(source: SourceReference, chain: ProcessorChain, output: OutputOptions = OutputOptions()) {
+    public init(
+        source: SourceReference, chain: ProcessorChain, output: OutputOptions = OutputOptions(),
+        onWorkStart: (@Sendable () -> Void)? = nil
+    ) {
         self.source = source
         self.chain = chain
         self.output = output
+        self.onWorkStart = onWorkStart
     }
 
     /// The part of the result cache key that describes the encoding: two requests that differ

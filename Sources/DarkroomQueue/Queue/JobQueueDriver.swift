@@ -87,6 +87,23 @@ public protocol JobQueueDriver: Sendable {
     /// The default implementation calls the single form for each outcome in turn.
     func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool]
 
+    /// A worker's whole round trip in one call (BullMQ's `moveToFinished`): appends `events`
+    /// (`started`, checked as `publish` checks them) before anything else, so a job's `started`
+    /// precedes its terminal event; then finishes `outcomes` exactly as `acknowledge(_:)` does;
+    /// then, when `next` asks for jobs, reserves up to `next.max` ready ones as `reserve` does,
+    /// without waiting.
+    ///
+    /// Redis: one script run (events, acknowledgements and the reservation from the same key
+    /// prefix, so from one hash slot). A throw may come after some of it was done: the
+    /// acknowledgements are then safe to send again, and jobs reserved by a call whose answer was
+    /// lost stay pending for `next.consumer` until the visibility timeout hands them to another.
+    ///
+    /// The default implementation makes the three calls in turn (`publish`, `acknowledge`,
+    /// `reserve` with no wait), skipping those with nothing to do.
+    func acknowledge(
+        _ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)], publishing events: [JobEvent], reserving next: NextReservation?
+    ) async throws -> AcknowledgedAndReserved
+
     /// Finishes a pending entry as a transient failure: re-enqueues the job as attempt
     /// `delivery.attempt + 1` with `lastError = error`, not handed out before `after` has passed,
     /// and publishes `failed` with `willRetry: true`. When the delivery was attempt `maxAttempts`
@@ -158,6 +175,18 @@ extension JobQueueDriver {
             results.append(try await acknowledge(delivery, outcome: outcome))
         }
         return results
+    }
+
+    public func acknowledge(
+        _ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)], publishing events: [JobEvent], reserving next: NextReservation?
+    ) async throws -> AcknowledgedAndReserved {
+        if !events.isEmpty { try await publish(events) }
+        let acknowledged = outcomes.isEmpty ? [] : try await acknowledge(outcomes)
+        var reserved: [JobDelivery] = []
+        if let next, next.max > 0 {
+            reserved = try await reserve(consumer: next.consumer, max: next.max, wait: .zero, offering: next.offering)
+        }
+        return AcknowledgedAndReserved(acknowledged: acknowledged, reserved: reserved)
     }
 
     /// `reclaimStale` with the configured visibility timeout.

@@ -64,6 +64,24 @@ public actor MemoryQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, 
         return state.acknowledge(delivery, outcome: outcome, now: clock.now())
     }
 
+    /// One actor step, as the Redis driver's one script: events, then the acknowledgements, then
+    /// the reservation, with nothing of another caller's in between.
+    public func acknowledge(
+        _ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)], publishing events: [JobEvent], reserving next: NextReservation?
+    ) async throws -> AcknowledgedAndReserved {
+        try Self.checkPublishable(events)
+        if let next { try Self.check(consumer: next.consumer) }
+        defer { waiters.wake(.events) }
+        let now = clock.now()
+        for event in events { state.append(event) }
+        let acknowledged = outcomes.map { state.acknowledge($0.delivery, outcome: $0.outcome, now: now) }
+        var reserved: [JobDelivery] = []
+        if let next, next.max > 0 {
+            reserved = state.reserve(consumer: next.consumer, max: next.max, offering: next.offering, now: now)
+        }
+        return AcknowledgedAndReserved(acknowledged: acknowledged, reserved: reserved)
+    }
+
     public func retry(_ delivery: JobDelivery, after delay: Duration, error: JobError) async throws -> RetryDisposition {
         defer { waiters.wake(.events) }
         let disposition = try state.retry(delivery, after: delay, error: error, now: clock.now())

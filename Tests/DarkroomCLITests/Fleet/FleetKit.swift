@@ -151,6 +151,23 @@ final class FleetKit: Sendable {
         }
     }
 
+    /// Jobs delivered to a worker and not yet finished, read straight from Redis.
+    func pendingJobs() async throws -> Int {
+        let client = RedisClient(url: try RedisURL(redis.url))
+        defer { client.close() }
+        return try await RedisStreamsQueue(client: client).counts().pending
+    }
+
+    /// Polls `condition` every 50 ms for up to `timeout`; true once it held (a throw counts as not yet).
+    func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if (try? await condition()) == true { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     /// Polls the events until `condition` holds for them (or `timeout` passes: then the test fails).
     @discardableResult
     func waitForEvents(

@@ -93,6 +93,14 @@ struct RedisStreamsQueueContractTests {
     @Test("A group commit of 600 jobs across priorities finishes each with its own event, in order")
     func groupCommitMany() async throws { try await JobQueueContract.groupCommitOfManyJobsAcrossPriorities(Self.factory) }
 
+    @Test("One call publishes events, acknowledges and reserves the next jobs, in that order")
+    func acknowledgeAndReserve() async throws { try await JobQueueContract.acknowledgeAndReserveInOneCall(Self.factory) }
+
+    @Test("The combined call refuses a terminal event among the published ones and finishes nothing")
+    func acknowledgeAndReserveRefusesTerminal() async throws {
+        try await JobQueueContract.acknowledgeAndReserveRefusesTerminalEvents(Self.factory)
+    }
+
     @Test("Heartbeats carry the processors' schemas, and a worker without schemas is listed with its processors alone")
     func workerSchemas() async throws { try await JobQueueContract.workerRegistryCarriesSchemas(Self.factory) }
 }

@@ -4,7 +4,9 @@ import Synchronization
 /// A `MemoryQueue` behind switches: while `isDown`, every call throws `queue.unavailable` (Redis
 /// unreachable); with `failAcknowledgements`, only `acknowledge` does. Counts the failures. With
 /// `reservesStale`, `reserve` hands out stale entries first, several at once, and `reclaimStale`
-/// finds none: a driver that folds reclaiming into reserving. Counts the leases it extends.
+/// finds none: a driver that folds reclaiming into reserving. Counts the leases it extends, and
+/// the calls a job's path makes (`jobCalls`: reserve, acknowledge in any form, retry, release,
+/// and publishing `started`), as round trips to Redis would count them.
 final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, WorkerRegistry, ProgressReportingQueue {
     let inner: MemoryQueue
     private let down = Atomic<Bool>(false)
@@ -12,6 +14,7 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     private let failures = Atomic<Int>(0)
     private let reservesStale: Bool
     private let extensions = Atomic<Int>(0)
+    private let calls = Atomic<Int>(0)
 
     init(_ inner: MemoryQueue, down: Bool = false, failAcknowledgements: Bool = false, reservesStale: Bool = false) {
         self.inner = inner
@@ -26,6 +29,11 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
 
     var failedCalls: Int { failures.load(ordering: .sequentiallyConsistent) }
+
+    /// Calls on a job's path so far (see the type's comment).
+    var jobCalls: Int { calls.load(ordering: .sequentiallyConsistent) }
+
+    private func count() { calls.add(1, ordering: .sequentiallyConsistent) }
 
     /// Leases renewed (`extendLease` answered true).
     var leasesExtended: Int { extensions.load(ordering: .sequentiallyConsistent) }
@@ -44,6 +52,7 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
     func reserve(consumer: String, max: Int, wait: Duration, offering: Set<String>) async throws -> [JobDelivery] {
         try check()
+        count()
         if reservesStale {
             let stale = try await inner.reclaimStale(consumer: consumer, max: max, offering: offering).deliveries
             if !stale.isEmpty { return stale }
@@ -52,10 +61,34 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
     func acknowledge(_ delivery: JobDelivery, outcome: JobOutcome) async throws -> Bool {
         try check(acknowledging: true)
+        count()
         return try await inner.acknowledge(delivery, outcome: outcome)
+    }
+    func acknowledge(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)]) async throws -> [Bool] {
+        try check(acknowledging: !outcomes.isEmpty)
+        count()
+        return try await inner.acknowledge(outcomes)
+    }
+    /// One call, as the Redis driver's one script; with `reservesStale`, the reservation hands out
+    /// stale entries first, as `reserve` does.
+    func acknowledge(
+        _ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)], publishing events: [JobEvent], reserving next: NextReservation?
+    ) async throws -> AcknowledgedAndReserved {
+        try check(acknowledging: !outcomes.isEmpty)
+        count()
+        guard reservesStale, let next, next.max > 0 else {
+            return try await inner.acknowledge(outcomes, publishing: events, reserving: next)
+        }
+        let answer = try await inner.acknowledge(outcomes, publishing: events, reserving: nil)
+        var reserved = try await inner.reclaimStale(consumer: next.consumer, max: next.max, offering: next.offering).deliveries
+        if reserved.isEmpty {
+            reserved = try await inner.reserve(consumer: next.consumer, max: next.max, wait: .zero, offering: next.offering)
+        }
+        return AcknowledgedAndReserved(acknowledged: answer.acknowledged, reserved: reserved)
     }
     func retry(_ delivery: JobDelivery, after: Duration, error: JobError) async throws -> RetryDisposition {
         try check(acknowledging: true)
+        count()
         return try await inner.retry(delivery, after: after, error: error)
     }
     func deadLetter(_ delivery: JobDelivery, error: JobError) async throws -> Bool {
@@ -83,6 +116,7 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
     func publish(_ events: [JobEvent]) async throws {
         try check()
+        if events.contains(where: { $0.type == .started }) { count() }
         try await inner.publish(events)
     }
     func readEvents(after cursor: EventCursor, limit: Int, wait: Duration) async throws -> [EventEnvelope] {
@@ -103,6 +137,7 @@ final class FlakyQueue: JobQueueDriver, DeadLetterQueue, CancellableJobQueue, Wo
     }
     func release(_ delivery: JobDelivery, after: Duration) async throws -> Bool {
         try check()
+        count()
         return try await inner.release(delivery, after: after)
     }
     func retryDeadLetters(ids: [String]?) async throws -> Int {

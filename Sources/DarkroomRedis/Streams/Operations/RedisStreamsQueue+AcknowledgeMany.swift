@@ -20,36 +20,14 @@ extension RedisStreamsQueue {
         var arguments = ScriptArguments()
         var inCall = 0
         for (index, (delivery, outcome)) in outcomes.enumerated() {
-            // A tag this driver did not make names no entry: like the single form, answer false.
-            guard let (lane, entryID) = StreamTag.parse(delivery.tag) else { continue }
             if inCall == 0 {
                 arguments = ScriptArguments([RedisQueueKeys.group])
                 arguments.append(configuration.eventRetention)
                 arguments.append(Self.milliseconds(idempotencyWindow))
                 arguments.append(keyPrefix)
             }
-            let job = delivery.job
-            let event: JobEvent
-            let counter: String
-            switch outcome {
-            case .succeeded(let result):
-                event = .succeeded(
-                    job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                    result: result, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
-                counter = "succeeded"
-            case .failed(let error):
-                event = .failed(
-                    job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
-                    error: error, willRetry: false, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
-                counter = "failed"
-            }
-            // A plain stream by its index in KEYS; a capability lane by its key.
-            if let index = StreamLane.plain.firstIndex(of: lane) { arguments.append(index + 1) } else { arguments.append(keys.stream(lane)) }
-            arguments.append(entryID)
-            arguments.append(delivery.deliveryCount)
-            arguments.append(EventJSONWriter.bytes(event))
-            arguments.append(counter)
-            arguments.append(job.batch)
+            // A tag this driver did not make names no entry: like the single form, answer false.
+            guard appendAcknowledgement(delivery, outcome, at: now, to: &arguments) else { continue }
             sent.append(index)
             inCall += 1
             if inCall == Self.acknowledgeChunk {
@@ -58,15 +36,48 @@ extension RedisStreamsQueue {
             }
         }
         if inCall > 0 { calls.append(arguments) }
-        var results = [Bool](repeating: false, count: outcomes.count)
-        guard !calls.isEmpty else { return results }
+        guard !calls.isEmpty else { return [Bool](repeating: false, count: outcomes.count) }
         let scriptKeys = keys.streams + [keys.events]
         let sentCalls = calls
         let replies = try await redis {
             try await self.evalPipelined(StreamScripts.acknowledgeMany, keys: scriptKeys, calls: sentCalls)
         }
+        return try await acknowledged(outcomes, sent: sent, codes: try Self.acknowledgementCodes(replies))
+    }
+
+    /// Appends one entry's six `acknowledgeManyBody` values (its stream, entry id, expected
+    /// delivery count, terminal event, batch counter and batch); false, appending nothing, for a
+    /// tag this driver did not make.
+    func appendAcknowledgement(_ delivery: JobDelivery, _ outcome: JobOutcome, at now: Timestamp, to arguments: inout ScriptArguments) -> Bool {
+        guard let (lane, entryID) = StreamTag.parse(delivery.tag) else { return false }
+        let job = delivery.job
+        let event: JobEvent
+        let counter: String
+        switch outcome {
+        case .succeeded(let result):
+            event = .succeeded(
+                job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
+                result: result, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
+            counter = "succeeded"
+        case .failed(let error):
+            event = .failed(
+                job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt,
+                error: error, willRetry: false, source: job.source, chain: job.chain, metadata: job.metadata, at: now)
+            counter = "failed"
+        }
+        // A plain stream by its index in KEYS; a capability lane by its key.
+        if let index = StreamLane.plain.firstIndex(of: lane) { arguments.append(index + 1) } else { arguments.append(keys.stream(lane)) }
+        arguments.append(entryID)
+        arguments.append(delivery.deliveryCount)
+        arguments.append(EventJSONWriter.bytes(event))
+        arguments.append(counter)
+        arguments.append(job.batch)
+        return true
+    }
+
+    /// The per-entry codes of `acknowledgeManyBody` answers, in order.
+    static func acknowledgementCodes(_ replies: [RedisReply]) throws -> [Int] {
         var codes: [Int] = []
-        codes.reserveCapacity(sent.count)
         for reply in replies {
             guard let items = reply.array else {
                 throw Self.queueError(.protocolError("the acknowledge script answered \(reply)"))
@@ -78,14 +89,21 @@ extension RedisStreamsQueue {
                 codes.append(Int(code))
             }
         }
+        return codes
+    }
+
+    /// One Bool per outcome from the codes of the outcomes `sent` (indices into `outcomes`): 1
+    /// finished, 0 not pending, minus a delivery count for an entry reclaimed since, which the
+    /// single `acknowledge` then finishes with its event naming the attempt it is now.
+    func acknowledged(_ outcomes: [(delivery: JobDelivery, outcome: JobOutcome)], sent: [Int], codes: [Int]) async throws -> [Bool] {
         guard codes.count == sent.count else {
             throw Self.queueError(.protocolError("the acknowledge script answered \(codes.count) codes for \(sent.count) entries"))
         }
+        var results = [Bool](repeating: false, count: outcomes.count)
         for (index, code) in zip(sent, codes) {
             if code == 1 {
                 results[index] = true
             } else if code < 0 {
-                // Reclaimed since: the event must name the attempt it is now.
                 var current = outcomes[index].delivery
                 current.deliveryCount = -code
                 results[index] = try await acknowledge(current, outcome: outcomes[index].outcome)
@@ -114,47 +132,53 @@ extension StreamScripts {
     /// the script.
     /// Returns the codes, one per entry.
     static let acknowledgeMany = RedisScript(
-        StreamScripts.eventMaxLenFunction + StreamScripts.batchClockFunction + """
-            local group, window, prefix = ARGV[1], ARGV[3], ARGV[4]
-            local maxlen = eventMaxLen(KEYS[4], ARGV[2])
-            local codes, counts, order = {}, {}, {}
-            for i = 5, #ARGV, 6 do
-              local stream, id = KEYS[tonumber(ARGV[i]) or 0] or ARGV[i], ARGV[i + 1]
-              local code = 0
-              if stream then
-                -- pcall: an entry whose stream or group is gone (NOGROUP) is not pending. Raising
-                -- here would abort the script after earlier entries were acknowledged and published
-                -- but before their batch counts below were written (scripts are not rolled back).
-                local ok, found = pcall(redis.call, 'XPENDING', stream, group, id, id, 1)
-                local pending = ok and found[1]
-                if pending then
-                  if ARGV[i + 2] ~= '' and pending[4] ~= tonumber(ARGV[i + 2]) then
-                    code = -pending[4]
-                  else
-                    redis.call('XACK', stream, group, id)
-                    redis.call('XDEL', stream, id)
-                    redis.call('XADD', KEYS[4], 'MAXLEN', '~', maxlen, '*', 'event', ARGV[i + 3])
-                    local key = prefix .. ':batch:' .. ARGV[i + 5]
-                    local batch = counts[key]
-                    if not batch then
-                      batch = {}
-                      counts[key] = batch
-                      order[#order + 1] = key
-                    end
-                    batch[ARGV[i + 4]] = (batch[ARGV[i + 4]] or 0) + 1
-                    code = 1
-                  end
+        StreamScripts.eventMaxLenFunction + StreamScripts.batchClockFunction + "local entriesStart, entriesEnd = 5, #ARGV\n"
+            + acknowledgeManyBody + "return codes\n")
+
+    /// The Lua of `acknowledgeMany` (also in `acknowledgeAndReserve`): acknowledges the entries
+    /// of `ARGV[entriesStart…entriesEnd]` (locals set before it), leaving their codes in the local
+    /// `codes`. Needs `eventMaxLenFunction` and `batchClockFunction` before it.
+    static let acknowledgeManyBody = """
+        local group, window, prefix = ARGV[1], ARGV[3], ARGV[4]
+        local maxlen = eventMaxLen(KEYS[4], ARGV[2])
+        local codes, counts, order = {}, {}, {}
+        for i = entriesStart, entriesEnd, 6 do
+          local stream, id = KEYS[tonumber(ARGV[i]) or 0] or ARGV[i], ARGV[i + 1]
+          local code = 0
+          if stream then
+            -- pcall: an entry whose stream or group is gone (NOGROUP) is not pending. Raising
+            -- here would abort the script after earlier entries were acknowledged and published
+            -- but before their batch counts below were written (scripts are not rolled back).
+            local ok, found = pcall(redis.call, 'XPENDING', stream, group, id, id, 1)
+            local pending = ok and found[1]
+            if pending then
+              if ARGV[i + 2] ~= '' and pending[4] ~= tonumber(ARGV[i + 2]) then
+                code = -pending[4]
+              else
+                redis.call('XACK', stream, group, id)
+                redis.call('XDEL', stream, id)
+                redis.call('XADD', KEYS[4], 'MAXLEN', '~', maxlen, '*', 'event', ARGV[i + 3])
+                local key = prefix .. ':batch:' .. ARGV[i + 5]
+                local batch = counts[key]
+                if not batch then
+                  batch = {}
+                  counts[key] = batch
+                  order[#order + 1] = key
                 end
-              end
-              codes[#codes + 1] = code
-            end
-            for _, key in ipairs(order) do
-              if redis.call('EXISTS', key) == 1 then
-                for counter, n in pairs(counts[key]) do redis.call('HINCRBY', key, counter, n) end
-                redis.call('HSET', key, 'endedAt', batchClock())
-                if redis.call('PTTL', key) < tonumber(window) then redis.call('PEXPIRE', key, window) end
+                batch[ARGV[i + 4]] = (batch[ARGV[i + 4]] or 0) + 1
+                code = 1
               end
             end
-            return codes
-            """)
+          end
+          codes[#codes + 1] = code
+        end
+        for _, key in ipairs(order) do
+          if redis.call('EXISTS', key) == 1 then
+            for counter, n in pairs(counts[key]) do redis.call('HINCRBY', key, counter, n) end
+            redis.call('HSET', key, 'endedAt', batchClock())
+            if redis.call('PTTL', key) < tonumber(window) then redis.call('PEXPIRE', key, window) end
+          end
+        end
+
+        """
 }

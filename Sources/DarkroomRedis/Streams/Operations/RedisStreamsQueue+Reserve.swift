@@ -52,6 +52,12 @@ extension RedisStreamsQueue {
         arguments.append(keyPrefix)
         for name in offering.sorted() { arguments.append(name) }
         let reply = try await eval(StreamScripts.reserve, keys: [keys.delayed] + keys.streams + [keys.lanes], arguments: arguments)
+        return try await readyEntries(reply)
+    }
+
+    /// Parses `reserveReady`'s answer `{entries, nextDue, missing, lanes}` (recreating the
+    /// consumer groups when one was missing).
+    func readyEntries(_ reply: RedisReply) async throws -> ([ReadEntry], Timestamp?, [StreamLane]) {
         guard let parts = reply.array, parts.count == 4, let list = parts[0].array ?? (parts[0].isNull ? [] : nil),
             let laneTokens = parts[3].array ?? (parts[3].isNull ? [] : nil)
         else {
@@ -128,63 +134,74 @@ extension StreamScripts {
     /// when it comes, 1 when some stream's group was missing (the caller recreates the groups;
     /// the other streams were still read), and the tokens of the capability lanes it read.
     static let reserve = RedisScript(
-        laneStreamFunction + promoteDueFunction + """
-            local group, consumer, now, prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
-            local want = tonumber(ARGV[4])
-            promoteDue(now, ARGV[5], prefix, group)
-            local offered, gated = {}, { high = {}, normal = {}, low = {} }
+        laneStreamFunction + promoteDueFunction + reserveReadyFunction + """
+            local offered = {}
             for i = 7, #ARGV do offered[ARGV[i]] = true end
-            if #ARGV >= 7 then
-              for _, token in ipairs(redis.call('SMEMBERS', KEYS[5])) do
-                local slash = string.find(token, '/', 1, true)
-                local list = slash and gated[string.sub(token, 1, slash - 1)]
-                if list then
-                  local honoured = true
-                  for name in string.gmatch(string.sub(token, slash + 1), '[^,]+') do
-                    if not offered[name] then honoured = false break end
-                  end
-                  if honoured then list[#list + 1] = token end
-                end
-              end
-            end
-            local order, lanes = {}, {}
-            for i, priority in ipairs({ 'high', 'normal', 'low' }) do
-              order[#order + 1] = { priority, KEYS[i + 1] }
-              table.sort(gated[priority])
-              for _, token in ipairs(gated[priority]) do
-                order[#order + 1] = { token, prefix .. ':jobs:' .. token }
-                lanes[#lanes + 1] = token
-              end
-            end
-            local out, missing = {}, 0
-            for _, lane in ipairs(order) do
-              if want <= 0 then break end
-              -- pcall: a stream whose group is gone (NOGROUP) must not abort the script after the
-              -- streams before it were read (their entries would be pending with nobody told).
-              local ok, reply = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', want, 'STREAMS', lane[2], '>')
-              if not ok then
-                missing = 1
-              elseif reply then
-                for _, entry in ipairs(reply[1][2]) do
-                  out[#out + 1] = { lane[1], entry[1], entry[2] or {} }
-                  want = want - 1
-                end
-              end
-            end
-            local nextDue = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-            return { out, nextDue[2] or '', missing, lanes }
+            return reserveReady({ KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5] }, ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], offered)
             """)
+
+    /// Lua put in front of the scripts that reserve (`reserve`, `acknowledgeAndReserve`):
+    /// `reserveReady(keys, group, consumer, now, want, promotionLimit, prefix, offered)` — `keys`
+    /// the delayed set, high, normal, low streams and the lane set; `offered` a table of the
+    /// capabilities offered (by name) — does what `reserve` describes and returns its answer.
+    /// Needs `laneStreamFunction` and `promoteDueFunction` before it.
+    static let reserveReadyFunction = """
+        local function reserveReady(keys, group, consumer, now, want, promotionLimit, prefix, offered)
+          promoteDue(keys[1], now, promotionLimit, prefix, group)
+          local gated = { high = {}, normal = {}, low = {} }
+          if next(offered) then
+            for _, token in ipairs(redis.call('SMEMBERS', keys[5])) do
+              local slash = string.find(token, '/', 1, true)
+              local list = slash and gated[string.sub(token, 1, slash - 1)]
+              if list then
+                local honoured = true
+                for name in string.gmatch(string.sub(token, slash + 1), '[^,]+') do
+                  if not offered[name] then honoured = false break end
+                end
+                if honoured then list[#list + 1] = token end
+              end
+            end
+          end
+          local order, lanes = {}, {}
+          for i, priority in ipairs({ 'high', 'normal', 'low' }) do
+            order[#order + 1] = { priority, keys[i + 1] }
+            table.sort(gated[priority])
+            for _, token in ipairs(gated[priority]) do
+              order[#order + 1] = { token, prefix .. ':jobs:' .. token }
+              lanes[#lanes + 1] = token
+            end
+          end
+          local out, missing = {}, 0
+          for _, lane in ipairs(order) do
+            if want <= 0 then break end
+            -- pcall: a stream whose group is gone (NOGROUP) must not abort the script after the
+            -- streams before it were read (their entries would be pending with nobody told).
+            local ok, reply = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', want, 'STREAMS', lane[2], '>')
+            if not ok then
+              missing = 1
+            elseif reply then
+              for _, entry in ipairs(reply[1][2]) do
+                out[#out + 1] = { lane[1], entry[1], entry[2] or {} }
+                want = want - 1
+              end
+            end
+          end
+          local nextDue = redis.call('ZRANGE', keys[1], 0, 0, 'WITHSCORES')
+          return { out, nextDue[2] or '', missing, lanes }
+        end
+
+        """
 }
 
 extension StreamScripts {
     /// Lua put in front of the scripts that move due delayed jobs (`reserve`, `promoteDue`):
-    /// `promoteDue(now, limit, prefix, group)` moves up to `limit` members of the delayed set
-    /// (`KEYS[1]`) due by `now` to the tail of their lane's stream (`laneStream`: the member's
+    /// `promoteDue(delayed, now, limit, prefix, group)` moves up to `limit` members of the delayed set
+    /// (key `delayed`) due by `now` to the tail of their lane's stream (`laneStream`: the member's
     /// prefix before `|`; a member without one goes to normal), `XADD` then `ZREM`, in due order.
     /// Needs `laneStreamFunction` before it. Returns how many moved.
     static let promoteDueFunction = """
-        local function promoteDue(now, limit, prefix, group)
-          local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, limit)
+        local function promoteDue(delayed, now, limit, prefix, group)
+          local due = redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, limit)
           for _, member in ipairs(due) do
             local bar = string.find(member, '|', 1, true)
             local token, payload = 'normal', member
@@ -193,7 +210,7 @@ extension StreamScripts {
               payload = string.sub(member, bar + 1)
             end
             redis.call('XADD', laneStream(prefix, group, token), '*', 'job', payload)
-            redis.call('ZREM', KEYS[1], member)
+            redis.call('ZREM', delayed, member)
           end
           return #due
         end
@@ -204,5 +221,5 @@ extension StreamScripts {
     /// housekeeping, so a backlog of due jobs is ready (and visible to a scaler) even when no
     /// worker is reserving. `KEYS`: delayed set, high, normal, low. `ARGV`: now (ms), limit,
     /// prefix, group.
-    static let promoteDue = RedisScript(laneStreamFunction + promoteDueFunction + "return promoteDue(ARGV[1], ARGV[2], ARGV[3], ARGV[4])")
+    static let promoteDue = RedisScript(laneStreamFunction + promoteDueFunction + "return promoteDue(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])")
 }

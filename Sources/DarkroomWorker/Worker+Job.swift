@@ -24,10 +24,10 @@ extension Worker {
     /// What to do when `delivery`'s work starts (`ImageRequest.onWorkStart`; for a job with
     /// renditions, when it is picked up): once, count it as started (`JobSlots.startedWork`) and
     /// queue its `started` event, timed now, for the batcher's next flush.
-    func workStarted(_ delivery: JobDelivery, _ start: WorkStart) -> @Sendable () -> Void {
-        { [slots, batcher] in
+    func workStarted(_ delivery: JobDelivery, _ start: WorkStart) -> @Sendable (ImageRequest.WorkKind) -> Void {
+        { [slots, batcher] kind in
             guard start.report() else { return }
-            slots.startedWork()
+            slots.startedWork(fromCache: kind == .cacheHit)
             let job = delivery.job
             batcher.publish([.started(job: job.id, batch: job.batch, worker: delivery.consumer, attempt: delivery.attempt)])
         }
@@ -83,7 +83,7 @@ extension Worker {
 
         let started = workStarted(delivery, work)
         // The renditions path has no single request to report its start: it counts as started now.
-        if plan.renditions != nil { started() } else { plan.request.onWorkStart = started }
+        if plan.renditions != nil { started(.computation) } else { plan.request.onWorkStart = started }
         let result: JobResult
         do {
             result = try await execute(plan, output: job.output)

@@ -39,7 +39,7 @@ extension ImagePipeline {
             source: EncodedImage(bytes: original, sourceName: request.source.description),
             chain: request.chain, output: request.output, resources: resources)
         let rendered = try await cpuPool.run { [renderer, onWorkStart = request.onWorkStart] in
-            onWorkStart?()
+            onWorkStart?(.computation)
             // Counted, so kernels split rows only over cores no other image is using.
             return try RowBands.countingImage { try renderer.render(renderRequest) }
         }

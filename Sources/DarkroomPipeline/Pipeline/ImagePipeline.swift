@@ -59,7 +59,7 @@ public final class ImagePipeline: Sendable {
         let (sourceKey, prefetched) = try await keyedSource(request.source)
         let resultKey = request.resultKey(sourceKey: sourceKey)
         if var cached = try await cachedResult(resultKey, for: request) {
-            request.onWorkStart?()
+            request.onWorkStart?(.cacheHit)
             cached.timings.fetch = (clock.now - start).inMilliseconds
             return try await withPlaceholders(cached, for: request, resultKey: resultKey)
         }

@@ -13,12 +13,21 @@ public struct ImageRequest: Sendable {
     /// disk), or its CPU work (the decode) begins on the pipeline's CPU pool. Not called when the
     /// request fails first, or gets its result from another request computing the same key. The
     /// worker counts by it the jobs it holds that have not started (`WorkerConfiguration.reserveAhead`)
-    /// and times its `started` event. Called on whatever thread reaches that point: keep it short.
-    public var onWorkStart: (@Sendable () -> Void)?
+    /// and times its `started` event; the kind tells it whether the work was a cache hit, which lets
+    /// it reserve further ahead while hits last. Called on whatever thread reaches that point: keep it short.
+    public var onWorkStart: (@Sendable (WorkKind) -> Void)?
+
+    /// What a request's work turned out to be when it started (`onWorkStart`).
+    public enum WorkKind: Sendable, Equatable {
+        /// The result was found in the memory or disk cache: nothing to compute.
+        case cacheHit
+        /// Its CPU work (decode, chain, encode) began on the pipeline's CPU pool.
+        case computation
+    }
 
     public init(
         source: SourceReference, chain: ProcessorChain, output: OutputOptions = OutputOptions(),
-        onWorkStart: (@Sendable () -> Void)? = nil
+        onWorkStart: (@Sendable (WorkKind) -> Void)? = nil
     ) {
         self.source = source
         self.chain = chain

@@ -17,7 +17,12 @@ import DarkroomSystem
 /// pipeline's `ImageRequest.onWorkStart`) or it leaves the running state. At most `ahead` such
 /// jobs are held, so a worker reserves only what its CPU pool will reach soon — a killed worker
 /// strands at most `ahead` jobs that had not started — while cache hits, which start at once,
-/// still fill every slot.
+/// still fill every slot. While jobs keep finding their results in a cache, each hit in a row
+/// lets one more unstarted job be held (`hitStreak`, up to `limit`): a worker serving cache hits
+/// reserves as many jobs per queue call as it did without the bound (one call per `ahead` jobs
+/// halved its rate), and the first job that computes ends the streak. So the bound is `ahead`
+/// unstarted jobs while the worker computes, and up to `limit` in the moment cache hits give way
+/// to jobs that compute.
 ///
 /// A job may also run *alone* (`takeAlone`): it is taken only once no other job is in hand, and
 /// while it is in hand — running, then settling — no slot is free, so it stays the only one until
@@ -31,6 +36,8 @@ final class JobSlots: Sendable {
         var settling = 0
         /// Running jobs whose work has not started.
         var waiting = 0
+        /// Jobs in a row whose work was a cache hit, up to `limit`; 0 once one computes.
+        var hitStreak = 0
         /// Jobs reserved by an acknowledgement flush, holding their slots, for the main loop to start.
         var inbox: [JobDelivery] = []
         /// The job in hand runs alone: nothing else is taken until it is out of hand.
@@ -43,7 +50,8 @@ final class JobSlots: Sendable {
         var waiter: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)?
 
         func free(limit: Int, ahead: Int) -> Int {
-            stopped || alone || awaitingAlone ? 0 : max(min(limit - running, 2 * limit - running - settling, ahead - waiting), 0)
+            stopped || alone || awaitingAlone
+                ? 0 : max(min(limit - running, 2 * limit - running - settling, ahead + hitStreak - waiting), 0)
         }
     }
 
@@ -140,7 +148,14 @@ final class JobSlots: Sendable {
     }
 
     /// A running job's work started (or it will not start: it is done); called once per job.
-    func startedWork() { change { $0.waiting -= 1 } }
+    /// `fromCache`: whether the work was a cache hit (nil: the job ends without its work starting,
+    /// which leaves the streak of cache hits as it is).
+    func startedWork(fromCache: Bool? = nil) {
+        change { [limit] state in
+            state.waiting -= 1
+            if let fromCache { state.hitStreak = fromCache ? min(state.hitStreak + 1, limit) : 0 }
+        }
+    }
 
     /// A running job's work is over; only its queue bookkeeping remains.
     func settle() {

@@ -1,5 +1,6 @@
 import DarkroomQueue
 import DarkroomSystem
+import DarkroomTestSupport
 import Synchronization
 import Testing
 
@@ -136,12 +137,13 @@ struct SharedPagesTests {
     }
 }
 
-@Suite("The readers' shared pages, once caught up")
+// Real time: the gather window must outlast five publishes, which a loaded parallel pass can stall.
+@Suite("The readers' shared pages, once caught up", .realTime)
 struct SharedPagesGatherTests {
     @Test("Given readers that caught up, when events arrive one by one, then the next page gathers them into one read")
     func gathersAfterShortPage() async throws {
         let queue = try await SharedPagesTests.CountingQueue(events: 1)
-        let pages = SharedPages(queue: queue, pageSize: 1000, wait: .seconds(5), gather: .milliseconds(400))
+        let pages = SharedPages(queue: queue, pageSize: 1000, wait: .seconds(5), gather: .milliseconds(1500))
         defer { pages.close() }
         let first = try await pages.page(after: .start, for: "projections")
         #expect(first.count == 1)

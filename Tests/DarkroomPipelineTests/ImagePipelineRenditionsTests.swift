@@ -161,7 +161,10 @@ struct ImagePipelineRenditionsTests {
 
         #expect(made.filter { $0.timings.decode != nil }.count == 1)
         let origins = made.map { result in result.results.map { (try? $0.get().origin)?.rawValue ?? "failed" } }
-        #expect(origins.sorted { $0[0] < $1[0] } == [["disk", "disk"], ["miss", "miss"]])
+        // The waiter polls the shared cache until every rendition is there; a poll that found the
+        // first one before the second was written has already kept it in memory.
+        #expect(origins.filter { $0 == ["miss", "miss"] }.count == 1)
+        #expect(origins.contains { $0.allSatisfy { $0 == "disk" || $0 == "memory" } })
         #expect(try made[0].results[1].get().bytes == made[1].results[1].get().bytes)
         #expect(server.requestCount("/shared.jpg") == 1)
     }

@@ -70,8 +70,11 @@ def mean_psnr(a, b):
 
 
 def stage_medians(outputs):
-    """The median of each stage's milliseconds over the `--json` records of a tool's runs."""
-    records = [json.loads(output.strip().splitlines()[-1])["result"]["ms"] for output in outputs]
+    """The median of each stage's milliseconds over the `--json` records of a tool's runs; empty
+    when a build's records carry no stage times (older builds print them elsewhere or not at all)."""
+    records = [json.loads(output.strip().splitlines()[-1]).get("result", {}).get("ms") for output in outputs]
+    if not all(records):
+        return []
     return [statistics.median(record.get(stage) or 0 for record in records) for stage in STAGES]
 
 

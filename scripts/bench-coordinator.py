@@ -383,6 +383,16 @@ def fleet_run(darkroom, port, workdir, jobs, with_coordinator, batch, worker=Non
             "net_cpu_us": max(cpu - idle_rate * elapsed, 0) * 1e6 / jobs, "idle_scripts_per_s": idle_scripts}
 
 
+def wait_for_redis(port):
+    """Waits up to 5 s for a just-started redis-server to answer PING."""
+    for _ in range(100):
+        try:
+            redis(port, "PING")
+            return
+        except subprocess.CalledProcessError:
+            time.sleep(0.05)
+
+
 def fleet_main(args):
     """`--fleet`: interleaved runs of each binary, without and with a coordinator."""
     workdir = tempfile.mkdtemp(prefix="darkroom-bench-fleet-")
@@ -400,12 +410,7 @@ def fleet_main(args):
     builds = ([("baseline", os.path.abspath(args.baseline))] if args.baseline else []) + [("this build", os.path.abspath(args.darkroom))]
     results = {}
     try:
-        for _ in range(100):
-            try:
-                redis(port, "PING")
-                break
-            except subprocess.CalledProcessError:
-                time.sleep(0.05)
+        wait_for_redis(port)
         for number in range(args.rounds):
             for label, binary in builds:
                 for with_coordinator in (False, True):
@@ -464,12 +469,7 @@ def main():
     server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir],
                               stdout=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                redis(port, "PING")
-                break
-            except subprocess.CalledProcessError:
-                time.sleep(0.05)
+        wait_for_redis(port)
         if args.live:
             runs = []
             for number in range(args.rounds):

@@ -9,15 +9,16 @@ extension ImageProcessors {
     /// `resize(mode: fill)` does, computed from `Bitmap.logicalSize`, with the same shrink-on-load
     /// hint), so the window slides along one axis only. Where it goes:
     /// - `center`: the middle, exactly as `resize(WxH, mode: fill)`.
-    /// - `attention` (default): the window centred, as far as it stays inside, on the pixel with
-    ///   the highest interest score, skin tones, saturation and edges (`SmartCropAttention`).
+    /// - `attention` (default): the window centred, as far as it stays inside, on the most
+    ///   interesting region: edges, skin tones and warm colours on a coarse grid, smoothed at the
+    ///   window's scale (`SmartCropAttention`).
     /// - `entropy`: the window whose luminance histogram has the greatest entropy
     ///   (`SmartCropEntropy`): the busiest part.
     ///
-    /// Both scoring strategies look at a copy of the covering image reduced to at most
-    /// `SmartCropSample.longestSide` pixels and map what they find back to the covering size;
-    /// among equal scores the one nearest the centre wins, so a flat image is cropped in the
-    /// middle. Only the chosen window is resampled (Lanczos-3, premultiplied alpha).
+    /// Both scoring strategies look at a small copy of the covering image (`entropy`: at most
+    /// `SmartCropSample.longestSide` pixels; `attention`: a 32 × 32 grid) and map what they find
+    /// back to the covering size; among equal scores the one nearest the centre wins, so a flat
+    /// image is cropped in the middle. Only the chosen window is resampled (Lanczos-3, premultiplied alpha).
     public struct SmartCrop: ImageProcessing, Hashable {
         /// How the window is chosen.
         public enum Strategy: String, Hashable, Sendable, CaseIterable {
@@ -56,9 +57,9 @@ extension ImageProcessors {
             case .center:
                 origin = UnitPoint.center.origin(of: kept, in: covering)
             case .attention:
-                let sample = try SmartCropSample(bitmap, covering: covering)
-                let peak = SmartCropAttention(sample).peak
-                origin = peak.map { sample.origin(of: kept, in: covering, centredOn: $0) } ?? UnitPoint.center.origin(of: kept, in: covering)
+                let attention = try SmartCropAttention(bitmap, covering: covering, kept: kept)
+                origin =
+                    attention.peak.map { attention.origin(of: kept, in: covering, on: $0) } ?? UnitPoint.center.origin(of: kept, in: covering)
             case .entropy:
                 let sample = try SmartCropSample(bitmap, covering: covering)
                 let entropy = SmartCropEntropy(sample)

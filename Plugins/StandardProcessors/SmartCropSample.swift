@@ -49,16 +49,6 @@ struct SmartCropSample {
     /// BT.601 luma of pixel `k`, in 0…1.
     func luma(_ k: Int) -> Double { 0.299 * red[k] + 0.587 * green[k] + 0.114 * blue[k] }
 
-    /// The origin, in the covering grid, of the `kept` window centred on pixel `point` of this
-    /// copy (on the middle of that pixel), moved as little as needed to stay inside the covering size.
-    func origin(of kept: PixelSize, in covering: PixelSize, centredOn point: (x: Int, y: Int)) -> (x: Int, y: Int) {
-        let cx = (Double(point.x) + 0.5) * Double(covering.width) / Double(width)
-        let cy = (Double(point.y) + 0.5) * Double(covering.height) / Double(height)
-        let x = min(covering.width - kept.width, max(0, Int((cx - Double(kept.width) / 2).rounded())))
-        let y = min(covering.height - kept.height, max(0, Int((cy - Double(kept.height) / 2).rounded())))
-        return (x, y)
-    }
-
     /// The origin, in the covering grid, of the `kept` window whose `score` (given the window in
     /// this copy's pixels) is greatest; among scores equal to within 1e-9 of the best, the one
     /// nearest the centre, so a featureless image is cropped in the middle.

@@ -4,12 +4,12 @@ extension StandardProcessorSpecs {
 
     /// `smartCrop(WxH, strategy: attention)`: scale to cover the box, keep the window that matters.
     public static let smartCrop = ProcessorSpec(
-        name: "smartCrop", version: 1,
+        name: "smartCrop", version: 2,
         summary: "scale to cover WxH, then keep the window a strategy picks",
         parameters: [
             ParameterSpec("size", .size, summary: "the output size, WxH"),
             ParameterSpec(
                 "strategy", .choice(smartCropStrategies), default: .word("attention"),
-                summary: "attention (skin, saturation, edges), entropy (the busiest window) or center"),
+                summary: "attention (edges, skin, warm colours), entropy (the busiest window) or center"),
         ])
 }

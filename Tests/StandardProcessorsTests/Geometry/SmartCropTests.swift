@@ -33,7 +33,7 @@ struct SmartCropTests {
             "smartCrop(strategy: entropy, size: 200x100)", canonical: "smartCrop(200x100, strategy: entropy)", registry: Self.registry)
         let attention = try Self.registry.chain(from: "smartCrop(200x100)")
         let centre = try Self.registry.chain(from: "smartCrop(200x100, strategy: center)")
-        #expect(attention.identifier == "smartCrop.v1(200x100, strategy: attention)")
+        #expect(attention.identifier == "smartCrop.v2(200x100, strategy: attention)")
         #expect(attention.identifier != centre.identifier)
         #expect(attention.hashableIdentifier != centre.hashableIdentifier)
     }
@@ -114,6 +114,28 @@ struct SmartCropTests {
         }
         let (rect, _) = try Self.processor("smartCrop(100x100)").window(in: source)
         #expect((152...228).contains(rect.x), "window \(rect)")
+    }
+
+    @Test("attention prefers warm colours to green ones of the same luminance", arguments: [false, true])
+    func attentionPrefersWarmth(mirrored: Bool) throws {
+        // One half red, the other green, both of luminance Y 13.9: the only edge is the boundary in
+        // the middle, so a window there is what edges alone would choose. The colour terms (skin
+        // likeness and CIELAB a*) make the red half the subject: foliage green is background.
+        let source = try Bitmap(width: 600, height: 200, isOpaque: true) { bytes, rowBytes in
+            for y in 0..<200 {
+                for x in 0..<600 {
+                    let i = y * rowBytes + x * 4
+                    (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]) = (x < 300) == mirrored ? (200, 40, 40, 255) : (40, 115, 40, 255)
+                }
+            }
+        }
+        // The covering size is 300×100; the red half is x 0…150 (mirrored) or 150…300.
+        let (rect, _) = try Self.processor("smartCrop(100x100)").window(in: source)
+        if mirrored {
+            #expect(rect.x + rect.width <= 150, "window \(rect)")
+        } else {
+            #expect(rect.x >= 150, "window \(rect)")
+        }
     }
 
     @Test("A featureless image is cropped in the middle", arguments: ["attention", "entropy"])

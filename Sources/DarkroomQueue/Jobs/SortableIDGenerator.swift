@@ -22,7 +22,7 @@ public final class SortableIDGenerator: Sendable {
     public static let shared = SortableIDGenerator()
 
     /// A generator drawing random bits from `random` (inject a seeded one for reproducible tests).
-    public init(random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+    public init(random: any RandomNumberGenerator & Sendable = BufferedSystemRandom()) {
         state = Locked(State(random: random))
     }
 

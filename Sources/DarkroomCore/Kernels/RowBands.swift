@@ -176,3 +176,45 @@ private final class BandWork: @unchecked Sendable {
         }
     }
 }
+
+extension RowBands {
+    /// Runs `first` and `second` at once when another core is idle (on this thread and one of
+    /// libdispatch's), otherwise `first` then `second` on this thread; returns when both have.
+    ///
+    /// For two stages of one image that do not share state, such as an animation's next frames
+    /// decoding while the frames before them are processed and encoded: the stage that leaves a
+    /// core idle (compositing frames in order, encoding them in order) lends it to the other.
+    /// `second` counts as another image in work while it runs beside `first`, so the kernels of the
+    /// two stages split over the cores between them instead of each taking them all.
+    public static func overlapping(_ first: () -> Void, _ second: () -> Void) {
+        guard idleCores > 1 else {
+            first()
+            second()
+            return
+        }
+        withoutActuallyEscaping(first) { first in
+            withoutActuallyEscaping(second) { second in
+                let stages = OverlappingStages(first: first, second: { countingImage(second) })
+                DispatchQueue.concurrentPerform(iterations: 2) { stage in stages.run(stage) }
+            }
+        }
+    }
+}
+
+/// The two closures of one `RowBands.overlapping` call.
+///
+/// `@unchecked Sendable` is safe because each closure is called exactly once, by one thread (the
+/// `concurrentPerform` iteration given its index), while `overlapping` waits inside
+/// `concurrentPerform`, so everything they capture is alive for the call; what the two closures
+/// capture and write is disjoint (`overlapping`'s contract), and this class holds no mutable state.
+private final class OverlappingStages: @unchecked Sendable {
+    let first: () -> Void
+    let second: () -> Void
+
+    init(first: @escaping () -> Void, second: @escaping () -> Void) {
+        self.first = first
+        self.second = second
+    }
+
+    func run(_ stage: Int) { stage == 0 ? first() : second() }
+}

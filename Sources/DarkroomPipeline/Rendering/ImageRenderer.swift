@@ -91,13 +91,9 @@ public struct ImageRenderer: Sendable {
     /// Every frame of an animated GIF or WebP (opened in `openTime`) through the chain, into an
     /// animated WebP.
     ///
-    /// Frames stream in groups of up to 2 × cores: a group is decoded (in order: each frame is
-    /// composited on the one before), then processed at once on the idle cores and encoded at once
-    /// on them, kept in order. While one group is processed and encoded, the next one decodes beside
-    /// it (`RowBands.overlapping`), so compositing in order and encoding in order, which each leave a
-    /// core idle, fill the other stage's gaps. Memory stays bounded to two groups of frames whatever
-    /// the animation's length. Errors come in the order a sequential run meets them: a failure
-    /// processing a group wins over one decoding the group after it.
+    /// Frames stream: a group of up to 2 × cores frames is decoded (in order: each frame is
+    /// composited on the one before), processed at once on the idle cores, then encoded at once
+    /// on them and kept in order, so memory does not grow with the frame count.
     private func renderAnimation(_ request: RenderRequest, frames opened: consuming AnimationFrameReader, openTime: Duration) throws -> RenderResult {
         let source = request.source
         let options = limits.decodeOptions()
@@ -112,18 +108,15 @@ public struct ImageRenderer: Sendable {
         let group = RowBands.animationGroupSize
         var encoding = request.output.encoding
         if !request.output.keep.isEmpty { encoding.embedded = reader.metadata.prepared(keeping: request.output.keep) }
-
-        /// The next group of frames (empty after the last), and the time it took.
-        func decodeGroup(_ reader: inout AnimationFrameReader) throws -> (frames: [AnimationFrame], milliseconds: Double) {
-            let start = clock.now
+        while true {
+            var start = clock.now
             var frames: [AnimationFrame] = []
             while frames.count < group, let frame = try reader.next() { frames.append(frame) }
-            return (frames, (clock.now - start).inMilliseconds)
-        }
+            timings.add((clock.now - start).inMilliseconds, to: \.decode)
+            guard !frames.isEmpty else { break }
 
-        /// One group through the chain and into the encoder.
-        func processAndEncode(_ decoded: [AnimationFrame]) throws {
-            var start = clock.now
+            start = clock.now
+            let decoded = frames
             let processed = try RowBands.map(count: decoded.count) { index -> Bitmap in
                 switch try chain.process(.bitmap(decoded[index].bitmap), context: context) {
                 case .bitmap(let result): return result
@@ -149,20 +142,6 @@ public struct ImageRenderer: Sendable {
             // The group's frames are encoded at once on the idle cores, and kept in order.
             try encoder!.add(zip(decoded, processed).map { ($1, $0.durationMilliseconds) })
             timings.add((clock.now - start).inMilliseconds, to: \.encode)
-        }
-
-        var current = try decodeGroup(&reader)
-        timings.add(current.milliseconds, to: \.decode)
-        while !current.frames.isEmpty {
-            var processing: Result<Void, any Error> = .success(())
-            var next: Result<(frames: [AnimationFrame], milliseconds: Double), any Error> = .success(([], 0))
-            let frames = current.frames
-            RowBands.overlapping(
-                { processing = Result { try processAndEncode(frames) } },
-                { next = Result { try decodeGroup(&reader) } })
-            try processing.get()
-            current = try next.get()
-            timings.add(current.milliseconds, to: \.decode)
         }
         // Lenient mode can end an animation before its first frame; the still decoder then keeps
         // what it can of that frame.

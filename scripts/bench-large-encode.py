@@ -53,7 +53,8 @@ def run(binary, source, out, pinned):
     if result.returncode != 0:
         sys.exit(f"bench-large-encode: {' '.join(command)} failed: {result.stderr}")
     record = json.loads(result.stdout.strip().splitlines()[-1])
-    return wall, record["result"]["ms"]["encode"]
+    # Builds before the `result` object (e.g. 49af717) put `ms` at the top level.
+    return wall, (record.get("result") or record)["ms"]["encode"]
 
 
 def main():

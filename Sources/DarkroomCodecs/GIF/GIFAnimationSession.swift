@@ -240,7 +240,11 @@ final class GIFAnimationSession: AnimationFrameSource {
             try file.skipImageData()
         }
         pendingDisposal = (control.disposal, rect)
-        bitmap.isOpaque = bitmap.scanIsOpaque()
+        // A frame drawn whole over the whole screen without a transparent index leaves only its
+        // palette's colours, all opaque: no need to scan the canvas (a full-frame animation's
+        // every frame). Otherwise what shows through decides.
+        let coversScreen = rect.x <= 0 && rect.y <= 0 && rect.x + rect.width >= screen.width && rect.y + rect.height >= screen.height
+        bitmap.isOpaque = (complete && coversScreen && control.transparentIndex == nil) || bitmap.scanIsOpaque()
         canvas = bitmap
         framesDecoded += 1
         // Lenient mode kept the rows of a frame that broke off; nothing after it can be read.

@@ -124,6 +124,32 @@ struct GIFAnimationTests {
         #expect(!frames[1].bitmap.isOpaque)
     }
 
+    @Test("Opacity: a whole-screen frame without a transparent index makes the canvas opaque; with one, what shows through decides")
+    func opacityOfWholeScreenFrames() throws {
+        var gif = PWGGIFBuilder(width: 3, height: 2, globalColors: [(255, 0, 0), (0, 0, 255), (0, 255, 0)])
+        // 1: a corner only, over the transparent canvas.
+        gif.graphicsControl(transparentIndex: nil, disposal: 1, delay: 10)
+        gif.frame(x: 0, y: 0, width: 1, height: 1, indices: [0])
+        // 2: the whole screen, no transparent index: opaque, whatever was under it.
+        gif.graphicsControl(transparentIndex: nil, disposal: 1, delay: 10)
+        gif.frame(x: 0, y: 0, width: 3, height: 2, indices: [1, 1, 1, 1, 1, 1])
+        // 3: after a background restore, the whole screen with index 2 transparent in one pixel:
+        // the cleared canvas shows through it.
+        gif.graphicsControl(transparentIndex: nil, disposal: 2, delay: 10)
+        gif.frame(x: 0, y: 0, width: 3, height: 2, indices: [0, 0, 0, 0, 0, 0])
+        gif.graphicsControl(transparentIndex: 2, disposal: 1, delay: 10)
+        gif.frame(x: 0, y: 0, width: 3, height: 2, indices: [0, 2, 0, 0, 0, 0])
+        // 5: the whole screen again, with a transparent index it does not use: still scanned, opaque
+        // only where what showed through was (pixel 1 is still clear).
+        gif.graphicsControl(transparentIndex: 2, disposal: 1, delay: 10)
+        gif.frame(x: 0, y: 0, width: 3, height: 2, indices: [1, 2, 1, 1, 1, 1])
+        gif.trailer()
+        let (_, frames) = try frames(gif.bytes)
+        #expect(frames.map(\.bitmap.isOpaque) == [false, true, true, false, false])
+        #expect(frames[3].bitmap.premultipliedPixel(x: 1, y: 0) == Kit.clear)
+        #expect(frames[4].bitmap.premultipliedPixel(x: 0, y: 0) == Kit.blue)
+    }
+
     @Test("Given NETSCAPE2.0 with 0 repeats, then the animation loops forever")
     func loopsForever() throws {
         var gif = PWGGIFBuilder(width: 2, height: 2, globalColors: [(255, 0, 0), (0, 0, 255)])

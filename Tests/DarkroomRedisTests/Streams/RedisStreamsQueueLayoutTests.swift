@@ -71,6 +71,34 @@ struct RedisStreamsQueueLayoutTests {
         #expect(try await queue.batchProgress("m") == BatchProgress(total: 1, succeeded: 1))
     }
 
+    @Test("The combined call counts into a batch hash that exists, extends its expiry, stamps endedAt, and never recreates one that is gone")
+    func combinedCallAndTheBatchHash() async throws {
+        let server = try Kit.sharedServer.get()
+        let client = try Kit.client(server)
+        defer { client.close() }
+        let queue = RedisStreamsQueue(client: client, keyPrefix: Kit.prefix("ackbatch"), idempotencyWindow: .seconds(3600))
+        _ = try await queue.enqueue([Kit.job("k1", batch: "kept"), Kit.job("k2", batch: "kept"), Kit.job("g1", batch: "gone")])
+        let kept = queue.keyPrefix + ":batch:kept"
+        let gone = queue.keyPrefix + ":batch:gone"
+        // An expiry shorter than the window is extended; a hash that is gone stays gone.
+        _ = try await client.command(["PEXPIRE", kept, "1000"]).throwingOnError()
+        _ = try await client.command(["DEL", gone]).throwingOnError()
+        let taken = try await queue.reserve(consumer: "w1", max: 3, wait: .zero)
+        #expect(taken.count == 3)
+        let answer = try await queue.acknowledge(
+            taken.map { (delivery: $0, outcome: .succeeded(QueueContractKit.result)) }, publishing: [],
+            reserving: NextReservation(consumer: "w1", max: 1))
+        #expect(answer.acknowledged == [true, true, true])
+        #expect(try await queue.batchProgress("kept") == BatchProgress(total: 2, succeeded: 2))
+        let ttl = try #require(try await client.command(["PTTL", kept]).integer)
+        #expect(ttl > 3_500_000 && ttl <= 3_600_000)
+        #expect(try await client.command(["HGET", kept, "endedAt"]).string != nil)
+        #expect(try await client.command(["EXISTS", gone]).integer == 0)
+        // Every acknowledgement published its terminal event, with the cap read once per call.
+        let events = try StreamReplies.entries(try await client.command(["XRANGE", queue.keys.events, "-", "+"]))
+        #expect(events.count == 2 + 3)  // batchEnqueued for each batch, one succeeded per job
+    }
+
     @Test("Stream entries hold exactly Job's JSON, events exactly JobEvent's, dead letters job, error and at")
     func recordsAreTheSharedEncodings() async throws {
         let server = try Kit.sharedServer.get()

@@ -83,9 +83,11 @@ extension StreamScripts {
             local offered = {}
             for i = 11, 10 + offerCount do offered[ARGV[i]] = true end
             local firstEvent = 11 + offerCount
-            -- Events first: a job's `started` must precede its terminal event below.
+            -- Events first: a job's `started` must precede its terminal event below. The cap read
+            -- here serves the acknowledgements' events too.
+            local eventLimit = nil
             if eventCount > 0 then
-              local eventLimit = eventMaxLen(KEYS[4], ARGV[2])
+              eventLimit = eventMaxLen(KEYS[4], ARGV[2])
               for i = firstEvent, firstEvent + eventCount - 1 do
                 redis.call('XADD', KEYS[4], 'MAXLEN', '~', eventLimit, '*', 'event', ARGV[i])
               end

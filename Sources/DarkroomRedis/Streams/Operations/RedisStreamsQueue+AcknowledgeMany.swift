@@ -132,15 +132,20 @@ extension StreamScripts {
     /// the script.
     /// Returns the codes, one per entry.
     static let acknowledgeMany = RedisScript(
-        StreamScripts.eventMaxLenFunction + StreamScripts.batchClockFunction + "local entriesStart, entriesEnd = 5, #ARGV\n"
-            + acknowledgeManyBody + "return codes\n")
+        StreamScripts.eventMaxLenFunction + StreamScripts.batchClockFunction
+            + "local entriesStart, entriesEnd, eventLimit = 5, #ARGV, nil\n" + acknowledgeManyBody + "return codes\n")
 
     /// The Lua of `acknowledgeMany` (also in `acknowledgeAndReserve`): acknowledges the entries
-    /// of `ARGV[entriesStart…entriesEnd]` (locals set before it), leaving their codes in the local
+    /// of `ARGV[entriesStart…entriesEnd]` (locals set before it, with `eventLimit`: the events'
+    /// MAXLEN when the caller has read it already, or nil), leaving their codes in the local
     /// `codes`. Needs `eventMaxLenFunction` and `batchClockFunction` before it.
+    ///
+    /// Per call it reads the event cap at most once (and not at all when nothing is acknowledged),
+    /// and per batch its `PTTL` says both whether the hash exists (-2 when not) and whether its
+    /// expiry needs extending: a single-job worker's every job goes through here.
     static let acknowledgeManyBody = """
         local group, window, prefix = ARGV[1], ARGV[3], ARGV[4]
-        local maxlen = eventMaxLen(KEYS[4], ARGV[2])
+        local maxlen = eventLimit
         local codes, counts, order = {}, {}, {}
         for i = entriesStart, entriesEnd, 6 do
           local stream, id = KEYS[tonumber(ARGV[i]) or 0] or ARGV[i], ARGV[i + 1]
@@ -157,6 +162,7 @@ extension StreamScripts {
               else
                 redis.call('XACK', stream, group, id)
                 redis.call('XDEL', stream, id)
+                if not maxlen then maxlen = eventMaxLen(KEYS[4], ARGV[2]) end
                 redis.call('XADD', KEYS[4], 'MAXLEN', '~', maxlen, '*', 'event', ARGV[i + 3])
                 local key = prefix .. ':batch:' .. ARGV[i + 5]
                 local batch = counts[key]
@@ -173,10 +179,11 @@ extension StreamScripts {
           codes[#codes + 1] = code
         end
         for _, key in ipairs(order) do
-          if redis.call('EXISTS', key) == 1 then
+          local ttl = redis.call('PTTL', key)
+          if ttl ~= -2 then
             for counter, n in pairs(counts[key]) do redis.call('HINCRBY', key, counter, n) end
             redis.call('HSET', key, 'endedAt', batchClock())
-            if redis.call('PTTL', key) < tonumber(window) then redis.call('PEXPIRE', key, window) end
+            if ttl < tonumber(window) then redis.call('PEXPIRE', key, window) end
           end
         end
 

@@ -5,11 +5,13 @@ extension CoordinatorScripts {
     ///
     /// `KEYS`: lease, coordinator hash. `ARGV`: 1. owner, 2. expected checkpoint ('' = none yet),
     /// 3. key prefix, 4. projection ttl (ms), 5. registration ttl (ms), 6. now (ms), 7. the page's
-    /// last stream id, then per event seven values: its stream id (only for a job's last event in
+    /// last stream id, then per event eight values: its stream id (only for a job's last event in
     /// the page, else ''), type (`retrying` for a `failed` that will be retried), job ('' = none),
-    /// batch ('' = none), worker ('' = none), time (ms), and the event JSON (only for a job's last
-    /// event in the page and for failures, else ''). Most values repeat from event to event or
-    /// are empty, which is cheap for Lua: every argument becomes a Lua string.
+    /// batch ('' = none), worker ('' = none), time (ms), the event JSON (only for a job's last
+    /// event in the page when it does not end the job, and for failures, else ''), and the head of
+    /// the job's finished record (`FinishedJobRecord.head`, only for a job's last event in the page
+    /// when it ends the job, else ''). Most values repeat from event to event or are empty, which
+    /// is cheap for Lua: every argument becomes a Lua string.
     ///
     /// Returns `{1}` when applied, `{0}` when `owner` does not hold the lease, `{-1, checkpoint}`
     /// when the stored checkpoint is not the expected one; nothing is written in the last two.
@@ -19,13 +21,18 @@ extension CoordinatorScripts {
     /// so late-read events of a worker that went offline do not revive it), `lastAt` (its latest
     /// event time) and, for terminal events, `done` and `errors`.
     ///
-    /// Per job event, the job's hash `{p}:jobstate:<id>` keeps the latest event, its stream id,
-    /// `state` (`running`, `retrying` or the terminal type), the worker, the start time and count,
-    /// and the duration from the latest start to the terminal event. A job's `failed` (retried or
-    /// not) and `dead` events append `{attempt, code, message, at}` (`at` in ms) to its `errors`
-    /// field, a JSON array oldest first holding the newest `JobErrorHistory.capacity`; older ones
-    /// are dropped and counted in `errorsDropped`. A job that never failed has neither field. A
-    /// page's errors of a job are gathered in event order and written once. A job whose state changed
+    /// While a job runs or waits for a retry, its hash `{p}:jobstate:<id>` keeps the latest event,
+    /// its stream id, `state` (`running` or `retrying`), the worker, the start time and count. When
+    /// the job's last event in the page ends it, the job's marker `{p}:job:<id>` is overwritten by
+    /// its finished record (`FinishedJobRecord`: the head the caller sent, then the terminal
+    /// event's stream id, the start count, the duration from the latest start to the end, and the
+    /// batch), expiring a window after the fold, and the hash is deleted: a finished job keeps its
+    /// marker and nothing else. A job's `failed` (retried or not) and `dead` events append
+    /// `{attempt, code, message, at}` (`at` in ms) to its hash's `errors` field, a JSON array
+    /// oldest first holding the newest `JobErrorHistory.capacity`; older ones are dropped and
+    /// counted in `errorsDropped`. A job that never failed has neither field; a finished job that
+    /// did keeps a hash of those two fields only. A page's errors of a job are gathered in event
+    /// order and written once. A job whose state changed
     /// moves, once per page, in its batch's job index from `{p}:batchjobs:<state before>:<batch>`
     /// (`queued` for a job not seen before) to the set of its state now, keeping its score (its
     /// place in the batch); a job the enqueue script did not index (enqueued by an older version,
@@ -85,9 +92,9 @@ extension CoordinatorScripts {
         local function jobOf(job)
           local j = jobs[job]
           if not j then
-            local before = redis.call('HMGET', prefix .. ':jobstate:' .. job, 'state', 'worker', 'startedAt', 'starts', 'durationMs')
+            local before = redis.call('HMGET', prefix .. ':jobstate:' .. job, 'state', 'worker', 'startedAt', 'starts', 'durationMs', 'errors')
             j = { state = before[1], worker = before[2], startedAt = tonumber(before[3]), starts = tonumber(before[4]) or 0,
-              hadDuration = before[5] ~= false, startsChanged = false }
+              hadDuration = before[5] ~= false, startsChanged = false, existed = before[1] ~= false, hadErrors = before[6] ~= false }
             j.initialWorker = (before[1] == 'running' and before[2] and before[2] ~= '') and before[2] or nil
             j.initialState = before[1] or 'queued'
             jobs[job] = j
@@ -108,9 +115,9 @@ extension CoordinatorScripts {
           end
           return m
         end
-        for i = 8, #ARGV, 7 do
+        for i = 8, #ARGV, 8 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
-          local at, json = tonumber(ARGV[i + 5]), ARGV[i + 6]
+          local at, json, summary = tonumber(ARGV[i + 5]), ARGV[i + 6], ARGV[i + 7]
           local retry = kind == 'retrying'
           if retry then kind = 'failed' end
           local w = nil
@@ -172,6 +179,7 @@ extension CoordinatorScripts {
             -- The arguments carry the record only for a job's last event in the page.
             if json ~= '' then j.event = json end
             if id ~= '' then j.id = id end
+            j.summary = summary
           end
           if w then
             -- An event from before the worker went offline (read late) must not bring it back.
@@ -186,6 +194,26 @@ extension CoordinatorScripts {
         end
         local last = ARGV[7]
 
+        -- Only a job that failed pays for the list: the stored errors, then this page's, the newest
+        -- `errorCap` of them; with the count of all dropped so far.
+        local function storedErrors(jobKey, fresh)
+          local list = {}
+          local stored = redis.call('HMGET', jobKey, 'errors', 'errorsDropped')
+          if stored[1] then
+            local ok, old = pcall(cjson.decode, stored[1])
+            if ok and type(old) == 'table' then list = old end
+          end
+          local dropped = tonumber(stored[2]) or 0
+          for _, e in ipairs(fresh or {}) do list[#list + 1] = e end
+          local over = #list - errorCap
+          if over > 0 then
+            local kept = {}
+            for k = over + 1, #list do kept[#kept + 1] = list[k] end
+            list = kept
+            dropped = dropped + over
+          end
+          return list, dropped
+        end
         local function keepAlive(key)
           if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
         end
@@ -209,40 +237,48 @@ extension CoordinatorScripts {
               keepAlive(to)
             end
           end
-          local fields = { 'state', j.state, 'worker', j.worker or '', 'event', j.event or '', 'id', j.id }
-          if j.startsChanged then
-            fields[#fields + 1] = 'startedAt'
-            fields[#fields + 1] = j.startedAt
-            fields[#fields + 1] = 'starts'
-            fields[#fields + 1] = j.starts
-          end
-          if j.durationMs then
-            fields[#fields + 1] = 'durationMs'
-            fields[#fields + 1] = j.durationMs
-          elseif j.hadDuration then
-            redis.call('HDEL', jobKey, 'durationMs')
-          end
-          if j.errors then
-            -- Only a job that failed pays for the list: the stored errors, then this page's.
-            local list = {}
-            local stored = redis.call('HGET', jobKey, 'errors')
-            if stored then
-              local ok, old = pcall(cjson.decode, stored)
-              if ok and type(old) == 'table' then list = old end
+          if j.summary ~= '' then
+            -- Ended: the compact record goes into the job's marker (a fresh window), and the hash
+            -- goes, unless the job has errors to keep (then it keeps only those).
+            redis.call('SET', prefix .. ':job:' .. job,
+              j.summary .. '|' .. j.id .. '|' .. j.starts .. '|' .. (j.durationMs or '') .. '|' .. (j.batch or ''), 'PX', ttl)
+            local list, dropped = nil, 0
+            if j.errors or j.hadErrors then
+              list, dropped = storedErrors(jobKey, j.errors)
             end
-            for _, e in ipairs(j.errors) do list[#list + 1] = e end
-            local over = #list - errorCap
-            if over > 0 then
-              local kept = {}
-              for k = over + 1, #list do kept[#kept + 1] = list[k] end
-              list = kept
-              redis.call('HINCRBY', jobKey, 'errorsDropped', over)
+            if j.existed then redis.call('DEL', jobKey) end
+            if list then
+              if dropped > 0 then
+                redis.call('HSET', jobKey, 'errors', cjson.encode(list), 'errorsDropped', dropped)
+              else
+                redis.call('HSET', jobKey, 'errors', cjson.encode(list))
+              end
+              redis.call('PEXPIRE', jobKey, ttl)
             end
-            fields[#fields + 1] = 'errors'
-            fields[#fields + 1] = cjson.encode(list)
+          else
+            -- Still going: the hash keeps its latest event for the look-ups and the next page.
+            local fields = { 'state', j.state, 'worker', j.worker or '', 'event', j.event or '', 'id', j.id }
+            if j.startsChanged then
+              fields[#fields + 1] = 'startedAt'
+              fields[#fields + 1] = j.startedAt
+              fields[#fields + 1] = 'starts'
+              fields[#fields + 1] = j.starts
+            end
+            if j.durationMs then
+              fields[#fields + 1] = 'durationMs'
+              fields[#fields + 1] = j.durationMs
+            elseif j.hadDuration then
+              redis.call('HDEL', jobKey, 'durationMs')
+            end
+            if j.errors then
+              local list, dropped = storedErrors(jobKey, j.errors)
+              if dropped > 0 then redis.call('HSET', jobKey, 'errorsDropped', dropped) end
+              fields[#fields + 1] = 'errors'
+              fields[#fields + 1] = cjson.encode(list)
+            end
+            redis.call('HSET', jobKey, unpack(fields))
+            redis.call('PEXPIRE', jobKey, ttl)
           end
-          redis.call('HSET', jobKey, unpack(fields))
-          redis.call('PEXPIRE', jobKey, ttl)
         end
 
         for _, name in ipairs(workerOrder) do

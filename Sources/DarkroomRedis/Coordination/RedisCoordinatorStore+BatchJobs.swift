@@ -4,7 +4,7 @@ import Foundation
 
 /// A batch's jobs, paged, from its job index (`{p}:batchjobs:<state>:<batch>`, one sorted set
 /// per state scored by each job's place in the batch): a page is one pipeline of range reads (one
-/// per state asked for, each bounded by the page size) and one of the jobs' hashes, so it costs
+/// per state asked for, each bounded by the page size) and one of the jobs' records, so it costs
 /// O(page) whatever the batch's size.
 extension RedisCoordinatorStore {
     public func batchJobs(_ batch: String, state: BatchJobState?, after cursor: String?, limit: Int) async throws -> BatchJobPage {
@@ -43,17 +43,24 @@ extension RedisCoordinatorStore {
         let page = Array(found.prefix(count))
         let next = found.count > count ? page.last.map { BatchJobPage.cursor(atPosition: $0.place) } : nil
         guard !page.isEmpty else { return BatchJobPage(batch: batch, state: state, jobs: [], nextCursor: nil) }
-        // The attempt and time come from each job's latest event, which its projection keeps
-        // anyway (no field of the index's own: it would cost every job memory for 7 days).
-        let events = try await redis {
-            try await self.queue.client.pipeline(page.filter { $0.state != .queued }.map { ["HGET", self.keys.jobState($0.id), "event"] })
+        // The attempt and time come from a finished job's record in its marker, else from the
+        // latest event its hash keeps while it runs (or kept, before records, once it ended): no
+        // field of the index's own, which would cost every job memory for 7 days.
+        let listed = page.filter { $0.state != .queued }
+        let replies = try await redis {
+            try await self.queue.client.pipeline(
+                listed.flatMap { [["GET", self.keys.marker($0.id)], ["HGET", self.keys.jobState($0.id), "event"]] })
         }
-        var latest = events.makeIterator()
+        var latest = replies.makeIterator()
         let jobs = page.map { entry in
-            var event: JobEvent?
-            if entry.state != .queued, let json = latest.next()?.bytes, case .event(let decoded) = JobEvent.decode(Data(json)) {
-                event = decoded
+            guard entry.state != .queued, let marker = latest.next(), let hashed = latest.next() else {
+                return BatchJobEntry(id: entry.id, state: entry.state, attempts: 0, updatedAt: nil)
             }
+            if entry.state != .running, entry.state != .retrying, let record = marker.bytes.flatMap(FinishedJobRecord.init(marker:)) {
+                return BatchJobEntry(id: entry.id, state: entry.state, attempts: record.attempt, updatedAt: record.endedAt)
+            }
+            var event: JobEvent?
+            if let json = hashed.bytes, case .event(let decoded) = JobEvent.decode(Data(json)) { event = decoded }
             return BatchJobEntry(id: entry.id, state: entry.state, attempts: event?.attempt ?? 0, updatedAt: event?.at)
         }
         return BatchJobPage(batch: batch, state: state, jobs: jobs, nextCursor: next)

@@ -163,16 +163,22 @@ struct FinishedJobRecordTests {
         #expect(found.cursor == EventCursor(rawValue: "1700000000000-0"))
     }
 
-    @Test("A dead job retried from the dead-letter queue and running again is answered by its running state, not its old record")
+    @Test("A dead job retried from the dead-letter queue and running again is answered, and listed in its batch, by its running state, not its old record")
     func runningAgain() async throws {
         let fleet = try await Self.finishedFleet()
         defer { fleet.close() }
         #expect(try await fleet.queue.retryDeadLetters(ids: nil) == 1)
+        // The retry puts it back in its batch's `queued`, at its place.
+        let requeued = try await fleet.store.batchJobs("b", state: nil, after: nil, limit: 10)
+        #expect(requeued.jobs.map(\.id.rawValue) == ["ok", "three", "bad", "gone"])
+        #expect(requeued.jobs.last?.state == .queued)
         let delivery = try #require(try await fleet.queue.reserve(consumer: "w2", max: 1, wait: .zero).first)
         try await fleet.queue.publish([.started(job: delivery.job.id, batch: "b", worker: "w2", attempt: 1)])
         try await fleet.catchUp(fleet.coordinator("c1"))
         let gone = try #require(try await fleet.store.jobProjection(JobID(rawValue: "gone")!))
         #expect(gone.latest.type == .started && gone.latest.worker == "w2")
         #expect(gone.trimmed == nil)
+        let listed = try await fleet.store.batchJobs("b", state: nil, after: nil, limit: 10)
+        #expect(listed.jobs.map(\.state) == [.succeeded, .succeeded, .failed, .running])
     }
 }

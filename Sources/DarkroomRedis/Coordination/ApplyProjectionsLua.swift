@@ -34,7 +34,8 @@ extension CoordinatorScripts {
     /// did keeps a hash of those two fields only. A page's errors of a job are gathered in event
     /// order and written once. A job whose state changed
     /// moves, once per page, in its batch's job index from `{p}:batchjobs:<state before>:<batch>`
-    /// (`queued` for a job not seen before) to the set of its state now, keeping its score (its
+    /// (`queued` for a job not seen before, and where the dead-letter queue's retry puts a job
+    /// back) to the set of its state now, keeping its score (its
     /// place in the batch); a job the enqueue script did not index (enqueued by an older version,
     /// or its index expired) stays out of the index. A job counts as running in its batch
     /// (`running`) and its worker (`{p}:workerjobs:<name>`) from `started` until the next event; a
@@ -230,6 +231,11 @@ extension CoordinatorScripts {
           if j.batch and j.state ~= j.initialState then
             local from = prefix .. ':batchjobs:' .. j.initialState .. ':' .. j.batch
             local place = redis.call('ZSCORE', from, job)
+            if not place and j.initialState ~= 'queued' then
+              -- Retried from the dead-letter queue, which put it back in `queued`.
+              from = prefix .. ':batchjobs:queued:' .. j.batch
+              place = redis.call('ZSCORE', from, job)
+            end
             if place then
               local to = prefix .. ':batchjobs:' .. j.state .. ':' .. j.batch
               redis.call('ZREM', from, job)

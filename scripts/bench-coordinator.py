@@ -119,11 +119,11 @@ def job_events(job, batch, at, job_id=None):
     return started, terminal
 
 
-def batch_opening(batch, count, at):
+def batch_opening(batch, count, at, stream_id="*"):
     """The batch hash `enqueue` writes and its `batchEnqueued` event."""
     return [resp("HSET", "%s:batch:%s" % (PREFIX, batch), "total", str(count), "succeeded", "0",
                  "failed", "0", "dead", "0", "cancelled", "0"),
-            resp("XADD", "%s:events" % PREFIX, "*", "event",
+            resp("XADD", "%s:events" % PREFIX, stream_id, "event",
                  record(at=iso(at), batch=batch, count=count, id=str(uuid.uuid4()), type="batchEnqueued"))]
 
 
@@ -141,23 +141,29 @@ def enqueue_keys(job_id, batch, place):
 
 def fill(port, events, markers=False):
     """Writes `events` events (and the batch hashes) through redis-cli --pipe; with `markers`,
-    each job's marker and job index entry too (`enqueue_keys`)."""
-    base = int(time.time() * 1000) - 3_600_000
+    each job's marker and job index entry too (`enqueue_keys`), and every event appended with a
+    stream id of its own time (`<at ms>-<n>`, jobs 41 ms apart), as in a fleet whose clocks agree
+    with Redis's: a finished job's record keeps the event's time as its difference from the
+    stream id's, a few digits more per digit of disagreement."""
+    base = int(time.time() * 1000) - (7_200_000 if markers else 3_600_000)
+    spacing = 41 if markers else 1
     chunks = []
     written = 0
     job = 0
     batch_size = 10_000
     while written < events:
         batch = "bench-%d" % (job // batch_size)
+        at = base + spacing * job
         if job % batch_size == 0:
             count = min(batch_size, (events - written) // 2 + 1)
-            chunks += batch_opening(batch, count, base + job)
+            chunks += batch_opening(batch, count, at - 1, "%d-1" % (at - 1) if markers else "*")
             written += 1
         job_id = str(uuid.uuid4())
         if markers:
             chunks += enqueue_keys(job_id, batch, job % batch_size + 1)
-        for event in job_events(job, batch, base + job, job_id):
-            chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event", event))
+        for offset, event in zip((0, 40), job_events(job, batch, at, job_id)):
+            stream_id = "%d-0" % (at + offset) if markers else "*"
+            chunks.append(resp("XADD", "%s:events" % PREFIX, stream_id, "event", event))
         written += 2
         job += 1
     data = b"".join(chunks)

@@ -131,6 +131,43 @@ struct FinishedJobRecordTests {
         #expect(page.jobs.map(\.updatedAt) == [again.latest.at])
     }
 
+    @Test("Given 300 jobs, the ended ones are indexed in buckets of 128 places kept as listpacks, and pages cross them in place order")
+    func bucketsOfEndedJobs() async throws {
+        let fleet = try Fleet()
+        defer { fleet.close() }
+        let names = (1...300).map { String(format: "q%03d", $0) }
+        _ = try await fleet.queue.enqueue(names.map { Kit.job($0, batch: "big") })
+        // 290 end: every 50th fails, the rest succeed; 10 stay queued.
+        let failing = Set(stride(from: 50, through: 290, by: 50).map { names[$0 - 1] })
+        try await Kit.finish(fleet.queue, count: 290, consumer: "w") { job in
+            failing.contains(job.id.rawValue) ? .failed(JobError(code: "image.corrupt", message: "bad")) : .succeeded(Kit.result())
+        }
+        try await fleet.catchUp(fleet.coordinator("c1"))
+        for bucket in 0...2 {
+            #expect(try await command(fleet, ["OBJECT", "ENCODING", "darkroom:batchjobs:succeeded/\(bucket):big"]).string == "listpack")
+        }
+        #expect(try await command(fleet, ["EXISTS", "darkroom:batchjobs:succeeded:big"]).integer == 0)
+
+        func walk(_ state: BatchJobState?, limit: Int) async throws -> [String] {
+            var listed: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await fleet.store.batchJobs("big", state: state, after: cursor, limit: limit)
+                #expect(page.jobs.count <= limit)
+                listed += page.jobs.map(\.id.rawValue)
+                cursor = page.nextCursor
+            } while cursor != nil && listed.count <= 300
+            return listed
+        }
+        #expect(try await walk(nil, limit: 100) == names)
+        #expect(try await walk(nil, limit: 7) == names)
+        #expect(try await walk(.failed, limit: 2) == names.filter(failing.contains))
+        #expect(try await walk(.succeeded, limit: 100) == names.prefix(290).filter { !failing.contains($0) })
+        #expect(try await walk(.queued, limit: 100) == Array(names.suffix(10)))
+        let page = try await fleet.store.batchJobs("big", state: nil, after: nil, limit: 300)
+        #expect(page.jobs.prefix(290).allSatisfy { $0.attempts == 1 && $0.updatedAt != nil })
+    }
+
     @Test("A duplicate id enqueued after its job finished is still refused, and named in its own batch")
     func idempotencyAfterRecord() async throws {
         let fleet = try await Self.finishedFleet()

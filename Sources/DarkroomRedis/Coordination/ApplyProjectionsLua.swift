@@ -36,8 +36,10 @@ extension CoordinatorScripts {
     /// moves, once per page, in its batch's job index from `{p}:batchjobs:<state before>:<batch>`
     /// (`queued` for a job not seen before, and where the dead-letter queue's retry puts a job
     /// back) to the set of its state now, keeping its score (its
-    /// place in the batch); a job the enqueue script did not index (enqueued by an older version,
-    /// or its index expired) stays out of the index. A job counts as running in its batch
+    /// place in the batch); for an ended state (`succeeded`, `failed`, `dead`, `cancelled`) that
+    /// set is the bucket `{p}:batchjobs:<state>/<bucket>:<batch>` of its place (`BatchJobBuckets`),
+    /// and the place goes into the job's finished record. A job the enqueue script did not index
+    /// (enqueued by an older version, or its index expired) stays out of the index. A job counts as running in its batch
     /// (`running`) and its worker (`{p}:workerjobs:<name>`) from `started` until the next event; a
     /// restart by another worker moves it. A terminal event with a known start adds its
     /// duration to the batch's histogram (`{p}:batchtimes:<name>`, buckets 10 % wide: bucket 0
@@ -215,6 +217,10 @@ extension CoordinatorScripts {
           end
           return list, dropped
         end
+        -- Ended jobs' index sets are split by place into sets of at most `bucketSize`, which Redis
+        -- keeps as listpacks (its `zset-max-listpack-entries`, 128 by default).
+        local bucketSize = \(BatchJobBuckets.size)
+        local bucketed = { succeeded = true, failed = true, dead = true, cancelled = true }
         local function keepAlive(key)
           if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
         end
@@ -229,6 +235,8 @@ extension CoordinatorScripts {
             redis.call('SADD', prefix .. ':workerjobs:' .. finalWorker, job)
           end
           if j.batch and j.state ~= j.initialState then
+            -- A job's state before is never an ended one in a bucket: an ended job keeps no hash
+            -- (only one from before the buckets, whose set has no bucket either).
             local from = prefix .. ':batchjobs:' .. j.initialState .. ':' .. j.batch
             local place = redis.call('ZSCORE', from, job)
             if not place and j.initialState ~= 'queued' then
@@ -238,16 +246,21 @@ extension CoordinatorScripts {
             end
             if place then
               local to = prefix .. ':batchjobs:' .. j.state .. ':' .. j.batch
+              if bucketed[j.state] then
+                to = prefix .. ':batchjobs:' .. j.state .. '/' .. math.floor((tonumber(place) - 1) / bucketSize) .. ':' .. j.batch
+              end
               redis.call('ZREM', from, job)
               redis.call('ZADD', to, place, job)
               keepAlive(to)
+              j.place = place
             end
           end
           if j.summary ~= '' then
             -- Ended: the compact record goes into the job's marker (a fresh window), and the hash
             -- goes, unless the job has errors to keep (then it keeps only those).
             redis.call('SET', prefix .. ':job:' .. job,
-              j.summary .. '|' .. j.id .. '|' .. j.starts .. '|' .. (j.durationMs or '') .. '|' .. (j.batch or ''), 'PX', ttl)
+              j.summary .. '|' .. j.id .. '|' .. j.starts .. '|' .. (j.durationMs or '') .. '|' .. (j.place or '') .. '|' .. (j.batch or ''),
+              'PX', ttl)
             local list, dropped = nil, 0
             if j.errors or j.hadErrors then
               list, dropped = storedErrors(jobKey, j.errors)

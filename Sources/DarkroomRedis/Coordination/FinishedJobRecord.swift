@@ -11,8 +11,9 @@ import DarkroomQueue
 /// milliseconds after its stream id's time (a few digits: the writer's clock against Redis's,
 /// plus the time to append), the terminal event's stream id,
 /// how many times a worker started the job, the milliseconds from its latest start to its end
-/// ('' when the coordinator did not see the start), and the batch (last, so it may hold `|`).
-/// `\u{1}s1|1|-2|1764329000123-0|1|245|photos` is 38 bytes: a value of at most 44 bytes is stored
+/// ('' when the coordinator did not see the start), its place in its batch's job index ('' when
+/// not indexed), and the batch (last, so it may hold `|`).
+/// `\u{1}s1|1|-2|1764329000123-0|1|245|17|photos` is 41 bytes: a value of at most 44 bytes is stored
 /// inside its key's object, one allocation.
 ///
 /// The record says what a look-up needs most; the full event (source, chain, outputs with their
@@ -30,6 +31,8 @@ struct FinishedJobRecord: Sendable, Hashable {
     var endedAt: Timestamp
     var starts: Int
     var durationMilliseconds: Int64?
+    /// The job's place in its batch's job index, which names its bucket (`BatchJobBuckets`).
+    var place: Int64?
     var batch: String
 
     private static let lead: UInt8 = 0x01
@@ -58,8 +61,8 @@ struct FinishedJobRecord: Sendable, Hashable {
     init?(marker value: [UInt8]) {
         guard value.count > 2, value[0] == Self.lead, let type = Self.letters.first(where: { $0.1 == value[1] })?.0 else { return nil }
         let text = String(decoding: value[2...], as: UTF8.self)
-        let fields = text.split(separator: "|", maxSplits: 6, omittingEmptySubsequences: false)
-        guard fields.count == 7, let attempt = Int(fields[0]), let delta = Int64(fields[2]), StreamID.isValid(fields[3]),
+        let fields = text.split(separator: "|", maxSplits: 7, omittingEmptySubsequences: false)
+        guard fields.count == 8, let attempt = Int(fields[0]), let delta = Int64(fields[2]), StreamID.isValid(fields[3]),
             let appended = StreamID.milliseconds(fields[3]), let starts = Int(fields[4])
         else { return nil }
         self.type = type
@@ -73,7 +76,8 @@ struct FinishedJobRecord: Sendable, Hashable {
         endedAt = Timestamp(millisecondsSince1970: appended + delta)
         self.starts = starts
         durationMilliseconds = Int64(fields[5])
-        batch = String(fields[6])
+        place = Int64(fields[6])
+        batch = String(fields[7])
     }
 
     /// The terminal event as far as the record tells it, for a look-up after the stream trimmed

@@ -83,7 +83,8 @@ extension StreamScripts {
     /// dead entry id, target lane token, job JSON (first attempt), batch, job id.
     /// A letter still in the dead stream (`XDEL` removes it) is `XADD`ed to its lane's stream
     /// (`laneStream`), its batch's `dead` count goes down by one (not below zero), and the job
-    /// moves in its batch's job index from `dead` to `queued`, keeping its place (the
+    /// moves in its batch's job index from `dead` (the bucket of the place in its finished record,
+    /// `BatchJobBuckets`) to `queued`, keeping its place (the
     /// coordinator's fold moves it on from there: a finished job keeps no projection hash that
     /// would say it was dead). Returns how many were queued.
     static let retryDeadLetters = RedisScript(
@@ -97,7 +98,14 @@ extension StreamScripts {
                 if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
                   countInBatch(key, 'dead', -1, ttl)
                 end
+                -- In the bucket of the place its finished record names, or in the batch's one set
+                -- of dead jobs from before the buckets.
                 local dead = prefix .. ':batchjobs:dead:' .. ARGV[i + 3]
+                local record = redis.call('GET', prefix .. ':job:' .. ARGV[i + 4])
+                local at = record and record:byte(1) == 1 and tonumber(record:match('^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|'))
+                if at then
+                  dead = prefix .. ':batchjobs:dead/' .. math.floor((at - 1) / \(BatchJobBuckets.size)) .. ':' .. ARGV[i + 3]
+                end
                 local place = redis.call('ZSCORE', dead, ARGV[i + 4])
                 if place then
                   local index = prefix .. ':batchjobs:queued:' .. ARGV[i + 3]

@@ -197,7 +197,7 @@ extension StreamScripts {
                   skipped = skipped + 1
                   local holder = redis.call('GET', markerPrefix .. id)
                   -- A finished job's marker holds its record, whose last field is the batch.
-                  if holder and holder:byte(1) == 1 then holder = holder:match('^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|(.*)$') end
+                  if holder and holder:byte(1) == 1 then holder = holder:match('^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|(.*)$') end
                   if holder and holder ~= batch then
                     if not otherCounts[holder] then
                       others[#others + 1] = holder

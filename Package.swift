@@ -456,7 +456,7 @@ let package = Package(
         .testTarget(
             name: "DarkroomCoordinatorTests",
             dependencies: [
-                "DarkroomCoordinator", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomTestSupport",
+                "DarkroomCoordinator", "DarkroomQueue", "DarkroomFleetStatus", "DarkroomRedis", "DarkroomTestSupport", "DarkroomClient", "DarkroomHTTPAPI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

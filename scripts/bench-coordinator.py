@@ -24,8 +24,11 @@ appends each job's two records (the workers' exact JSON) in 10 ms ticks at that 
 the run in cores (CPU seconds per second), and Redis's, which includes the appends themselves.
 
 With `--commandstats`, also prints Redis's time per command over each drain. With `--memory`,
-also the bytes per job Redis keeps after the drain once the stream is deleted (`used_memory`
-against the flushed server: the projections and the fill's batch hashes).
+the fill also writes what `enqueue` keeps per job (its idempotency marker `{p}:job:<id>`, value =
+batch, 7-day expiry, and its entry in the batch's job index `{p}:batchjobs:queued:<batch>`, as the
+enqueue script writes them), and the round prints the bytes per job Redis keeps after the drain
+once the stream is deleted (`used_memory` against the flushed server), in all and by kind (job
+index, jobstate hashes, markers with their records, the rest: batch and worker keys).
 
 With `--fleet JOBS` it measures what a live fleet's jobs cost Redis instead, the issue's way: a
 redis-server with AOF (`appendfsync everysec`), one `darkroom worker -j 1 --cpus 1`, with and
@@ -92,10 +95,10 @@ def record(**fields):
 RECORDS = "current"
 
 
-def job_events(job, batch, at):
+def job_events(job, batch, at, job_id=None):
     """The two records of one job: `started`, then `succeeded` (one job in 50: a final `failed`)."""
     worker = "bench-host:%d" % (1000 + job % 16)
-    job_id = str(uuid.uuid4())
+    job_id = job_id or str(uuid.uuid4())
     started = record(at=iso(at), attempt=1, batch=batch, id=str(uuid.uuid4()), job=job_id, type="started", worker=worker)
     described = {} if RECORDS != "current" else {
         "source": "https://images.example.com/uploads/2026/11/%08d.jpg" % job,
@@ -116,29 +119,51 @@ def job_events(job, batch, at):
     return started, terminal
 
 
-def batch_opening(batch, count, at):
+def batch_opening(batch, count, at, stream_id="*"):
     """The batch hash `enqueue` writes and its `batchEnqueued` event."""
     return [resp("HSET", "%s:batch:%s" % (PREFIX, batch), "total", str(count), "succeeded", "0",
                  "failed", "0", "dead", "0", "cancelled", "0"),
-            resp("XADD", "%s:events" % PREFIX, "*", "event",
+            resp("XADD", "%s:events" % PREFIX, stream_id, "event",
                  record(at=iso(at), batch=batch, count=count, id=str(uuid.uuid4()), type="batchEnqueued"))]
 
 
-def fill(port, events):
-    """Writes `events` events (and the batch hashes) through redis-cli --pipe."""
-    base = int(time.time() * 1000) - 3_600_000
+# What `enqueue` keeps per job (--memory): the idempotency marker and the batch's job index.
+WINDOW_MS = 7 * 86_400_000
+
+
+def enqueue_keys(job_id, batch, place):
+    """The keys the enqueue script writes for one new job, as it writes them: its marker (value =
+    batch, expiring after the window) and its place in the batch's `queued` job index."""
+    index = "%s:batchjobs:queued:%s" % (PREFIX, batch)
+    return [resp("SET", "%s:job:%s" % (PREFIX, job_id), batch, "NX", "PX", str(WINDOW_MS)),
+            resp("ZADD", index, str(place), job_id), resp("PEXPIRE", index, str(WINDOW_MS))]
+
+
+def fill(port, events, markers=False):
+    """Writes `events` events (and the batch hashes) through redis-cli --pipe; with `markers`,
+    each job's marker and job index entry too (`enqueue_keys`), and every event appended with a
+    stream id of its own time (`<at ms>-<n>`, jobs 41 ms apart), as in a fleet whose clocks agree
+    with Redis's: a finished job's record keeps the event's time as its difference from the
+    stream id's, a few digits more per digit of disagreement."""
+    base = int(time.time() * 1000) - (7_200_000 if markers else 3_600_000)
+    spacing = 41 if markers else 1
     chunks = []
     written = 0
     job = 0
     batch_size = 10_000
     while written < events:
         batch = "bench-%d" % (job // batch_size)
+        at = base + spacing * job
         if job % batch_size == 0:
             count = min(batch_size, (events - written) // 2 + 1)
-            chunks += batch_opening(batch, count, base + job)
+            chunks += batch_opening(batch, count, at - 1, "%d-1" % (at - 1) if markers else "*")
             written += 1
-        for event in job_events(job, batch, base + job):
-            chunks.append(resp("XADD", "%s:events" % PREFIX, "*", "event", event))
+        job_id = str(uuid.uuid4())
+        if markers:
+            chunks += enqueue_keys(job_id, batch, job % batch_size + 1)
+        for offset, event in zip((0, 40), job_events(job, batch, at, job_id)):
+            stream_id = "%d-0" % (at + offset) if markers else "*"
+            chunks.append(resp("XADD", "%s:events" % PREFIX, stream_id, "event", event))
         written += 2
         job += 1
     data = b"".join(chunks)
@@ -261,7 +286,7 @@ def used_memory(port):
 def round_(darkroom, port, workdir, events, with_log, commandstats=False, memory=False):
     redis(port, "FLUSHALL")
     empty = used_memory(port)
-    fill(port, events)
+    fill(port, events, markers=memory)
     last = redis(port, "XREVRANGE", "%s:events" % PREFIX, "+", "-", "COUNT", "1").splitlines()[0]
     log = os.path.join(workdir, "events.jsonl")
     for name in os.listdir(workdir):
@@ -298,19 +323,41 @@ def round_(darkroom, port, workdir, events, with_log, commandstats=False, memory
         child.send_signal(signal.SIGTERM)
         child.wait(timeout=60)
     if memory:
-        # What the drained jobs leave once the stream is gone: the projections (and the batch
-        # hashes the fill wrote, ten per 100,000 jobs), by used_memory, which counts the expiry
-        # table that MEMORY USAGE misses.
-        redis(port, "DEL", "%s:events" % PREFIX)
-        jobs = events // 2
-        print("memory: %d bytes per job kept after the drain (%d jobs, stream deleted)"
-              % ((used_memory(port) - empty) / jobs, jobs), file=sys.stderr)
+        print_memory(port, empty, events // 2)
     if with_log:
         with open(log, "rb") as f:
             lines = sum(1 for _ in f)
         if lines < events:
             sys.exit("the log holds %d lines for %d events" % (lines, events))
     return events / elapsed, cpu * 1e6 / events, redis_used * 1e6 / events, elapsed
+
+
+def delete_matching(port, pattern):
+    """Deletes every key matching `pattern` (SCAN, then DEL through redis-cli --pipe)."""
+    names = subprocess.run(["redis-cli", "-p", str(port), "--scan", "--pattern", pattern],
+                           check=True, capture_output=True, text=True).stdout.split()
+    if names:
+        subprocess.run(["redis-cli", "-p", str(port), "--pipe"], input=b"".join(resp("DEL", name) for name in names),
+                       check=True, stdout=subprocess.DEVNULL)
+    return len(names)
+
+
+def print_memory(port, empty, jobs):
+    """What the drained jobs leave once the stream is gone, by used_memory (which counts the expiry
+    table that MEMORY USAGE misses), in all and by kind: deleting one kind of key after the other
+    (job index, projection hashes, markers), the difference each deletion makes. The rest is the
+    per-batch and per-worker keys (ten batches per 100,000 jobs)."""
+    redis(port, "DEL", "%s:events" % PREFIX)
+    total = used_memory(port)
+    parts = []
+    for name, pattern in (("batch job index", "%s:batchjobs:*" % PREFIX), ("jobstate hashes", "%s:jobstate:*" % PREFIX),
+                          ("markers and records", "%s:job:*" % PREFIX)):
+        before = used_memory(port)
+        keys = delete_matching(port, pattern)
+        time.sleep(1.5)  # serverCron shrinks the emptied key and expiry tables (they hold ~16 bytes a key)
+        parts.append("%s %.1f (%d keys)" % (name, (before - used_memory(port)) / jobs, keys))
+    print("memory: %.1f bytes per job kept after the drain (%d jobs, stream deleted): %s; the rest %.1f"
+          % ((total - empty) / jobs, jobs, ", ".join(parts), (used_memory(port) - empty) / jobs), file=sys.stderr)
 
 
 def fleet_counters(port):

@@ -40,7 +40,13 @@ enum ResultFetch {
         let name = "job \(EventFormatting.sanitized(job.rawValue))"
         switch status {
         case .ended(let event) where event.type == .succeeded:
-            guard let result = event.result, let output = result.output, !output.isEmpty else {
+            guard let result = event.result else {
+                // Only a finished record answered: every worker's `succeeded` carries a result.
+                throw failure(
+                    "\(name) succeeded, but its event has been trimmed from the event stream and the coordinator keeps only a summary of it; its output is named in the coordinator's event log (--event-log)"
+                )
+            }
+            guard let output = result.output, !output.isEmpty else {
                 throw failure(
                     "\(name) succeeded, but its result was kept only in the worker's memory (no --out and no shared cache); run it again with --out DIR")
             }

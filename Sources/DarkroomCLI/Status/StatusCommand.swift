@@ -79,10 +79,16 @@ struct StatusCommand: AsyncParsableCommand {
                 try JSONText.line(
                     JobStatusRecord(
                         job: id.rawValue, event: event, starts: projection?.starts, durationMs: projection?.durationMilliseconds,
-                        source: registered ? "projection" : "stream")))
+                        source: registered ? "projection" : "stream",
+                        eventTrimmed: projection?.latest == event && projection?.trimmed != nil ? true : nil,
+                        outputs: projection?.latest == event ? projection?.trimmed?.outputs : nil)))
             return
         }
         var line = EventFormatting.line(event)
+        if let trimmed = projection?.trimmed, projection?.latest == event {
+            line += trimmed.outputs.map { " · \($0) output\($0 == 1 ? "" : "s")" } ?? ""
+            line += " · from its finished record: the event was trimmed from the stream (the event log has it)"
+        }
         if let projection {
             line += " · started \(projection.starts) time\(projection.starts == 1 ? "" : "s")"
             if let duration = projection.durationMilliseconds { line += " · \(duration) ms from start to end" }
@@ -106,4 +112,9 @@ struct JobStatusRecord: Encodable {
     var durationMs: Int64?
     /// `projection` (the coordinator's) or `stream` (a scan).
     var source: String
+    /// True when the event was trimmed from the stream and `event` holds only the job's finished
+    /// record (`JobProjection.trimmed`); absent otherwise.
+    var eventTrimmed: Bool?
+    /// With `eventTrimmed`, a succeeded job's number of outputs.
+    var outputs: Int?
 }

@@ -29,7 +29,10 @@ struct JobLookup: Sendable {
             let projection = try await store.jobProjection(job)
             let projected = JobDetail(
                 status: projection.flatMap { Self.status(of: $0.latest) } ?? .notFound, errors: projection?.errors ?? JobErrorHistory())
-            return try await scan(queue, after: checkpoint, from: projected)
+            var detail = try await scan(queue, after: checkpoint, from: projected)
+            // A newer event read after the checkpoint replaces the finished record's summary.
+            if detail.status == projected.status { detail.trimmed = projection?.trimmed }
+            return detail
         }
         var cursor = EventCursor.start
         // A made-up id "from the future" would skip real events: scan everything then.

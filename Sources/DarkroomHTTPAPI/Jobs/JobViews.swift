@@ -84,6 +84,12 @@ struct JobView: Encodable {
     var metadata: JobMetadata.Value?
     /// Whether the output is served by `GET /v1/jobs/{id}/output` (not one in object storage).
     var hasOutput: Bool
+    /// True when the job's terminal event has been trimmed from the event stream and the view
+    /// comes from its finished record (state, batch, attempt, time, error code): no worker,
+    /// result, source or chain (the coordinator's event log has them). Absent otherwise.
+    var eventTrimmed: Bool?
+    /// With `eventTrimmed`, a succeeded job's number of outputs (one per rendition).
+    var outputs: Int?
 
     /// The view of `detail`; nil for `notFound`.
     init?(_ detail: JobDetail, id: JobID) {
@@ -114,6 +120,10 @@ struct JobView: Encodable {
         metadata = event.metadata.flatMap { try? RecordJSON.decoder().decode(JobMetadata.Value.self, from: Data($0.utf8)) }
         // An object-storage output is read from its bucket (`result.output`, `result.etag`).
         hasOutput = event.type == .succeeded && event.result?.output.map { !Capabilities.isObjectStorageDestination($0) } == true
+        if let trimmed = detail.trimmed {
+            eventTrimmed = true
+            outputs = trimmed.outputs
+        }
     }
 }
 

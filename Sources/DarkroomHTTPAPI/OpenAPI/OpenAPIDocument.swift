@@ -441,6 +441,10 @@ enum OpenAPIDocument {
               "minimum": 1,
               "type": "integer"
              },
+             "eventTrimmed": {
+              "description": "True when the job's terminal event has been trimmed from the event stream (which keeps about the last 100,000 events) and the job is answered from its finished record, kept for 7 days: state, batch, attempt, updatedAt and a failure's error code (with an empty message); no worker, result, source, chain or metadata (the coordinator's event log on the volume has them). Absent otherwise.",
+              "type": "boolean"
+             },
              "hasOutput": {
               "type": "boolean"
              },
@@ -449,6 +453,11 @@ enum OpenAPIDocument {
              },
              "metadata": {
               "type": "object"
+             },
+             "outputs": {
+              "description": "With eventTrimmed, a succeeded job's number of outputs (one per rendition).",
+              "minimum": 0,
+              "type": "integer"
              },
              "result": {
               "description": "A succeeded job's result (docs/queue.md): output (a path, or the object's s3:// URL), etag (an object-storage output's ETag), sha256, format, width, height, bytes, cache, ms, placeholders (blurhash, thumbhash, color: those the job asked for; docs/placeholders.md), and renditions for a job with renditions.",

@@ -23,8 +23,16 @@ struct OutputRoute: Sendable {
         try await access.requireAccess(key, job: id.rawValue, unknown: JobRoutes.unknownJob(id))
         let status = try await client.lookup(id)
         if status == .notFound { throw JobRoutes.unknownJob(id) }
-        guard case .ended(let event) = status, event.type == .succeeded, let result = event.result else {
+        guard case .ended(let event) = status, event.type == .succeeded else {
             throw APIError(.noOutput, "the job has not succeeded (yet), so it has no output")
+        }
+        // Every worker's `succeeded` carries a result: without one, only the job's finished
+        // record answered (docs/queue.md, "What a finished job keeps").
+        guard let result = event.result else {
+            throw APIError(
+                .noOutput,
+                "the job succeeded, but its event has been trimmed from the event stream and only a summary is kept; its output is named in the coordinator's event log"
+            )
         }
         guard let path = result.output else { throw APIError(.noOutput, "the job's result was kept in no file") }
         if Capabilities.isObjectStorageDestination(path) {

@@ -5,11 +5,13 @@ extension CoordinatorScripts {
     ///
     /// `KEYS`: lease, coordinator hash. `ARGV`: 1. owner, 2. expected checkpoint ('' = none yet),
     /// 3. key prefix, 4. projection ttl (ms), 5. registration ttl (ms), 6. now (ms), 7. the page's
-    /// last stream id, then per event seven values: its stream id (only for a job's last event in
+    /// last stream id, then per event eight values: its stream id (only for a job's last event in
     /// the page, else ''), type (`retrying` for a `failed` that will be retried), job ('' = none),
-    /// batch ('' = none), worker ('' = none), time (ms), and the event JSON (only for a job's last
-    /// event in the page and for failures, else ''). Most values repeat from event to event or
-    /// are empty, which is cheap for Lua: every argument becomes a Lua string.
+    /// batch ('' = none), worker ('' = none), time (ms), the event JSON (only for a job's last
+    /// event in the page when it does not end the job, and for failures, else ''), and the head of
+    /// the job's finished record (`FinishedJobRecord.head`, only for a job's last event in the page
+    /// when it ends the job, else ''). Most values repeat from event to event or are empty, which
+    /// is cheap for Lua: every argument becomes a Lua string.
     ///
     /// Returns `{1}` when applied, `{0}` when `owner` does not hold the lease, `{-1, checkpoint}`
     /// when the stored checkpoint is not the expected one; nothing is written in the last two.
@@ -19,17 +21,25 @@ extension CoordinatorScripts {
     /// so late-read events of a worker that went offline do not revive it), `lastAt` (its latest
     /// event time) and, for terminal events, `done` and `errors`.
     ///
-    /// Per job event, the job's hash `{p}:jobstate:<id>` keeps the latest event, its stream id,
-    /// `state` (`running`, `retrying` or the terminal type), the worker, the start time and count,
-    /// and the duration from the latest start to the terminal event. A job's `failed` (retried or
-    /// not) and `dead` events append `{attempt, code, message, at}` (`at` in ms) to its `errors`
-    /// field, a JSON array oldest first holding the newest `JobErrorHistory.capacity`; older ones
-    /// are dropped and counted in `errorsDropped`. A job that never failed has neither field. A
-    /// page's errors of a job are gathered in event order and written once. A job whose state changed
+    /// While a job runs or waits for a retry, its hash `{p}:jobstate:<id>` keeps the latest event,
+    /// its stream id, `state` (`running` or `retrying`), the worker, the start time and count. When
+    /// the job's last event in the page ends it, the job's marker `{p}:job:<id>` is overwritten by
+    /// its finished record (`FinishedJobRecord`: the head the caller sent, then the terminal
+    /// event's stream id, the start count, the duration from the latest start to the end, and the
+    /// batch), expiring a window after the fold, and the hash is deleted: a finished job keeps its
+    /// marker and nothing else. A job's `failed` (retried or not) and `dead` events append
+    /// `{attempt, code, message, at}` (`at` in ms) to its hash's `errors` field, a JSON array
+    /// oldest first holding the newest `JobErrorHistory.capacity`; older ones are dropped and
+    /// counted in `errorsDropped`. A job that never failed has neither field; a finished job that
+    /// did keeps a hash of those two fields only. A page's errors of a job are gathered in event
+    /// order and written once. A job whose state changed
     /// moves, once per page, in its batch's job index from `{p}:batchjobs:<state before>:<batch>`
-    /// (`queued` for a job not seen before) to the set of its state now, keeping its score (its
-    /// place in the batch); a job the enqueue script did not index (enqueued by an older version,
-    /// or its index expired) stays out of the index. A job counts as running in its batch
+    /// (`queued` for a job not seen before, and where the dead-letter queue's retry puts a job
+    /// back) to the set of its state now, keeping its score (its
+    /// place in the batch); for an ended state (`succeeded`, `failed`, `dead`, `cancelled`) that
+    /// set is the bucket `{p}:batchjobs:<state>/<bucket>:<batch>` of its place (`BatchJobBuckets`),
+    /// and the place goes into the job's finished record. A job the enqueue script did not index
+    /// (enqueued by an older version, or its index expired) stays out of the index. A job counts as running in its batch
     /// (`running`) and its worker (`{p}:workerjobs:<name>`) from `started` until the next event; a
     /// restart by another worker moves it. A terminal event with a known start adds its
     /// duration to the batch's histogram (`{p}:batchtimes:<name>`, buckets 10 % wide: bucket 0
@@ -85,9 +95,9 @@ extension CoordinatorScripts {
         local function jobOf(job)
           local j = jobs[job]
           if not j then
-            local before = redis.call('HMGET', prefix .. ':jobstate:' .. job, 'state', 'worker', 'startedAt', 'starts', 'durationMs')
+            local before = redis.call('HMGET', prefix .. ':jobstate:' .. job, 'state', 'worker', 'startedAt', 'starts', 'durationMs', 'errors')
             j = { state = before[1], worker = before[2], startedAt = tonumber(before[3]), starts = tonumber(before[4]) or 0,
-              hadDuration = before[5] ~= false, startsChanged = false }
+              hadDuration = before[5] ~= false, startsChanged = false, existed = before[1] ~= false, hadErrors = before[6] ~= false }
             j.initialWorker = (before[1] == 'running' and before[2] and before[2] ~= '') and before[2] or nil
             j.initialState = before[1] or 'queued'
             jobs[job] = j
@@ -108,9 +118,9 @@ extension CoordinatorScripts {
           end
           return m
         end
-        for i = 8, #ARGV, 7 do
+        for i = 8, #ARGV, 8 do
           local id, kind, job, batch, worker = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
-          local at, json = tonumber(ARGV[i + 5]), ARGV[i + 6]
+          local at, json, summary = tonumber(ARGV[i + 5]), ARGV[i + 6], ARGV[i + 7]
           local retry = kind == 'retrying'
           if retry then kind = 'failed' end
           local w = nil
@@ -172,6 +182,7 @@ extension CoordinatorScripts {
             -- The arguments carry the record only for a job's last event in the page.
             if json ~= '' then j.event = json end
             if id ~= '' then j.id = id end
+            j.summary = summary
           end
           if w then
             -- An event from before the worker went offline (read late) must not bring it back.
@@ -186,6 +197,30 @@ extension CoordinatorScripts {
         end
         local last = ARGV[7]
 
+        -- Only a job that failed pays for the list: the stored errors, then this page's, the newest
+        -- `errorCap` of them; with the count of all dropped so far.
+        local function storedErrors(jobKey, fresh)
+          local list = {}
+          local stored = redis.call('HMGET', jobKey, 'errors', 'errorsDropped')
+          if stored[1] then
+            local ok, old = pcall(cjson.decode, stored[1])
+            if ok and type(old) == 'table' then list = old end
+          end
+          local dropped = tonumber(stored[2]) or 0
+          for _, e in ipairs(fresh or {}) do list[#list + 1] = e end
+          local over = #list - errorCap
+          if over > 0 then
+            local kept = {}
+            for k = over + 1, #list do kept[#kept + 1] = list[k] end
+            list = kept
+            dropped = dropped + over
+          end
+          return list, dropped
+        end
+        -- Ended jobs' index sets are split by place into sets of at most `bucketSize`, which Redis
+        -- keeps as listpacks (its `zset-max-listpack-entries`, 128 by default).
+        local bucketSize = \(BatchJobBuckets.size)
+        local bucketed = { succeeded = true, failed = true, dead = true, cancelled = true }
         local function keepAlive(key)
           if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
         end
@@ -200,49 +235,69 @@ extension CoordinatorScripts {
             redis.call('SADD', prefix .. ':workerjobs:' .. finalWorker, job)
           end
           if j.batch and j.state ~= j.initialState then
+            -- A job's state before is never an ended one in a bucket: an ended job keeps no hash
+            -- (only one from before the buckets, whose set has no bucket either).
             local from = prefix .. ':batchjobs:' .. j.initialState .. ':' .. j.batch
             local place = redis.call('ZSCORE', from, job)
+            if not place and j.initialState ~= 'queued' then
+              -- Retried from the dead-letter queue, which put it back in `queued`.
+              from = prefix .. ':batchjobs:queued:' .. j.batch
+              place = redis.call('ZSCORE', from, job)
+            end
             if place then
               local to = prefix .. ':batchjobs:' .. j.state .. ':' .. j.batch
+              if bucketed[j.state] then
+                to = prefix .. ':batchjobs:' .. j.state .. '/' .. math.floor((tonumber(place) - 1) / bucketSize) .. ':' .. j.batch
+              end
               redis.call('ZREM', from, job)
               redis.call('ZADD', to, place, job)
               keepAlive(to)
+              j.place = place
             end
           end
-          local fields = { 'state', j.state, 'worker', j.worker or '', 'event', j.event or '', 'id', j.id }
-          if j.startsChanged then
-            fields[#fields + 1] = 'startedAt'
-            fields[#fields + 1] = j.startedAt
-            fields[#fields + 1] = 'starts'
-            fields[#fields + 1] = j.starts
-          end
-          if j.durationMs then
-            fields[#fields + 1] = 'durationMs'
-            fields[#fields + 1] = j.durationMs
-          elseif j.hadDuration then
-            redis.call('HDEL', jobKey, 'durationMs')
-          end
-          if j.errors then
-            -- Only a job that failed pays for the list: the stored errors, then this page's.
-            local list = {}
-            local stored = redis.call('HGET', jobKey, 'errors')
-            if stored then
-              local ok, old = pcall(cjson.decode, stored)
-              if ok and type(old) == 'table' then list = old end
+          if j.summary ~= '' then
+            -- Ended: the compact record goes into the job's marker (a fresh window), and the hash
+            -- goes, unless the job has errors to keep (then it keeps only those).
+            redis.call('SET', prefix .. ':job:' .. job,
+              j.summary .. '|' .. j.id .. '|' .. j.starts .. '|' .. (j.durationMs or '') .. '|' .. (j.place or '') .. '|' .. (j.batch or ''),
+              'PX', ttl)
+            local list, dropped = nil, 0
+            if j.errors or j.hadErrors then
+              list, dropped = storedErrors(jobKey, j.errors)
             end
-            for _, e in ipairs(j.errors) do list[#list + 1] = e end
-            local over = #list - errorCap
-            if over > 0 then
-              local kept = {}
-              for k = over + 1, #list do kept[#kept + 1] = list[k] end
-              list = kept
-              redis.call('HINCRBY', jobKey, 'errorsDropped', over)
+            if j.existed then redis.call('DEL', jobKey) end
+            if list then
+              if dropped > 0 then
+                redis.call('HSET', jobKey, 'errors', cjson.encode(list), 'errorsDropped', dropped)
+              else
+                redis.call('HSET', jobKey, 'errors', cjson.encode(list))
+              end
+              redis.call('PEXPIRE', jobKey, ttl)
             end
-            fields[#fields + 1] = 'errors'
-            fields[#fields + 1] = cjson.encode(list)
+          else
+            -- Still going: the hash keeps its latest event for the look-ups and the next page.
+            local fields = { 'state', j.state, 'worker', j.worker or '', 'event', j.event or '', 'id', j.id }
+            if j.startsChanged then
+              fields[#fields + 1] = 'startedAt'
+              fields[#fields + 1] = j.startedAt
+              fields[#fields + 1] = 'starts'
+              fields[#fields + 1] = j.starts
+            end
+            if j.durationMs then
+              fields[#fields + 1] = 'durationMs'
+              fields[#fields + 1] = j.durationMs
+            elseif j.hadDuration then
+              redis.call('HDEL', jobKey, 'durationMs')
+            end
+            if j.errors then
+              local list, dropped = storedErrors(jobKey, j.errors)
+              if dropped > 0 then redis.call('HSET', jobKey, 'errorsDropped', dropped) end
+              fields[#fields + 1] = 'errors'
+              fields[#fields + 1] = cjson.encode(list)
+            end
+            redis.call('HSET', jobKey, unpack(fields))
+            redis.call('PEXPIRE', jobKey, ttl)
           end
-          redis.call('HSET', jobKey, unpack(fields))
-          redis.call('PEXPIRE', jobKey, ttl)
         end
 
         for _, name in ipairs(workerOrder) do

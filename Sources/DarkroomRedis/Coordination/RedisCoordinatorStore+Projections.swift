@@ -13,8 +13,9 @@ extension RedisCoordinatorStore {
             String(Self.milliseconds(Self.registrationTTL)), String(queue.clock.now().millisecondsSince1970),
             events[events.count - 1].cursor.rawValue,
         ])
-        // The script keeps a job's record from its last event in the page, and the records of
-        // failures; every other event goes without its record (most of what the script is sent).
+        // The script keeps a running job's record from its last event in the page, a finished
+        // job's compact record, and the records of failures; every other event goes without its
+        // record (most of what the script is sent).
         var lastOfJob: [JobID: Int] = [:]
         for (index, envelope) in events.enumerated() {
             if let job = envelope.event.job { lastOfJob[job] = index }
@@ -28,7 +29,11 @@ extension RedisCoordinatorStore {
             arguments.append(event.batch ?? "")
             arguments.append(event.worker ?? "")
             arguments.append(event.at.millisecondsSince1970)
-            arguments.append(lastOfItsJob || event.type == .failed || event.type == .dead ? envelope.canonicalRecord : [])
+            // A job that ends keeps a compact record, not its event: its event goes only where a
+            // failure's record is needed.
+            let head = lastOfItsJob ? FinishedJobRecord.head(of: event, at: envelope.cursor) : nil
+            arguments.append((lastOfItsJob && head == nil) || event.type == .failed || event.type == .dead ? envelope.canonicalRecord : [])
+            arguments.append(head ?? [])
         }
         let sent = arguments
         let reply = try await redis {

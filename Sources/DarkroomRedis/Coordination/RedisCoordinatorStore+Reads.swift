@@ -5,22 +5,60 @@ import Foundation
 /// The projections as `darkroom get`, `darkroom status` and `/status` read them: one command or
 /// one pipeline per answer.
 extension RedisCoordinatorStore {
+    /// A job's projection: a finished job's record in its marker (`FinishedJobRecord`), with its
+    /// terminal event read from the stream while the stream holds it; else the hash the fold keeps
+    /// while a job runs (and kept for finished jobs by coordinators before the record). A hash
+    /// newer than the record (a dead job retried from the dead-letter queue) wins.
     public func jobProjection(_ id: JobID) async throws -> JobProjection? {
-        let reply = try await redis {
-            try await self.queue.client.command([
-                "HMGET", self.keys.jobState(id), "event", "id", "starts", "startedAt", "durationMs", "state", "errors", "errorsDropped",
+        let replies = try await redis {
+            try await self.queue.client.pipeline([
+                ["HMGET", self.keys.jobState(id), "event", "id", "starts", "startedAt", "durationMs", "state", "errors", "errorsDropped"],
+                ["GET", self.keys.marker(id)],
             ])
         }
-        try Self.throwing(reply)
-        guard let fields = reply.array, fields.count == 8, let json = fields[0].bytes, let cursor = fields[1].string,
-            case .event(let event) = JobEvent.decode(Data(json))
-        else { return nil }
+        for reply in replies { try Self.throwing(reply) }
+        guard replies.count == 2, let fields = replies[0].array, fields.count == 8 else { return nil }
+        let errors = Self.errorHistory(fields[6].bytes, dropped: fields[7].string.flatMap(Int.init) ?? 0)
+        var hashed: (event: JobEvent, cursor: EventCursor)?
+        if let json = fields[0].bytes, let cursor = fields[1].string, case .event(let event) = JobEvent.decode(Data(json)) {
+            hashed = (event, EventCursor(rawValue: cursor))
+        }
+        if let record = replies[1].bytes.flatMap(FinishedJobRecord.init(marker:)),
+            hashed.map({ Self.isBefore($0.cursor, record.cursor) }) ?? true
+        {
+            return try await finishedProjection(id, record, errors: errors)
+        }
+        guard let (event, cursor) = hashed else { return nil }
         let startedAt = fields[3].string.flatMap(Int64.init).map(Timestamp.init(millisecondsSince1970:))
         return JobProjection(
-            latest: event, cursor: EventCursor(rawValue: cursor), starts: fields[2].string.flatMap(Int.init) ?? 0,
+            latest: event, cursor: cursor, starts: fields[2].string.flatMap(Int.init) ?? 0,
             startedAt: fields[5].string == "running" || fields[4].string != nil ? startedAt : nil,
-            durationMilliseconds: fields[4].string.flatMap(Int64.init),
-            errors: Self.errorHistory(fields[6].bytes, dropped: fields[7].string.flatMap(Int.init) ?? 0))
+            durationMilliseconds: fields[4].string.flatMap(Int64.init), errors: errors)
+    }
+
+    /// A finished job's projection from its record: the terminal event from the stream when it is
+    /// still there, else what the record tells (`FinishedJobRecord.event(of:)`, `trimmed` set).
+    private func finishedProjection(_ id: JobID, _ record: FinishedJobRecord, errors: JobErrorHistory) async throws -> JobProjection {
+        let reply = try await redis {
+            try await self.queue.client.command(["XRANGE", self.keys.events, record.cursor.rawValue, record.cursor.rawValue])
+        }
+        var latest: JobEvent?
+        if let json = try StreamReplies.entries(reply).first?.value("event"), case .event(let event) = JobEvent.decode(Data(json)), event.job == id {
+            latest = event
+        }
+        let event = latest ?? record.event(of: id)
+        return JobProjection(
+            latest: event, cursor: record.cursor, starts: record.starts,
+            startedAt: record.durationMilliseconds.map { event.at.adding(.milliseconds(-$0)) },
+            durationMilliseconds: record.durationMilliseconds, errors: errors,
+            trimmed: latest == nil ? JobProjection.Trimmed(outputs: record.outputs) : nil)
+    }
+
+    /// Whether stream id `a` comes before `b` (unreadable ids count as older).
+    private static func isBefore(_ a: EventCursor, _ b: EventCursor) -> Bool {
+        guard let first = StreamPosition(a) else { return true }
+        guard let second = StreamPosition(b) else { return false }
+        return first < second
     }
 
     /// One error as the projection script stores it in a job's `errors` (`at` in milliseconds).

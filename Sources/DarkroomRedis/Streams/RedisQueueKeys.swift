@@ -9,7 +9,7 @@ import DarkroomQueue
 /// | `{p}:jobs:<priority>/<capabilities>` | stream | the same, for jobs that require these capabilities (`StreamLane`), e.g. `{p}:jobs:normal/output-name` |
 /// | `{p}:lanes` | set | the tokens (`normal/output-name`) of every capability lane ever used, so workers and tools find them |
 /// | `{p}:delayed` | sorted set | score = due time (ms since 1970), member = `<lane token>|<job JSON>` (`normal|{…}`) |
-/// | `{p}:job:<id>` | string | idempotency marker, value = batch, expires after the idempotency window |
+/// | `{p}:job:<id>` | string | idempotency marker, value = batch, expires after the idempotency window; once the job has ended and the coordinator folded its terminal event, value = the job's finished record (`FinishedJobRecord`), expiring a window after that fold |
 /// | `{p}:events` | stream | field `event` = event JSON, trimmed with `MAXLEN ~ eventRetention` |
 /// | `{p}:dead` | stream | dead letters: `job` (payload as queued), `error` (JobError JSON), `at` (ISO-8601) |
 /// | `{p}:batch:<name>` | hash | `total`, `succeeded`, `failed`, `dead`, `cancelled`; expires after the idempotency window |
@@ -17,8 +17,9 @@ import DarkroomQueue
 /// | `{p}:worker:<name>` | string | WorkerInfo JSON, expires with the heartbeat ttl |
 /// | `{p}:coordinator` | hash | the registered coordinator: `checkpoint`, `cap`, `owner`, `updatedAt`; expires 7 days after its last write |
 /// | `{p}:coordinator:lease` | string | the coordinator holding the lease, with a `PX` ttl |
-/// | `{p}:jobstate:<id>` | hash | the coordinator's projection of a job (`CoordinatorScripts.apply`); expires after the idempotency window |
-/// | `{p}:batchjobs:<state>:<name>` | sorted set | a batch's job index: the batch's jobs in `<state>` (`BatchJobState`: `queued` … `cancelled`), member = job id, score = its place in the batch (1, 2, … in enqueue order). The enqueue script adds each new job to `queued`; the coordinator's fold moves it on each state change (so states are as of its checkpoint). Expires with the batch's hash, extended by the fold. About 220 bytes a job (`docs/coordinator.md`) |
+/// | `{p}:jobstate:<id>` | hash | the coordinator's projection of a job while it runs or waits for a retry (`CoordinatorScripts.apply`); deleted when it ends, except `errors`/`errorsDropped` of a job that failed; expires after the idempotency window |
+/// | `{p}:batchjobs:<state>:<name>` | sorted set | a batch's job index: the batch's jobs in `<state>` (`queued`, `running`, `retrying`), member = job id, score = its place in the batch (1, 2, … in enqueue order). The enqueue script adds each new job to `queued`; the coordinator's fold moves it on each state change (so states are as of its checkpoint). Expires with the batch's hash, extended by the fold. Sets of ended states under this name are from before `BatchJobBuckets` |
+/// | `{p}:batchjobs:<state>/<bucket>:<name>` | sorted set | the same for an ended state (`succeeded`, `failed`, `dead`, `cancelled`), split by place into buckets of 128 (`BatchJobBuckets`), so each stays a listpack: about 50 bytes a job |
 /// | `{p}:batchtimes:<name>` | hash | histogram of a batch's job durations (bucket → count) |
 /// | `{p}:workerstate:<name>` | hash | the coordinator's projection of a worker: `state`, `done`, `errors`, `lastAt` |
 /// | `{p}:workerjobs:<name>` | set | the jobs a worker has started and not ended, as the coordinator saw |
@@ -66,6 +67,8 @@ struct RedisQueueKeys: Sendable {
     func jobState(_ id: JobID) -> String { "\(prefix):jobstate:\(id.rawValue)" }
     /// The job index of `batch`'s jobs in `state`.
     func batchJobs(_ state: String, _ batch: String) -> String { "\(prefix):batchjobs:\(state):\(batch)" }
+    /// One bucket of the job index of `batch`'s ended jobs in `state` (`BatchJobBuckets`).
+    func batchJobs(_ state: String, bucket: Int64, _ batch: String) -> String { "\(prefix):batchjobs:\(state)/\(bucket):\(batch)" }
     func batchTimes(_ name: String) -> String { "\(prefix):batchtimes:\(name)" }
     func workerState(_ name: String) -> String { "\(prefix):workerstate:\(name)" }
     func workerJobs(_ name: String) -> String { "\(prefix):workerjobs:\(name)" }

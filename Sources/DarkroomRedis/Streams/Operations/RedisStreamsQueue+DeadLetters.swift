@@ -56,6 +56,7 @@ extension RedisStreamsQueue {
                     arguments.append(StreamLane(job).token)
                     arguments.append(try Self.json(job))
                     arguments.append(job.batch)
+                    arguments.append(job.id.rawValue)
                     any = true
                 }
                 if any {
@@ -78,21 +79,39 @@ extension RedisStreamsQueue {
 extension StreamScripts {
     /// Queues dead letters again.
     ///
-    /// `KEYS`: dead stream. `ARGV`: prefix, batch hash expiry (ms), then per letter four values:
-    /// dead entry id, target lane token, job JSON (first attempt), batch.
+    /// `KEYS`: dead stream. `ARGV`: prefix, batch hash expiry (ms), then per letter five values:
+    /// dead entry id, target lane token, job JSON (first attempt), batch, job id.
     /// A letter still in the dead stream (`XDEL` removes it) is `XADD`ed to its lane's stream
-    /// (`laneStream`) and its
-    /// batch's `dead` count goes down by one (not below zero). Returns how many were queued.
+    /// (`laneStream`), its batch's `dead` count goes down by one (not below zero), and the job
+    /// moves in its batch's job index from `dead` (the bucket of the place in its finished record,
+    /// `BatchJobBuckets`) to `queued`, keeping its place (the
+    /// coordinator's fold moves it on from there: a finished job keeps no projection hash that
+    /// would say it was dead). Returns how many were queued.
     static let retryDeadLetters = RedisScript(
         StreamScripts.countInBatchFunction + laneStreamFunction + """
             local prefix, ttl = ARGV[1], ARGV[2]
             local queued = 0
-            for i = 3, #ARGV, 4 do
+            for i = 3, #ARGV, 5 do
               if redis.call('XDEL', KEYS[1], ARGV[i]) == 1 then
                 redis.call('XADD', laneStream(prefix, 'workers', ARGV[i + 1]), '*', 'job', ARGV[i + 2])
                 local key = prefix .. ':batch:' .. ARGV[i + 3]
                 if tonumber(redis.call('HGET', key, 'dead') or '0') > 0 then
                   countInBatch(key, 'dead', -1, ttl)
+                end
+                -- In the bucket of the place its finished record names, or in the batch's one set
+                -- of dead jobs from before the buckets.
+                local dead = prefix .. ':batchjobs:dead:' .. ARGV[i + 3]
+                local record = redis.call('GET', prefix .. ':job:' .. ARGV[i + 4])
+                local at = record and record:byte(1) == 1 and tonumber(record:match('^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|'))
+                if at then
+                  dead = prefix .. ':batchjobs:dead/' .. math.floor((at - 1) / \(BatchJobBuckets.size)) .. ':' .. ARGV[i + 3]
+                end
+                local place = redis.call('ZSCORE', dead, ARGV[i + 4])
+                if place then
+                  local index = prefix .. ':batchjobs:queued:' .. ARGV[i + 3]
+                  redis.call('ZREM', dead, ARGV[i + 4])
+                  redis.call('ZADD', index, place, ARGV[i + 4])
+                  if redis.call('PTTL', index) < tonumber(ttl) then redis.call('PEXPIRE', index, ttl) end
                 end
                 queued = queued + 1
               end

@@ -139,7 +139,9 @@ extension StreamScripts {
     /// stream (`laneStream`, which registers a capability lane on first use), or `ZADD` to the
     /// delayed set (member `<lane token>|<job JSON>`) when it has a due time. The marker lives for the window
     /// plus the job's delay, so a job delayed longer than the window is still known until it has
-    /// had its window after becoming due. A job whose marker exists is skipped, and its marker read:
+    /// had its window after becoming due; when the job ends, the coordinator's fold replaces the
+    /// value by the job's finished record (`FinishedJobRecord`, which ends with the batch) and
+    /// gives it a fresh window. A job whose marker exists is skipped, and its marker read:
     /// it names the batch that counts the job, which is this job's own batch (nothing to do: the
     /// job is counted there, with its outcome once it has one) or another one (reported, so the
     /// caller can name it). Each new job joins its batch's job index (`{p}:batchjobs:queued:<batch>`,
@@ -194,6 +196,8 @@ extension StreamScripts {
                 else
                   skipped = skipped + 1
                   local holder = redis.call('GET', markerPrefix .. id)
+                  -- A finished job's marker holds its record, whose last field is the batch.
+                  if holder and holder:byte(1) == 1 then holder = holder:match('^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|[^|]*|(.*)$') end
                   if holder and holder ~= batch then
                     if not otherCounts[holder] then
                       others[#others + 1] = holder

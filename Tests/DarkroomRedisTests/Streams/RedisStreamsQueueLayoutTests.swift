@@ -80,8 +80,9 @@ struct RedisStreamsQueueLayoutTests {
         _ = try await queue.enqueue([Kit.job("k1", batch: "kept"), Kit.job("k2", batch: "kept"), Kit.job("g1", batch: "gone")])
         let kept = queue.keyPrefix + ":batch:kept"
         let gone = queue.keyPrefix + ":batch:gone"
-        // An expiry shorter than the window is extended; a hash that is gone stays gone.
-        _ = try await client.command(["PEXPIRE", kept, "1000"]).throwingOnError()
+        // An expiry shorter than the window (10 minutes against an hour: long enough to outlast a
+        // slow run) is extended; a hash that is gone stays gone.
+        _ = try await client.command(["PEXPIRE", kept, "600000"]).throwingOnError()
         _ = try await client.command(["DEL", gone]).throwingOnError()
         let taken = try await queue.reserve(consumer: "w1", max: 3, wait: .zero)
         #expect(taken.count == 3)

@@ -1,7 +1,8 @@
 import DarkroomChains
 import DarkroomCore
 
-/// The small copy of an image `smartCrop` scores windows on, and the search over window positions.
+/// The small copy of an image `smartCrop(strategy: entropy)` scores windows on, and the search over
+/// window positions (`attention` scores its own coarse grid: `SmartCropAttention`).
 ///
 /// Scoring at full size would cost more than the crop itself and see noise rather than subjects:
 /// the covering image is reduced to at most `longestSide` pixels (never enlarged past the covering
